@@ -1,0 +1,7 @@
+"""``python -m packing``: the same as the ``packing`` command."""
+
+import sys
+
+from packing.cli import main
+
+sys.exit(main())

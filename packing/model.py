@@ -1,0 +1,388 @@
+"""Value types of Pack & Stack: Cargo, Truck, Placement, LoadPlan.
+
+They are frozen (hashable, safe to share between processes) and each has one canonical text
+form: ``str()`` gives it and ``parse()`` reads it back. This module knows nothing of solvers.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from packing import render
+from packing.errors import ParseError
+from packing.rules import DICE, LENGTHS, penalty
+
+Axis = Literal["x", "y", "z"]
+AXES: tuple[Axis, ...] = ("x", "y", "z")
+Cell = tuple[int, int]
+Cube = tuple[int, int, int]
+
+
+@dataclass(frozen=True, init=False)
+class Cargo:
+    """How many rods of each length 1..5 a player must load.
+
+    >>> cargo = Cargo.from_roll([3, 2, 3, 0, 1])
+    >>> cargo.counts, cargo.volume
+    ((3, 2, 3, 0, 1), 21)
+    >>> Cargo({1: 3, 2: 2})
+    Cargo((3, 2, 0, 0, 0))
+    """
+
+    counts: tuple[int, int, int, int, int]
+
+    def __init__(self, counts: Mapping[int, int] | Sequence[int] = ()) -> None:
+        if isinstance(counts, Mapping):
+            unknown = [k for k in counts if k not in LENGTHS]
+            if unknown:
+                raise ParseError(f"invalid rod length {unknown[0]!r} in cargo {dict(counts)!r}")
+            values = tuple(counts.get(length, 0) for length in LENGTHS)
+        else:
+            values = tuple(counts)
+            if len(values) > len(LENGTHS):
+                raise ParseError(f"invalid cargo {values!r}: at most 5 counts, one per length")
+            values += (0,) * (len(LENGTHS) - len(values))
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ParseError(f"invalid cargo {counts!r}: counts must be non-negative integers")
+        object.__setattr__(self, "counts", values)
+
+    @classmethod
+    def from_roll(cls, faces: Sequence[int]) -> Cargo:
+        """The cargo of a roll of the five dice, given in length order 1..5.
+
+        Raises :class:`ParseError` for a face the die does not have.
+        """
+        faces = tuple(faces)
+        if len(faces) != len(LENGTHS):
+            raise ParseError(f"invalid roll {faces!r}: five dice results are needed")
+        for length, face in zip(LENGTHS, faces):
+            if face not in DICE[length]:
+                allowed = sorted(set(DICE[length]))
+                raise ParseError(
+                    f"invalid roll {faces!r}: the length-{length} die has no face {face!r} "
+                    f"(faces {allowed})"
+                )
+        return cls(faces)
+
+    @classmethod
+    def parse(cls, text: str, *, roll: bool = False) -> Cargo:
+        """Read ``"3,2,3,0,1"`` (counts of lengths 1..5); ``roll=True`` also checks the dice."""
+        parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
+        try:
+            values = [int(p) for p in parts]
+        except ValueError:
+            raise ParseError(f"invalid {'roll' if roll else 'cargo'}: {text!r}") from None
+        if roll:
+            if len(values) != len(LENGTHS):
+                raise ParseError(f"invalid roll {text!r}: five dice results are needed")
+            for length, face in zip(LENGTHS, values):
+                if face not in DICE[length]:
+                    raise ParseError(
+                        f"invalid roll {text!r}: the length-{length} die has no face {face} "
+                        f"(faces {sorted(set(DICE[length]))})"
+                    )
+        try:
+            return cls(values)
+        except ParseError:
+            raise ParseError(f"invalid cargo {text!r}: at most 5 non-negative counts") from None
+
+    def __str__(self) -> str:
+        return ",".join(map(str, self.counts))
+
+    def __repr__(self) -> str:
+        return f"Cargo({self.counts!r})"
+
+    def count(self, length: int) -> int:
+        """How many rods of ``length``."""
+        return self.counts[length - 1]
+
+    @property
+    def volume(self) -> int:
+        """Cubes in the cargo."""
+        return sum(length * n for length, n in zip(LENGTHS, self.counts))
+
+    @property
+    def rods(self) -> tuple[int, ...]:
+        """Every rod's length, longest first."""
+        return tuple(length for length in reversed(LENGTHS) for _ in range(self.count(length)))
+
+    @property
+    def is_roll(self) -> bool:
+        """True when some roll of the dice gives exactly this cargo."""
+        return all(n in DICE[length] for length, n in zip(LENGTHS, self.counts))
+
+    def __sub__(self, other: Cargo) -> Cargo:
+        return Cargo(tuple(max(a - b, 0) for a, b in zip(self.counts, other.counts)))
+
+    def within(self, other: Cargo) -> bool:
+        """True when every rod of this cargo is also in ``other`` (a sub-cargo)."""
+        return all(a <= b for a, b in zip(self.counts, other.counts))
+
+
+@dataclass(frozen=True)
+class Truck:
+    """A truck card: the loading area (usable cells of a grid) and the height cap.
+
+    ``mask[y][x]`` is True where a cube may stand; ``x`` is the column and ``y`` the row,
+    row 0 being the first row of the text.
+
+    >>> truck = Truck.parse("#####/###../#####", height=3, name="T07")
+    >>> truck.capacity, str(truck)
+    (39, '#####/###../#####')
+    """
+
+    mask: tuple[tuple[bool, ...], ...]
+    height: int
+    name: str = ""
+    cells: tuple[Cell, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Accept any nested sequence of truthy values, store tuples of bools (hashable).
+        object.__setattr__(self, "mask", tuple(tuple(bool(c) for c in row) for row in self.mask))
+        if not self.mask or not self.mask[0]:
+            raise ParseError(f"invalid truck mask {self.mask!r}: it has no rows")
+        if any(len(row) != len(self.mask[0]) for row in self.mask):
+            raise ParseError(f"invalid truck mask {str(self)!r}: rows differ in length")
+        if isinstance(self.height, bool) or not isinstance(self.height, int) or self.height < 1:
+            raise ParseError(f"invalid truck height {self.height!r}: it must be an integer ≥ 1")
+        cells = tuple((x, y) for y, row in enumerate(self.mask) for x, ok in enumerate(row) if ok)
+        if not cells:
+            raise ParseError(f"invalid truck mask {str(self)!r}: no usable cell ('#')")
+        object.__setattr__(self, "cells", cells)
+
+    @classmethod
+    def parse(cls, text: str, *, height: int, name: str = "") -> Truck:
+        """Read a mask such as ``"#####/###../#####"`` (rows split by ``/`` or newlines)."""
+        rows = [r.strip() for r in text.replace("\n", "/").split("/")]
+        rows = [r for r in rows if r]
+        for row in rows:
+            bad = set(row) - {"#", "."}
+            if bad:
+                raise ParseError(
+                    f"invalid truck mask {text!r}: use '#' for usable and '.' for unusable "
+                    f"cells, not {sorted(bad)[0]!r}"
+                )
+        if not rows:
+            raise ParseError(f"invalid truck mask {text!r}: it has no rows")
+        if any(len(r) != len(rows[0]) for r in rows):
+            raise ParseError(f"invalid truck mask {text!r}: rows differ in length")
+        mask = tuple(tuple(c == "#" for c in row) for row in rows)
+        return cls(mask, height, name)
+
+    def __str__(self) -> str:
+        return "/".join("".join("#" if ok else "." for ok in row) for row in self.mask)
+
+    def __repr__(self) -> str:
+        name = f", name={self.name!r}" if self.name else ""
+        return f"Truck.parse({str(self)!r}, height={self.height}{name})"
+
+    @property
+    def rows(self) -> int:
+        return len(self.mask)
+
+    @property
+    def columns(self) -> int:
+        return len(self.mask[0])
+
+    @property
+    def capacity(self) -> int:
+        """Cubes the truck holds: usable cells × height."""
+        return len(self.cells) * self.height
+
+    def usable(self, x: int, y: int) -> bool:
+        """True when (x, y) lies inside the grid and the loading area."""
+        return 0 <= y < self.rows and 0 <= x < self.columns and self.mask[y][x]
+
+    def longest_run(self) -> int:
+        """The longest straight line of usable cells along a row or a column."""
+        best = 0
+        lines = [list(row) for row in self.mask] + [list(col) for col in zip(*self.mask)]
+        for line in lines:
+            run = 0
+            for ok in line:
+                run = run + 1 if ok else 0
+                best = max(best, run)
+        return best
+
+    def fits(self, length: int) -> bool:
+        """True when a rod of ``length`` can be placed at all (lying or upright)."""
+        return length <= self.height or length <= self.longest_run()
+
+    def mirrored(self) -> Truck:
+        """The truck flipped left to right (same loads, same scores)."""
+        return Truck(tuple(tuple(reversed(row)) for row in self.mask), self.height, self.name)
+
+    def flipped(self) -> Truck:
+        """The truck flipped front to back."""
+        return Truck(tuple(reversed(self.mask)), self.height, self.name)
+
+    def with_height(self, height: int) -> Truck:
+        return Truck(self.mask, height, self.name)
+
+
+@dataclass(frozen=True, order=True)
+class Placement:
+    """One rod in the truck: ``(x, y, z)`` is its lowest-coordinate cube.
+
+    ``axis`` is ``"x"`` (lying along a row), ``"y"`` (lying along a column) or ``"z"``
+    (standing upright). Text form: ``"3x@0,1,0"``.
+
+    >>> Placement.parse("3y@4,0,1").cubes()
+    ((4, 0, 1), (4, 1, 1), (4, 2, 1))
+    """
+
+    length: int
+    x: int
+    y: int
+    z: int
+    axis: Axis
+
+    def __post_init__(self) -> None:
+        if self.length not in LENGTHS:
+            raise ParseError(f"invalid rod length {self.length!r} (lengths are 1..5)")
+        if self.axis not in AXES:
+            raise ParseError(f"invalid axis {self.axis!r} (use 'x', 'y' or 'z')")
+        if min(self.x, self.y, self.z) < 0:
+            raise ParseError(f"invalid placement {str(self)!r}: coordinates are ≥ 0")
+
+    @classmethod
+    def parse(cls, text: str) -> Placement:
+        try:
+            head, coords = text.strip().split("@")
+            x, y, z = (int(c) for c in coords.split(","))
+            length, axis = int(head[:-1]), head[-1]
+        except ValueError:
+            raise ParseError(f"invalid placement {text!r} (expected e.g. '3x@0,1,0')") from None
+        if axis not in AXES:
+            raise ParseError(f"invalid placement {text!r}: axis must be x, y or z")
+        return cls(length, x, y, z, axis)  # type: ignore[arg-type]  # axis checked above
+
+    def __str__(self) -> str:
+        return f"{self.length}{self.axis}@{self.x},{self.y},{self.z}"
+
+    def cubes(self) -> tuple[Cube, ...]:
+        """The unit cubes the rod occupies, from its lowest-coordinate cube on."""
+        dx, dy, dz = {"x": (1, 0, 0), "y": (0, 1, 0), "z": (0, 0, 1)}[self.axis]
+        return tuple(
+            (self.x + i * dx, self.y + i * dy, self.z + i * dz) for i in range(self.length)
+        )
+
+
+class Status(enum.Enum):
+    """How much a plan's optimality is known."""
+
+    OPTIMAL = "optimal"  # proven: no loading loads more
+    FEASIBLE = "feasible"  # a valid loading; a better one may exist (search was cut short)
+    UNKNOWN = "unknown"  # a loading given by hand, never searched
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class LoadPlan:
+    """A loading of a cargo onto a truck, with what is known of its optimality.
+
+    Every score is recomputed from the placements as an integer. ``bound`` is a proven upper
+    bound on the volume any loading of this cargo onto this truck can reach (``None`` when
+    unknown), so ``penalty_bound`` is a proven lower bound on the penalty.
+    """
+
+    truck: Truck
+    cargo: Cargo
+    placements: tuple[Placement, ...]
+    status: Status = Status.UNKNOWN
+    bound: int | None = None
+    wall_time: float = 0.0
+
+    @property
+    def optimal(self) -> bool:
+        return self.status is Status.OPTIMAL
+
+    @property
+    def loaded(self) -> int:
+        """Cubes on the truck."""
+        return sum(p.length for p in self.placements)
+
+    @property
+    def empty(self) -> int:
+        """Cubes of capacity left empty."""
+        return self.truck.capacity - self.loaded
+
+    @property
+    def left_over(self) -> int:
+        """Cubes of cargo not loaded."""
+        return self.cargo.volume - self.loaded
+
+    @property
+    def penalty(self) -> int:
+        """Points lost: empty + 2 × left over."""
+        return penalty(capacity=self.truck.capacity, volume=self.cargo.volume, loaded=self.loaded)
+
+    @property
+    def penalty_bound(self) -> int | None:
+        """A proven lower bound on the penalty of any loading (``None`` when unknown)."""
+        if self.bound is None:
+            return None
+        return penalty(capacity=self.truck.capacity, volume=self.cargo.volume, loaded=self.bound)
+
+    @property
+    def left_behind(self) -> Cargo:
+        """The rods not loaded, per length."""
+        on_truck = Cargo(tuple(sum(1 for p in self.placements if p.length == n) for n in LENGTHS))
+        return self.cargo - on_truck
+
+    def render(self) -> str:
+        """The truck level by level, one letter per rod, plus the score line."""
+        layers = render.layers(
+            [[ok for ok in row] for row in self.truck.mask],
+            self.truck.height,
+            [(p.length, p.cubes()) for p in sorted(self.placements, key=_reading_order)],
+        )
+        name = f"{self.truck.name} " if self.truck.name else ""
+        head = (
+            f"truck {name}{self.truck} height {self.truck.height} "
+            f"(capacity {self.truck.capacity}), cargo {self.cargo} (volume {self.cargo.volume})\n"
+            f"loaded {self.loaded}, empty {self.empty}, left over {self.left_over} "
+            f"-> penalty {self.penalty} ({self.status})"
+        )
+        behind = self.left_behind
+        tail = f"\nleft behind (count×length): {_describe(behind)}" if behind.volume else ""
+        return f"{head}{tail}\n{layers}"
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready description."""
+        return {
+            "truck": {"name": self.truck.name, "mask": str(self.truck), "height": self.truck.height,
+                      "capacity": self.truck.capacity},
+            "cargo": list(self.cargo.counts),
+            "placements": [str(p) for p in self.placements],
+            "loaded": self.loaded,
+            "empty": self.empty,
+            "left_over": self.left_over,
+            "penalty": self.penalty,
+            "left_behind": list(self.left_behind.counts),
+            "status": str(self.status),
+            "bound": self.bound,
+            "wall_time": self.wall_time,
+        }
+
+    @classmethod
+    def from_placements(cls, truck: Truck, cargo: Cargo, placements: Iterable[Placement]) -> LoadPlan:
+        """A plan for a loading given by hand (status unknown); check it with ``verify``."""
+        return cls(truck, cargo, tuple(placements))
+
+
+def _reading_order(p: Placement) -> tuple[int, int, int]:
+    return (p.z, p.y, p.x)
+
+
+def _describe(cargo: Cargo) -> str:
+    return ", ".join(f"{n}×{length}" for length, n in zip(LENGTHS, cargo.counts) if n)

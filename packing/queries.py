@@ -1,0 +1,56 @@
+"""Questions players ask: which truck to grab for a roll, and what a blind draw costs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from packing.model import Cargo, LoadPlan, Truck
+from packing.rules import penalty_floor
+from packing.solver import solve
+
+
+def best_truck(
+    cargo: Cargo,
+    trucks: Sequence[Truck],
+    *,
+    top: int | None = None,
+    time_limit: float | None = None,
+) -> list[LoadPlan]:
+    """Optimal plans for ``cargo`` on ``trucks``, least penalty first (ties keep input order).
+
+    With ``top=k`` only the best ``k`` plans are returned, and a truck whose penalty floor
+    (see :func:`packing.rules.penalty_floor`) shows it cannot make the top ``k`` is never
+    solved.
+
+    >>> from packing import SAMPLE_DECK
+    >>> plans = best_truck(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK, top=1)
+    >>> plans[0].truck.name, plans[0].penalty
+    ('S15', 1)
+    """
+    if top is not None and top < 1:
+        raise ValueError(f"top must be at least 1, not {top!r}")
+    wanted = len(trucks) if top is None else min(top, len(trucks))
+    floors = [penalty_floor(capacity=t.capacity, volume=cargo.volume) for t in trucks]
+    order = sorted(range(len(trucks)), key=lambda i: (floors[i], i))
+    solved: list[tuple[int, int, LoadPlan]] = []  # (penalty, input index, plan)
+    for i in order:
+        if len(solved) >= wanted and (floors[i], i) > solved[wanted - 1][:2]:
+            break  # every truck left has a floor above the k-th best: none can enter
+        plan = solve(cargo, trucks[i], time_limit=time_limit)
+        solved.append((plan.penalty, i, plan))
+        solved.sort(key=lambda entry: entry[:2])
+    return [plan for _, _, plan in solved[:wanted]]
+
+
+def rank_trucks(cargo: Cargo, trucks: Sequence[Truck]) -> list[tuple[Truck, int]]:
+    """Every truck with its optimal penalty for ``cargo``, least first (ties keep input order)."""
+    return [(plan.truck, plan.penalty) for plan in best_truck(cargo, trucks)]
+
+
+def expected_penalty(cargo: Cargo, trucks: Sequence[Truck]) -> Fraction:
+    """The exact expected optimal penalty of taking a truck uniformly at random from ``trucks``
+    (a blind draw from a pile), to compare with grabbing a revealed truck."""
+    if not trucks:
+        raise ValueError("expected_penalty needs at least one truck")
+    return Fraction(sum(penalty for _, penalty in rank_trucks(cargo, trucks)), len(trucks))

@@ -1,0 +1,62 @@
+"""The rules data of Pack & Stack, in one place.
+
+Provenance: ``shared/rules/pack-and-stack.md`` (gathered from public rule texts and reviews
+of Bernd Eisenstein's *Zack & Pack*, 2008; the original Chinese rules summary is
+``shared/seeds/000_a0b54dd82874d4bb.txt``). The dice faces are rated medium-high confidence
+there: with them a load ranges from 1 to 40 cubes, as reviews report.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: Rod lengths, one die each. Everything in the library is keyed by length.
+LENGTHS: Final = (1, 2, 3, 4, 5)
+
+#: The six faces of each die: how many rods of that length a roll gives.
+DICE: Final[dict[int, tuple[int, ...]]] = {
+    1: (1, 1, 2, 3, 4, 5),  # white
+    2: (0, 1, 2, 2, 3, 4),  # grey
+    3: (0, 1, 1, 2, 2, 3),  # orange
+    4: (0, 0, 1, 1, 2, 2),  # blue
+    5: (0, 0, 1, 1, 2, 2),  # black
+}
+
+#: Pieces in the box: six times each die's largest face, so the supply never runs out.
+SUPPLY: Final[dict[int, int]] = {1: 30, 2: 24, 3: 18, 4: 12, 5: 12}
+
+#: Display colours of the seed's edition (Kosmos uses white, grey, brown, green, violet).
+COLOURS: Final[dict[int, str]] = {1: "white", 2: "grey", 3: "orange", 4: "blue", 5: "black"}
+
+#: The printed truck cards show a loading area inside this grid and a height of 1..4.
+GRID_ROWS: Final = 3
+GRID_COLUMNS: Final = 5
+MAX_HEIGHT: Final = 4
+
+#: Scoring: points lost per empty cube of capacity and per cube of cargo left over.
+EMPTY_COST: Final = 1
+LEFT_OVER_COST: Final = 2
+#: Points gained by the player(s) with the smallest loss in a round.
+ROUND_WIN_BONUS: Final = 10
+#: Points each player starts with.
+START_POINTS: Final = 75
+
+
+def penalty(*, capacity: int, volume: int, loaded: int) -> int:
+    """Points lost for loading ``loaded`` cubes of a ``volume``-cube cargo onto a truck.
+
+    >>> penalty(capacity=15, volume=12, loaded=12)
+    3
+    """
+    return EMPTY_COST * (capacity - loaded) + LEFT_OVER_COST * (volume - loaded)
+
+
+def penalty_floor(*, capacity: int, volume: int) -> int:
+    """The penalty of loading as much as could ever fit: min(capacity, volume).
+
+    No loading does better, so a loading that reaches it is proven optimal.
+
+    >>> penalty_floor(capacity=12, volume=15)
+    6
+    """
+    return penalty(capacity=capacity, volume=volume, loaded=min(capacity, volume))

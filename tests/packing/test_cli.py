@@ -1,0 +1,66 @@
+"""The command line: output, JSON, and one-line errors with exit status 2."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from packing.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_prints_the_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "--roll", "3,2,3,0,1", "--truck", "#####/###../#####", "--height", "3")
+    assert code == 0
+    assert "penalty 18 (optimal)" in out and "level 2" in out
+
+
+def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "--cargo", "0,0,0,3", "--truck", "#####/#####/#####",
+                       "--height", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["penalty"] == 3 and data["status"] == "optimal"
+    assert len(data["placements"]) == 3
+
+
+def test_best_ranks_the_sample_deck(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "best", "--roll", "3,2,3,0,1")
+    assert code == 0
+    ranks = [line.split()[1] for line in out.splitlines() if re.match(r"^\s+\d+\s+S\d\d ", line)]
+    assert sorted(ranks) == [f"S{i:02d}" for i in range(1, 31)]
+    assert "best load plan:" in out and "blind draw" in out
+
+
+def test_best_json_and_deck_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_text("small height 1\n###\n\nbig height 2\n###\n###\n")
+    code, out, _ = run(capsys, "best", "--roll", "1,1,0,0,0", "--deck", str(deck), "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert [r["truck"] for r in data["ranking"]] == ["small", "big"]
+    assert data["best"]["penalty"] == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "quoted"),
+    [
+        (["solve", "--roll", "3,2,3,0,7", "--truck", "###", "--height", "1"], "'3,2,3,0,7'"),
+        (["solve", "--roll", "3,2,3,0,1", "--truck", "#x#", "--height", "1"], "'#x#'"),
+        (["solve", "--roll", "3,2,3,0,1", "--truck", "###", "--height", "0"], "height 0"),
+        (["solve", "--roll", "3,2,3,0,1", "--truck", "###", "--height", "two"], "'two'"),
+        (["best", "--roll", "1,2,3"], "'1,2,3'"),
+        (["best", "--roll", "1,0,0,0,0", "--deck", "/no/such/deck"], "'/no/such/deck'"),
+        (["best", "--roll", "1,0,0,0,0", "--top", "0"], "--top"),
+        (["frobnicate"], "frobnicate"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], quoted: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and quoted in err and "Traceback" not in err

@@ -1,0 +1,86 @@
+"""Value types: parsing, canonical text, round trips and errors that quote the input."""
+
+import pytest
+
+from packing import DICE, Cargo, LoadPlan, ParseError, Placement, Status, Truck
+
+
+def test_cargo_from_roll_and_mapping() -> None:
+    assert Cargo.from_roll([3, 2, 3, 0, 1]).counts == (3, 2, 3, 0, 1)
+    assert Cargo({1: 3, 2: 2}).counts == (3, 2, 0, 0, 0)
+    assert Cargo({5: 9}).volume == 45  # any non-negative counts, not only dice faces
+
+
+@pytest.mark.parametrize("faces", [[0, 0, 0, 0, 0], [6, 0, 0, 0, 0], [1, 5, 0, 0, 0], [1, 0, 0, 3, 0], [1, 2, 3]])
+def test_cargo_from_roll_rejects_impossible_faces(faces: list[int]) -> None:
+    with pytest.raises(ParseError, match=r"invalid roll"):
+        Cargo.from_roll(faces)
+
+
+@pytest.mark.parametrize("bad", [{6: 1}, {1: -1}, (1, 2, 3, 4, 5, 6), (1.5,)])
+def test_cargo_rejects_bad_counts(bad: object) -> None:
+    with pytest.raises(ParseError):
+        Cargo(bad)  # type: ignore[arg-type]
+
+
+def test_cargo_text_round_trip() -> None:
+    cargo = Cargo((3, 2, 3, 0, 1))
+    assert Cargo.parse(str(cargo)) == cargo
+    assert eval(repr(cargo)) == cargo
+    assert cargo.is_roll and not Cargo({1: 0}).is_roll
+    with pytest.raises(ParseError, match=r"'3,x'"):
+        Cargo.parse("3,x")
+    with pytest.raises(ParseError, match=r"'3,2,3,0,7'"):
+        Cargo.parse("3,2,3,0,7", roll=True)
+
+
+def test_every_die_face_is_accepted() -> None:
+    for faces in [(DICE[1][i], DICE[2][i], DICE[3][i], DICE[4][i], DICE[5][i]) for i in range(6)]:
+        assert Cargo.from_roll(faces).counts == faces
+
+
+def test_truck_parse_and_str_round_trip() -> None:
+    truck = Truck.parse("#####/###../#####", height=3, name="T07")
+    assert str(truck) == "#####/###../#####"
+    assert (truck.capacity, truck.height, truck.name, len(truck.cells)) == (39, 3, "T07", 13)
+    assert Truck.parse("#####\n###..\n#####", height=3, name="T07") == truck
+    assert eval(repr(truck)) == truck
+    assert truck.longest_run() == 5 and truck.fits(5)
+    assert not Truck.parse("####/####", height=4).fits(5)
+
+
+@pytest.mark.parametrize(
+    ("mask", "height", "quoted"),
+    [("##x", 1, "'##x'"), ("##/#", 1, "'##/#'"), ("..", 1, "'..'"), ("", 1, "''"), ("##", 0, "0")],
+)
+def test_truck_rejects_bad_input(mask: str, height: int, quoted: str) -> None:
+    with pytest.raises(ParseError, match=quoted):
+        Truck.parse(mask, height=height)
+
+
+def test_placement_text_and_cubes() -> None:
+    p = Placement.parse("3y@4,0,1")
+    assert str(p) == "3y@4,0,1"
+    assert p.cubes() == ((4, 0, 1), (4, 1, 1), (4, 2, 1))
+    assert Placement(2, 0, 0, 0, "z").cubes() == ((0, 0, 0), (0, 0, 1))
+    for bad in ["3w@0,0,0", "3x@0,0", "x@1,2,3", "6x@0,0,0"]:
+        with pytest.raises(ParseError):
+            Placement.parse(bad)
+
+
+def test_load_plan_scores_come_from_the_placements() -> None:
+    truck = Truck.parse("###", height=1)
+    plan = LoadPlan.from_placements(truck, Cargo({2: 2}), [Placement(2, 0, 0, 0, "x")])
+    assert (plan.loaded, plan.empty, plan.left_over, plan.penalty) == (2, 1, 2, 5)
+    assert plan.left_behind == Cargo({2: 1})
+    assert plan.status is Status.UNKNOWN and not plan.optimal
+    assert "penalty 5" in plan.render()
+
+
+def test_render_shows_every_level_and_rod() -> None:
+    truck = Truck.parse("##/#.", height=2)
+    plan = LoadPlan.from_placements(truck, Cargo({2: 1, 1: 1}),
+                                    [Placement(2, 0, 0, 0, "z"), Placement(1, 1, 0, 0, "z")])
+    text = plan.render()
+    assert "level 0  level 1" in text
+    assert "AB       A." in text and "A=2 B=1" in text
