@@ -9,6 +9,7 @@
 from packing.deck import SAMPLE_DECK, dump_deck, load_deck, parse_deck, save_deck
 from packing.errors import DeckError, InvalidPlan, PackingError, ParseError
 from packing.model import Cargo, LoadPlan, Placement, Status, Truck
+from packing.odds import ROLLS, roll_counts, roll_distribution, volume_distribution
 from packing.queries import best_truck, expected_penalty, rank_trucks
 from packing.rules import DICE, LENGTHS, SUPPLY, penalty, penalty_floor
 from packing.solver import solve, upper_bound
@@ -24,6 +25,7 @@ __all__ = [
     "InvalidPlan",
     "LoadPlan",
     "PackingError",
+    "ROLLS",
     "ParseError",
     "Placement",
     "Status",
@@ -37,8 +39,11 @@ __all__ = [
     "penalty_floor",
     "problems",
     "rank_trucks",
+    "roll_counts",
+    "roll_distribution",
     "save_deck",
     "solve",
     "upper_bound",
     "verify",
+    "volume_distribution",
 ]

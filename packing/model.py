@@ -259,7 +259,7 @@ class Placement:
             raise ParseError(f"invalid placement {text!r} (expected e.g. '3x@0,1,0')") from None
         if axis not in AXES:
             raise ParseError(f"invalid placement {text!r}: axis must be x, y or z")
-        return cls(length, x, y, z, axis)  # type: ignore[arg-type]  # axis checked above
+        return cls(length, x, y, z, axis)
 
     def __str__(self) -> str:
         return f"{self.length}{self.axis}@{self.x},{self.y},{self.z}"
@@ -289,7 +289,9 @@ class LoadPlan:
 
     Every score is recomputed from the placements as an integer. ``bound`` is a proven upper
     bound on the volume any loading of this cargo onto this truck can reach (``None`` when
-    unknown), so ``penalty_bound`` is a proven lower bound on the penalty.
+    unknown), so ``penalty_bound`` is a proven lower bound on the penalty. ``engine`` says
+    what produced it: ``"bound"`` (a loading that reaches the upper bound, found by the fast
+    search), ``"cp-sat"`` (the CP-SAT model), or ``""`` (given by hand).
     """
 
     truck: Truck
@@ -298,6 +300,7 @@ class LoadPlan:
     status: Status = Status.UNKNOWN
     bound: int | None = None
     wall_time: float = 0.0
+    engine: str = ""
 
     @property
     def optimal(self) -> bool:
@@ -372,6 +375,7 @@ class LoadPlan:
             "status": str(self.status),
             "bound": self.bound,
             "wall_time": self.wall_time,
+            "engine": self.engine,
         }
 
     @classmethod

@@ -94,13 +94,13 @@ def solve(
     best = _search(cargo, truck, target=bound, node_limit=FAST_PATH_NODES)
     loaded = sum(p.length for p in best)
     if loaded >= bound:
-        return LoadPlan(truck, cargo, best, Status.OPTIMAL, bound, time.perf_counter() - start)
+        return LoadPlan(truck, cargo, best, Status.OPTIMAL, bound, time.perf_counter() - start, "bound")
     placements, status, bound = _cp_sat(
         cargo, truck, bound=bound, hint=best, time_limit=time_limit, seed=seed, workers=workers
     )
     if sum(p.length for p in placements) < loaded:  # CP-SAT stopped before matching its hint
         placements = best
-    return LoadPlan(truck, cargo, placements, status, bound, time.perf_counter() - start)
+    return LoadPlan(truck, cargo, placements, status, bound, time.perf_counter() - start, "cp-sat")
 
 
 def _search(cargo: Cargo, truck: Truck, *, target: int, node_limit: int) -> tuple[Placement, ...]:
@@ -154,7 +154,7 @@ def _search(cargo: Cargo, truck: Truck, *, target: int, node_limit: int) -> tupl
                         continue
                     for d in line[:length]:
                         heights[d] = z + 1
-                    stack.append((length, c, z, axis))  # type: ignore[arg-type]
+                    stack.append((length, c, z, axis))
                     found = visit(pos + 1, loaded + length, lost, rods_left - length)
                     stack.pop()
                     for d in line[:length]:
@@ -179,7 +179,7 @@ def placements_of(truck: Truck, length: int) -> list[Placement]:
     for x, y in truck.cells:
         for z in range(truck.height):
             for axis in ("x", "y", "z") if length > 1 else ("z",):
-                p = Placement(length, x, y, z, axis)  # type: ignore[arg-type]
+                p = Placement(length, x, y, z, axis)
                 if all(truck.usable(cx, cy) and cz < truck.height for cx, cy, cz in p.cubes()):
                     out.append(p)
     return out
