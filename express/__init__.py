@@ -1,0 +1,65 @@
+"""Yardmaster Express: the rules engine, exact scoring and an exhaustive optimal-train search.
+
+>>> from express import DECK, Card, Train, best_train, score_game
+>>> Train().add(Card.parse("R4|B4")).add(Card.parse("B4|G4")).value
+16
+>>> best_train(DECK, 3).score
+28
+"""
+
+from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
+from express.cards import (
+    DECK,
+    DECK_ENTRIES,
+    ENGINE,
+    WILD,
+    Car,
+    Card,
+    Color,
+    DeckEntry,
+    Provenance,
+    deck_for,
+    format_deck,
+    parse_deck,
+)
+from express.errors import ExpressError, IllegalPlayError, ParseError, PoolError, RulesError
+from express.scoring import GameScore, PlayerScore, score_game, solo_score
+from express.search import TrainSearch, best_train
+from express.train import Play, Run, Train, check_plays, connects, runs_of
+
+__all__ = [
+    "CABOOSES",
+    "Caboose",
+    "CabooseKind",
+    "Row",
+    "caboose_named",
+    "DECK",
+    "DECK_ENTRIES",
+    "ENGINE",
+    "WILD",
+    "Car",
+    "Card",
+    "Color",
+    "DeckEntry",
+    "Provenance",
+    "deck_for",
+    "format_deck",
+    "parse_deck",
+    "ExpressError",
+    "IllegalPlayError",
+    "ParseError",
+    "PoolError",
+    "RulesError",
+    "GameScore",
+    "PlayerScore",
+    "score_game",
+    "solo_score",
+    "TrainSearch",
+    "best_train",
+    "Play",
+    "Run",
+    "Train",
+    "check_plays",
+    "connects",
+    "runs_of",
+]

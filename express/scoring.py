@@ -1,0 +1,134 @@
+"""Scoring a finished game: train values, the longest-run award, the caboose, the winner.
+
+Players are numbered in clockwise seating order. Each player scores their train's value; the
+player(s) with the longest run of the game — any colour — gain 1 point per car of it, every
+tied player included; the drawn caboose (if any) adds its points to every player meeting its
+condition. The highest total wins; among tied players the one seated farthest clockwise from
+the start player wins.
+
+>>> game = score_game([Train.parse("R4|B4,B4|G4"), Train.parse("B2|B2,B2|B3")], start_player=0)
+>>> [player.total for player in game.players], game.winner
+([16, 13], 0)
+
+For one train alone, :func:`solo_score` is the score the optimal-train search maximises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from express.cabooses import Caboose
+from express.errors import RulesError
+from express.train import Train
+
+__all__ = ["PlayerScore", "GameScore", "score_game", "solo_score"]
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """One player's breakdown: train value, longest run, the run award, caboose points."""
+
+    player: int
+    value: int
+    longest_run: int
+    run_bonus: int
+    caboose_points: int
+
+    @property
+    def total(self) -> int:
+        """Train value plus run bonus plus caboose points."""
+        return self.value + self.run_bonus + self.caboose_points
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """The scores of a finished game and its winner (a player number, clockwise order)."""
+
+    players: tuple[PlayerScore, ...]
+    start_player: int
+    longest_run: int
+    caboose: Caboose | None
+    winner: int
+
+    @property
+    def run_winners(self) -> tuple[int, ...]:
+        """The players who gained the longest-run award (all tied players)."""
+        return tuple(p.player for p in self.players if p.run_bonus > 0)
+
+    @property
+    def caboose_winners(self) -> tuple[int, ...]:
+        """The players who gained the caboose's points."""
+        return tuple(p.player for p in self.players if p.caboose_points > 0)
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain data for JSON: every player's breakdown, the awards and the winner."""
+        return {
+            "players": [
+                {
+                    "player": p.player,
+                    "value": p.value,
+                    "longest_run": p.longest_run,
+                    "run_bonus": p.run_bonus,
+                    "caboose_points": p.caboose_points,
+                    "total": p.total,
+                }
+                for p in self.players
+            ],
+            "start_player": self.start_player,
+            "longest_run": self.longest_run,
+            "run_winners": list(self.run_winners),
+            "caboose": None if self.caboose is None else self.caboose.name,
+            "caboose_winners": list(self.caboose_winners),
+            "winner": self.winner,
+        }
+
+
+def score_game(trains: Sequence[Train], *, start_player: int = 0, caboose: Caboose | None = None) -> GameScore:
+    """Score the final trains of a game, ``trains[i]`` being player ``i``'s (clockwise order).
+
+    >>> from express.cabooses import caboose_named
+    >>> trains = [Train.parse("B2|B2,B2|B3,~R4|B4"), Train.parse("R4|B4,B4|B4"), Train.parse("G3|G3")]
+    >>> game = score_game(trains, start_player=1, caboose=caboose_named("Buried Alive"))
+    >>> [(p.value, p.run_bonus, p.caboose_points) for p in game.players]
+    [(13, 4, 7), (16, 0, 0), (6, 0, 0)]
+    >>> game.winner  # 24 against 16 and 6
+    0
+    """
+    if not trains:
+        raise RulesError("cannot score a game without trains")
+    if not 0 <= start_player < len(trains):
+        raise RulesError(f"invalid start player: {start_player!r} (players are numbered 0..{len(trains) - 1})")
+    runs = [train.longest_run for train in trains]
+    longest = max(runs)
+    # Nobody earns an award for a run of length 0 (only engines and face-down cards).
+    bonuses = [longest if run == longest else 0 for run in runs]
+    if caboose is None:
+        caboose_points = [0] * len(trains)
+    else:
+        caboose_points = [caboose.points if won else 0 for won in caboose.winners(trains, bonuses)]
+    players = tuple(
+        PlayerScore(i, train.value, run, bonus, points)
+        for i, (train, run, bonus, points) in enumerate(zip(trains, runs, bonuses, caboose_points))
+    )
+    best = max(player.total for player in players)
+    # Tie-break: farthest from the start player in clockwise order.
+    winner = max(
+        (player.player for player in players if player.total == best),
+        key=lambda p: (p - start_player) % len(players),
+    )
+    return GameScore(players, start_player, longest, caboose, winner)
+
+
+def solo_score(train: Train, *, bonus: bool = True, caboose: Caboose | None = None) -> int:
+    """One train's score as the search counts it: value, its longest run (when ``bonus``), and the
+    caboose's points when it is absolute and met. A relative caboose has no rival trains to be
+    judged against, so it adds nothing here.
+
+    >>> solo_score(Train.parse("R4|B4,B4|G4,G4|Y4,Y4|R4"))
+    34
+    """
+    score = train.value + (train.longest_run if bonus else 0)
+    if caboose is not None and not caboose.is_relative and caboose.met_by(train):
+        score += caboose.points
+    return score

@@ -1,0 +1,529 @@
+"""Exhaustive search for optimal trains: branch and bound over equivalent states.
+
+:func:`best_train` finds, among all trains of exactly ``length`` cards drawn from a multiset of
+cards (identical cards interchangeable), in any order, each laid face up (when legal) or face
+down, one with the highest **solo score**:
+
+    train value + its longest run (when ``bonus``) + the caboose's points (when the caboose is
+    absolute and the train meets it).
+
+A relative caboose ("most", "fewest", "lowest") needs rival trains, which a solo search does not
+have, so it adds nothing (**decision**; the result reports 0 caboose points).
+
+How it is exact and fast
+------------------------
+*State.* What the rest of a train can still earn depends only on: the cards left (a vector of
+counts per distinct card), the train's last car (colour and value: it decides which cards may
+follow face up and whether a run continues; wild after a face-down card), the length ``cur`` of
+the run ending at that car, the longest run so far ``L`` (only through ``max(L, later runs)``,
+so every ``L >= cur + 2k`` is the same state, ``k`` cards to go), and for an absolute caboose
+its ``memo_key``. Without the run bonus ``cur`` and ``L`` are dropped. The search memoises the
+value-to-go of these states, so different orders of the same cards that end alike are searched
+once.
+
+*Bound.* The value-to-go of a state is ``V + max(L, R) - L``: ``V`` the value the ``k`` remaining
+plays add, ``R`` the longest run of the finished train. It is at most
+``max(T, max over colours c of B_c - L)`` (plus the caboose's points unless the caboose is
+monotone and already failed), where
+
+* ``T`` is the sum of the ``k`` largest card values left. Admissible: a face-up card adds its
+  value, a face-down one 4, and every card is worth at least 4 (two cars of at least 2).
+* ``B_c`` is the largest sum, over ``k`` cards left, of value plus 2 for a card with both cars
+  of colour ``c``, plus ``s_c`` and ``e_c``. A run of colour ``c`` that ends after the current
+  point consists of: a start — the current run if the last car is ``c`` (``cur`` cars) or the
+  right car of one new card whose left car is another colour (1 car); cards with both cars
+  ``c`` (2 cars each); and an end — the left car of one card whose right car is another colour
+  (1 car). So ``s_c = max(cur if the last car is c, 1 if such a start card is left)`` and
+  ``e_c = 1 if such an end card is left``, and value plus run together never exceed ``B_c``.
+  This is what a remaining card can add to value and run *together*: a bound that adds the best
+  values to the best possible run separately is several points looser and needs far more nodes.
+
+*Order.* Children are tried best first by their own bound plus what the play gains, so the first
+dive finds a good train, and a node stops as soon as the next child's bound cannot beat (or,
+counting, tie) the best found.
+
+Memoised results that were cut off by the bound are stored as upper bounds, not as values, and a
+state is searched again when a later visit needs more than its stored bound. ``count_optimal``
+counts distinct optimal trains (sequences of plays; identical cards are interchangeable, and a
+card face up and the same card face down are different plays); it explores ties, so it is slower.
+
+>>> from express.cards import DECK
+>>> result = best_train(DECK, 7)
+>>> result.score, result.value, result.longest_run, result.optimal
+(56, 51, 5, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+
+from express.cabooses import Caboose, caboose_named
+from express.cards import Car, Card, Color, parse_deck
+from express.errors import PoolError
+from express.scoring import solo_score
+from express.train import Play, Train
+
+__all__ = ["TrainSearch", "best_train"]
+
+_COLORS = tuple(Color)
+_WILD_ID = 0
+_FACE_DOWN_VALUE = 4
+
+
+def _car_id(car: Car) -> int:
+    # 0 for any wild car; 1..15 for the coloured cars (5 colours x values 2..4).
+    if car.color is None:
+        return _WILD_ID
+    return 1 + _COLORS.index(car.color) * 3 + (car.value - 2)
+
+
+def _car_color(car_id: int) -> int:
+    return -1 if car_id == _WILD_ID else (car_id - 1) // 3
+
+
+@dataclass(frozen=True)
+class TrainSearch:
+    """The result of :func:`best_train`: the plays added to ``start`` and the proof statistics.
+
+    ``score``, ``value`` and ``longest_run`` describe the whole train (``start`` plus ``plays``);
+    ``optimal`` is True unless a node or time limit stopped the search, in which case the train
+    is the best one found. ``nodes`` counts the states searched; ``count`` is the number of
+    distinct optimal trains when ``count_optimal`` was asked (else None).
+    """
+
+    start: Train
+    plays: tuple[Play, ...]
+    score: int
+    value: int
+    longest_run: int
+    run_bonus: int
+    caboose: Caboose | None
+    caboose_points: int
+    optimal: bool
+    nodes: int
+    count: int | None
+    seconds: float
+
+    @property
+    def train(self) -> Train:
+        """The whole train: ``start`` followed by ``plays``."""
+        return self.start.extend(self.plays)
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain data for JSON: the train as text, the score breakdown and the statistics."""
+        return {
+            "start": str(self.start),
+            "plays": [str(play) for play in self.plays],
+            "train": str(self.train),
+            "score": self.score,
+            "value": self.value,
+            "longest_run": self.longest_run,
+            "run_bonus": self.run_bonus,
+            "caboose": None if self.caboose is None else self.caboose.name,
+            "caboose_points": self.caboose_points,
+            "optimal": self.optimal,
+            "nodes": self.nodes,
+            "count": self.count,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+class _Interrupted(Exception):
+    """Raised inside the search when a caller's node or time limit is reached."""
+
+
+# A move: (gain, type index, face up, next last-car id, next cur, next longest run).
+_Move = tuple[int, int, bool, int, int, int]
+
+
+class _Search:
+    """One search: the card types, their counts, the memo and the bound's precomputations."""
+
+    def __init__(
+        self,
+        pool: Counter[Card],
+        start: Train,
+        length: int,
+        bonus: bool,
+        caboose: Caboose | None,
+        count_optimal: bool,
+        node_limit: int | None,
+        deadline: float | None,
+    ) -> None:
+        # Most valuable first: the natural order for the bound's top-k sums and for move ordering.
+        self.types = sorted(pool, key=lambda card: (-card.value, str(card)))
+        types = self.types
+        self.count = [pool[card] for card in types]
+        self.value = [card.value for card in types]
+        self.left_color = [_car_color(_car_id(card.left)) for card in types]
+        self.right_id = [_car_id(card.right) for card in types]
+        self.mono = [card.is_mono for card in types]
+        n_types = len(types)
+        # legal[last car id] = the types that may follow that car face up.
+        self.legal = [
+            [t for t in range(n_types) if last == _WILD_ID or self._connects(last, types[t].left)]
+            for last in range(16)
+        ]
+        # Mixed-radix code of the count vector: one integer, updated in O(1) per play.
+        self.radix: list[int] = []
+        weight = 1
+        for n in self.count:
+            self.radix.append(weight)
+            weight *= n + 1
+        self.code = sum(n * r for n, r in zip(self.count, self.radix))
+        # The bound's weights per colour: value, plus 2 for a card with both cars of that colour.
+        self.weights = [
+            [self.value[t] + (2 if self.mono[t] and self.left_color[t] == c else 0) for t in range(n_types)]
+            for c in range(len(_COLORS))
+        ]
+        self.orders = [sorted(range(n_types), key=lambda t, w=w: -w[t]) for w in self.weights]
+        self.value_order = list(range(n_types))
+        # Cards left per colour that can start (right car c, left car not) or end (left car c,
+        # right car not) a run of c, or sit inside it (both cars c).
+        n_colors = len(_COLORS)
+        self.starts = [0] * n_colors
+        self.ends = [0] * n_colors
+        self.monos = [0] * n_colors
+        self.role: list[tuple[int, int, int]] = []
+        for t, card in enumerate(types):
+            right = _car_color(self.right_id[t])
+            left = self.left_color[t]
+            self.role.append((right if not self.mono[t] else -1, left if not self.mono[t] else -1, left if self.mono[t] else -1))
+            self._adjust(t, self.count[t])
+        self.length = length
+        self.bonus = bonus
+        self.caboose = caboose if caboose is not None and not caboose.is_relative else None
+        self.count_optimal = count_optimal
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.nodes = 0
+        self.memo: dict[Hashable, tuple[bool, int, int, _Move | None]] = {}
+        self.topk_cache: dict[int, tuple[int, list[int]]] = {}
+        self.row: list[Car] = list(start.cars)
+        self.path: list[_Move] = []
+        self.gained = 0
+        self.incumbent = -1
+        self.incumbent_path: list[_Move] = []
+
+    @staticmethod
+    def _connects(last_id: int, left: Car) -> bool:
+        color = _car_color(last_id)
+        value = (last_id - 1) % 3 + 2
+        return left.color is not None and (_COLORS.index(left.color) == color or left.value == value)
+
+    def _adjust(self, t: int, delta: int) -> None:
+        start, end, inside = self.role[t]
+        if start >= 0:
+            self.starts[start] += delta
+        if end >= 0:
+            self.ends[end] += delta
+        if inside >= 0:
+            self.monos[inside] += delta
+
+    def _take(self, t: int) -> None:
+        self.count[t] -= 1
+        self.code -= self.radix[t]
+        self._adjust(t, -1)
+
+    def _put_back(self, t: int) -> None:
+        self.count[t] += 1
+        self.code += self.radix[t]
+        self._adjust(t, 1)
+
+    def _top_sums(self, k: int) -> tuple[int, list[int]]:
+        """The sum of the k largest values left, and per colour the k largest weights."""
+        cached = self.topk_cache.get(self.code)
+        if cached is not None:
+            return cached
+        count = self.count
+        sums: list[int] = []
+        for order, weight in [(self.value_order, self.value)] + list(zip(self.orders, self.weights)):
+            total, need = 0, k
+            for t in order:
+                n = count[t]
+                if n:
+                    if n >= need:
+                        total += need * weight[t]
+                        break
+                    total += n * weight[t]
+                    need -= n
+            sums.append(total)
+        result = (sums[0], sums[1:])
+        self.topk_cache[self.code] = result
+        return result
+
+    def _bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool) -> int:
+        """An upper bound on the value-to-go (see the module docstring for why it is admissible)."""
+        top_value, top_weights = self._top_sums(k)
+        bound = top_value
+        if self.bonus:
+            last_color = _car_color(last)
+            for c in range(len(_COLORS)):
+                start = 1 if self.starts[c] else 0
+                if c == last_color and cur > start:
+                    start = cur
+                weighted = top_weights[c] if self.monos[c] else top_value
+                candidate = weighted + start + (1 if self.ends[c] else 0) - longest
+                if candidate > bound:
+                    bound = candidate
+        if caboose_open and self.caboose is not None:
+            bound += self.caboose.points
+        return bound
+
+    def _caboose_state(self) -> tuple[Hashable, bool]:
+        """The caboose's memo key of the row so far, and whether its points are still reachable."""
+        caboose = self.caboose
+        if caboose is None:
+            return None, False
+        row = tuple(self.row)
+        key = caboose.memo_key(row) if caboose.memo_key is not None else row
+        open_ = not caboose.monotone or caboose.test(row)
+        return key, open_
+
+    def _moves(self, last: int, cur: int, longest: int) -> list[_Move]:
+        moves: list[_Move] = []
+        bonus = self.bonus
+        last_color = _car_color(last)
+        count = self.count
+        for t in self.legal[last]:
+            if not count[t]:
+                continue
+            left = self.left_color[t]
+            run = cur + 1 if left == last_color else 1
+            if self.mono[t]:
+                run += 1
+                new_cur = run
+            else:
+                new_cur = 1
+            new_longest = run if run > longest else longest
+            gain = self.value[t] + (new_longest - longest if bonus else 0)
+            moves.append((gain, t, True, self.right_id[t], new_cur, new_longest))
+        for t in range(len(count)):
+            if count[t]:
+                moves.append((_FACE_DOWN_VALUE, t, False, _WILD_ID, 0, longest))
+        return moves
+
+    def _apply(self, move: _Move) -> None:
+        gain, t, face_up, *_ = move
+        self._take(t)
+        self.path.append(move)
+        self.gained += gain
+        if self.caboose is not None:
+            card = self.types[t]
+            self.row.extend(Play(card, face_up).cars)
+
+    def _undo(self, move: _Move) -> None:
+        gain, t, *_ = move
+        self._put_back(t)
+        self.path.pop()
+        self.gained -= gain
+        if self.caboose is not None:
+            del self.row[-2:]
+
+    def state_key(self, k: int, last: int, cur: int, longest: int) -> Hashable:
+        """The memo key of the current state (the counts and row are the search's own)."""
+        return self._key(k, last, cur, longest, self._caboose_state()[0])
+
+    def _key(self, k: int, last: int, cur: int, longest: int, caboose_key: Hashable) -> Hashable:
+        if self.bonus:
+            # Beyond cur + 2k no later run can overtake the longest run: those states are equal.
+            longest = min(longest, cur + 2 * k)
+            return (self.code, last, cur, longest, caboose_key)
+        return (self.code, last, caboose_key)
+
+    def greedy(self, k: int, last: int, cur: int, longest: int) -> None:
+        """Seed the incumbent with a greedy train (best immediate gain), so that a search stopped
+        by a limit before reaching its first complete train still returns a legal one."""
+        moves: list[_Move] = []
+        for _ in range(k):
+            move = max(self._moves(last, cur, longest), key=lambda m: (m[0], m[2], -self.value[m[1]]))
+            self._apply(move)
+            moves.append(move)
+            _, _, _, last, cur, longest = move
+        self._record(self._leaf_value())
+        for move in reversed(moves):
+            self._undo(move)
+
+    def _leaf_value(self) -> int:
+        """What a complete train adds at the end: the caboose's points when it meets it."""
+        if self.caboose is not None and self.caboose.test(tuple(self.row)):
+            return self.caboose.points
+        return 0
+
+    def solve(self, k: int, last: int, cur: int, longest: int, alpha: int) -> tuple[int, bool, int]:
+        """The value-to-go ``h`` of the current state: ``(h, True, count)`` when ``h >= alpha``,
+        else ``(u, False, 0)`` with ``h <= u < alpha``."""
+        if k == 0:
+            value = self._leaf_value()
+            self._record(value)
+            return value, True, 1
+        caboose_key, caboose_open = self._caboose_state()
+        key = self._key(k, last, cur, longest, caboose_key)
+        entry = self.memo.get(key)
+        if entry is not None:
+            exact, value, count, _ = entry
+            if exact:
+                if value >= alpha:
+                    self._record_from(key, value)
+                return value, True, count
+            if value < alpha:
+                return value, False, 0
+        bound = self._bound(k, last, cur, longest, caboose_open)
+        if bound < alpha:
+            self.memo[key] = (False, bound, 0, None)
+            return bound, False, 0
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _Interrupted
+        # The clock is read every 256 states: cheap, and fine-grained enough for a limit in seconds.
+        if self.deadline is not None and self.nodes % 256 == 0 and time.perf_counter() > self.deadline:
+            raise _Interrupted
+        self.nodes += 1
+
+        # Order children by gain plus their own bound, computed on the spot (cached per multiset).
+        scored: list[tuple[int, _Move]] = []
+        for move in self._moves(last, cur, longest):
+            gain, t, face_up, new_last, new_cur, new_longest = move
+            self._take(t)
+            child_open = caboose_open
+            if self.caboose is not None:
+                self.row.extend(Play(self.types[t], face_up).cars)
+                child_open = self._caboose_state()[1]
+                del self.row[-2:]
+            estimate = gain + self._bound(k - 1, new_last, new_cur, new_longest, child_open)
+            self._put_back(t)
+            scored.append((estimate, move))
+        scored.sort(key=lambda item: -item[0])
+
+        strict = 0 if self.count_optimal else 1
+        best, best_count, best_move = -1, 0, None
+        upper = -1
+        for estimate, move in scored:
+            need = max(alpha, best + strict)
+            if estimate < need:
+                # Sorted: no later child can reach the threshold either.
+                upper = max(upper, estimate)
+                break
+            gain = move[0]
+            self._apply(move)
+            value, exact, count = self.solve(k - 1, move[3], move[4], move[5], need - gain)
+            self._undo(move)
+            total = gain + value
+            if exact and total > best:
+                best, best_count, best_move = total, count, move
+            elif exact and total == best:
+                best_count += count
+            elif not exact and total > upper:
+                upper = total
+        if best >= alpha:
+            self.memo[key] = (True, best, best_count, best_move)
+            return best, True, best_count
+        value = max(best, upper)
+        self.memo[key] = (False, value, 0, None)
+        return value, False, 0
+
+    def _record(self, value_to_go: int) -> None:
+        """Keep the best complete train met so far (for a search stopped by a limit)."""
+        total = self.gained + value_to_go
+        if total > self.incumbent:
+            self.incumbent = total
+            self.incumbent_path = list(self.path)
+
+    def _record_from(self, key: Hashable, value_to_go: int) -> None:
+        """Like :meth:`_record` for a memoised state: complete the path from the memo's best moves."""
+        if self.gained + value_to_go > self.incumbent:
+            self.incumbent = self.gained + value_to_go
+            self.incumbent_path = list(self.path) + self.follow(key)
+
+    def follow(self, key: Hashable) -> list[_Move]:
+        """The best moves stored in the memo from state ``key`` (the current state) to the end."""
+        moves: list[_Move] = []
+        taken: list[int] = []
+        entry = self.memo.get(key)
+        while entry is not None and entry[0] and entry[3] is not None:
+            move = entry[3]
+            moves.append(move)
+            self._take(move[1])
+            taken.append(move[1])
+            if self.caboose is not None:
+                self.row.extend(Play(self.types[move[1]], move[2]).cars)
+            k = self.length - len(self.path) - len(moves)
+            if k == 0:
+                break
+            caboose_key = self._caboose_state()[0]
+            entry = self.memo.get(self._key(k, move[3], move[4], move[5], caboose_key))
+        for t in reversed(taken):
+            self._put_back(t)
+            if self.caboose is not None:
+                del self.row[-2:]
+        return moves
+
+
+def best_train(
+    cards: Iterable[Card] | str,
+    length: int,
+    *,
+    start: Train | None = None,
+    bonus: bool = True,
+    caboose: Caboose | str | None = None,
+    count_optimal: bool = False,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+) -> TrainSearch:
+    """The train of exactly ``length`` cards from the pool ``cards`` with the highest solo score.
+
+    ``cards`` is a multiset (each physical card used at most once; a deck text is accepted
+    too); ``start`` is a train to extend (its cards are not taken from the pool); ``caboose`` a
+    :class:`Caboose` or its name. ``node_limit`` / ``time_limit`` (seconds) stop the search early,
+    returning the best train found with ``optimal=False``. See the module docstring for the
+    search, its bound and why the bound is admissible.
+
+    >>> result = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 4)
+    >>> str(result.train), result.value, result.longest_run, result.score
+    ('R4|B4,B4|G4,G4|Y4,Y4|R4', 32, 2, 34)
+    """
+    pool = Counter(parse_deck(cards) if isinstance(cards, str) else cards)
+    size = sum(pool.values())
+    if length < 0:
+        raise PoolError(f"invalid length: {length!r} (a train gets 0 or more cards)")
+    if length > size:
+        raise PoolError(f"invalid length: {length!r} (larger than the pool of {size} cards)")
+    if isinstance(caboose, str):
+        caboose = caboose_named(caboose)
+    start = Train() if start is None else start
+    began = time.perf_counter()
+    deadline = None if time_limit is None else began + time_limit
+    search = _Search(pool, start, length, bonus, caboose, count_optimal, node_limit, deadline)
+    last = _car_id(start.last_car)
+    # The run ending at the last car is the train's last run, unless the last car is wild.
+    cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
+    longest = start.longest_run if bonus else 0
+    count: int | None = None
+    search.greedy(length, last, cur, longest)
+    try:
+        _, _, n_optimal = search.solve(length, last, cur, longest, 0)
+        moves = search.follow(search.state_key(length, last, cur, longest))
+        optimal = True
+        count = n_optimal if count_optimal else None
+    except _Interrupted:
+        optimal = False
+        moves = search.incumbent_path
+    plays = tuple(Play(search.types[move[1]], move[2]) for move in moves)
+    train = start.extend(plays)
+    active = caboose is not None and not caboose.is_relative and caboose.met_by(train)
+    return TrainSearch(
+        start=start,
+        plays=plays,
+        score=solo_score(train, bonus=bonus, caboose=caboose),
+        value=train.value,
+        longest_run=train.longest_run,
+        run_bonus=train.longest_run if bonus else 0,
+        caboose=caboose,
+        caboose_points=caboose.points if active and caboose is not None else 0,
+        optimal=optimal,
+        nodes=search.nodes,
+        count=count,
+        seconds=time.perf_counter() - began,
+    )
