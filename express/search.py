@@ -179,7 +179,7 @@ class _Search:
             [self.value[t] + (2 if self.mono[t] and self.left_color[t] == c else 0) for t in range(n_types)]
             for c in range(len(_COLORS))
         ]
-        self.orders = [sorted(range(n_types), key=lambda t, w=w: -w[t]) for w in self.weights]
+        self.orders = [sorted(range(n_types), key=weight.__getitem__, reverse=True) for weight in self.weights]
         self.value_order = list(range(n_types))
         # Cards left per colour that can start (right car c, left car not) or end (left car c,
         # right car not) a run of c, or sit inside it (both cars c).
@@ -187,11 +187,11 @@ class _Search:
         self.starts = [0] * n_colors
         self.ends = [0] * n_colors
         self.monos = [0] * n_colors
+        # role[t] = (colour t can start, colour t can end, colour t can sit inside), -1 for none.
         self.role: list[tuple[int, int, int]] = []
-        for t, card in enumerate(types):
-            right = _car_color(self.right_id[t])
-            left = self.left_color[t]
-            self.role.append((right if not self.mono[t] else -1, left if not self.mono[t] else -1, left if self.mono[t] else -1))
+        for t in range(n_types):
+            right, left = _car_color(self.right_id[t]), self.left_color[t]
+            self.role.append((-1, -1, left) if self.mono[t] else (right, left, -1))
             self._adjust(t, self.count[t])
         self.length = length
         self.bonus = bonus
