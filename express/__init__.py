@@ -3,8 +3,8 @@
 >>> from express import DECK, Card, Train, best_train, score_game
 >>> Train().add(Card.parse("R4|B4")).add(Card.parse("B4|G4")).value
 16
->>> best_train(DECK, 3).score
-28
+>>> best_train(DECK, 7).score
+56
 """
 
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named

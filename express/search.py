@@ -480,9 +480,9 @@ def best_train(
     returning the best train found with ``optimal=False``. See the module docstring for the
     search, its bound and why the bound is admissible.
 
-    >>> result = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 4)
-    >>> str(result.train), result.value, result.longest_run, result.score
-    ('R4|B4,B4|G4,G4|Y4,Y4|R4', 32, 2, 34)
+    >>> result = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 4, count_optimal=True)
+    >>> str(result.train), result.value, result.longest_run, result.score, result.count
+    ('B4|G4,G4|Y4,R4|B4,Y4|R4', 32, 2, 34, 16)
     """
     pool = Counter(parse_deck(cards) if isinstance(cards, str) else cards)
     size = sum(pool.values())
