@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test table clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# Regenerate the sample deck's optimal table shipped in packing/data (about 5 s on 2 cores).
+table: $(STAMP)
+	rm -f packing/data/table-*.npz
+	$(VENV)/bin/packing table build --workers 2 --out packing/data
 
 clean:
 	rm -rf $(VENV) build *.egg-info

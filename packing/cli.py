@@ -2,25 +2,43 @@
 
     packing solve --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3
     packing best --roll 3,2,3,0,1 [--deck FILE] [--top K]
+    packing grab --roll 3,2,3,0,1 --revealed S03,S17 [--pile S01,S02,...]
+    packing stats [--deck FILE] [--roll R]
+    packing table build [--deck FILE] [--workers N] [--out DIR]
+    packing plot plan --roll R --truck MASK --height H --out FILE.png
+    packing plot deck [--deck FILE] --out DIR
 
-Add ``--json`` for machine output. Bad input prints one line quoting it and exits with 2.
+``--json`` gives machine output. Bad input prints one line quoting it and exits with 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from pathlib import Path
+from typing import Any, NoReturn
 
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
 from packing.model import Cargo, LoadPlan, Truck
-from packing.queries import best_truck, expected_penalty
+from packing.odds import volume_distribution
+from packing.queries import best_truck, expected_penalty, rank_trucks
+from packing.stats import closest_capacity, grab_decision, heuristic_loss, truck_stats
+from packing.table import (
+    OptimalTable,
+    build_table,
+    find_table,
+    register,
+    table_filename,
+    user_table_dir,
+)
 from packing.verify import verify
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
 
 class UsageError(Exception):
@@ -42,27 +60,41 @@ def _deck(args: argparse.Namespace) -> tuple[Truck, ...]:
     return load_deck(args.deck) if args.deck else SAMPLE_DECK
 
 
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2))
+
+
+def _trucks_by_name(deck: Sequence[Truck], names: str, option: str) -> list[Truck]:
+    index = {t.name: t for t in deck}
+    chosen = []
+    for name in (n.strip() for n in names.split(",") if n.strip()):
+        if name not in index:
+            raise UsageError(f"argument {option}: no truck named {name!r} in the deck")
+        chosen.append(index[name])
+    return chosen
+
+
+# --- solve and best ---------------------------------------------------------------------------
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     truck = Truck.parse(args.truck, height=args.height, name=args.name or "")
-    plan = verify(_solve_one(_cargo(args), truck, args.time_limit))
-    print(json.dumps(plan.to_dict(), indent=2) if args.json else plan.render())
+    plan = verify(best_truck(_cargo(args), [truck], time_limit=args.time_limit)[0])
+    if args.json:
+        _print_json(plan.to_dict())
+    else:
+        print(plan.render())
     return 0
-
-
-def _solve_one(cargo: Cargo, truck: Truck, time_limit: float | None) -> LoadPlan:
-    return best_truck(cargo, [truck], time_limit=time_limit)[0]
 
 
 def cmd_best(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 1:
         raise UsageError(f"argument --top: must be at least 1, not {args.top}")
     cargo, deck = _cargo(args), _deck(args)
-    plans = best_truck(cargo, deck, top=args.top, time_limit=args.time_limit)
-    for plan in plans:
-        verify(plan)
+    plans = [verify(p) for p in best_truck(cargo, deck, top=args.top, time_limit=args.time_limit)]
     blind = expected_penalty(cargo, deck)
     if args.json:
-        out = {
+        _print_json({
             "cargo": list(cargo.counts),
             "volume": cargo.volume,
             "ranking": [
@@ -72,14 +104,10 @@ def cmd_best(args: argparse.Namespace) -> int:
             ],
             "blind_draw_expected_penalty": float(blind),
             "best": plans[0].to_dict(),
-        }
-        print(json.dumps(out, indent=2))
+        })
         return 0
     print(f"cargo {cargo} (volume {cargo.volume}) on {len(deck)} trucks")
-    print(f"{'rank':>4}  {'truck':<8} {'mask':<18} {'height':>6} {'capacity':>8} {'penalty':>7}")
-    for rank, plan in enumerate(plans, start=1):
-        t = plan.truck
-        print(f"{rank:>4}  {t.name:<8} {str(t):<18} {t.height:>6} {t.capacity:>8} {plan.penalty:>7}")
+    _print_ranking([(p.truck, p.penalty) for p in plans])
     print(f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})")
     print()
     print("best load plan:")
@@ -87,35 +115,289 @@ def cmd_best(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_ranking(ranking: Sequence[tuple[Truck, int]]) -> None:
+    print(f"{'rank':>4}  {'truck':<8} {'mask':<18} {'height':>6} {'capacity':>8} {'penalty':>7}")
+    for rank, (t, penalty) in enumerate(ranking, start=1):
+        print(f"{rank:>4}  {t.name:<8} {str(t):<18} {t.height:>6} {t.capacity:>8} {penalty:>7}")
+
+
+# --- grab -------------------------------------------------------------------------------------
+
+
+def cmd_grab(args: argparse.Namespace) -> int:
+    cargo, deck = _cargo(args), _deck(args)
+    revealed = _trucks_by_name(deck, args.revealed, "--revealed")
+    if args.pile is not None:
+        pile = _trucks_by_name(deck, args.pile, "--pile")
+    else:
+        pile = [t for t in deck if t not in revealed]
+    if not revealed and not pile:
+        raise UsageError("nothing to choose from: give --revealed trucks or a --pile")
+    choices = grab_decision(cargo, revealed, pile)
+    heuristic = closest_capacity(cargo, revealed) if revealed else None
+    if args.json:
+        _print_json({
+            "cargo": list(cargo.counts),
+            "choices": [{"choice": c.label, "expected_penalty": float(c.expected_penalty),
+                         "exact": str(c.expected_penalty)} for c in choices],
+            "closest_capacity": heuristic.name if heuristic else None,
+        })
+        return 0
+    print(f"cargo {cargo} (volume {cargo.volume}); {len(revealed)} revealed, pile of {len(pile)}")
+    for c in choices:
+        what = "draw" if c.truck is None else f"take (capacity {c.truck.capacity})"
+        print(f"  {c.label:<10} {what:<20} expected penalty {float(c.expected_penalty):6.2f}")
+    print(f"best choice: {choices[0].label}")
+    if heuristic is not None:
+        print(f"closest-capacity heuristic would take {heuristic.name} "
+              f"(capacity {heuristic.capacity})")
+    return 0
+
+
+# --- tables and stats -------------------------------------------------------------------------
+
+
+def _progress_bar(total_hint: str) -> Callable[[int, int], None]:
+    """tqdm when installed, else a plain line every 10 %; both on stderr."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        shown = [-1]
+
+        def plain(done: int, total: int) -> None:
+            tenth = done * 10 // total
+            if tenth != shown[0]:
+                shown[0] = tenth
+                print(f"{total_hint}: {done}/{total} entries", file=sys.stderr)
+
+        return plain
+    bar: list[Any] = []
+
+    def update(done: int, total: int) -> None:
+        if not bar:  # disable=None: no bar when stderr is not a terminal (logs, CI)
+            bar.append(tqdm(total=total, initial=done, desc=total_hint, unit="entry",
+                            file=sys.stderr, disable=None))
+        bar[0].update(done - bar[0].n)
+        if done == total:
+            bar[0].close()
+
+    return update
+
+
+def _build(deck: Sequence[Truck], folder: Path, workers: int) -> OptimalTable | None:
+    """Build (or resume) the deck's table into ``folder``; None when interrupted."""
+    path = folder / table_filename(deck)
+    checkpoint = path.with_suffix(".partial.npz")
+    resumed = checkpoint.exists()
+    try:
+        report = build_table(deck, workers=workers, checkpoint=checkpoint,
+                             progress=_progress_bar("building table"))
+    except KeyboardInterrupt:
+        print(f"interrupted: finished work is saved in {checkpoint}; run the same command to "
+              f"resume", file=sys.stderr)
+        return None
+    report.table.save(path)
+    register(report.table)
+    rate = report.solved / report.wall_time if report.wall_time else float("inf")
+    print(f"table {path}: {report.entries} entries, {report.optimal} proven optimal, "
+          f"{report.entries - report.optimal} not; {report.solved} solved in this run "
+          f"{'(resumed) ' if resumed else ''}in {report.wall_time:.1f} s "
+          f"({rate:.0f} solves/s, {workers} worker{'s' if workers != 1 else ''})")
+    return report.table
+
+
+def cmd_table_build(args: argparse.Namespace) -> int:
+    if args.workers < 1:
+        raise UsageError(f"argument --workers: must be at least 1, not {args.workers}")
+    folder = Path(args.out) if args.out else user_table_dir()
+    table = _build(_deck(args), folder, args.workers)
+    if table is None:
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def _table_for(deck: Sequence[Truck]) -> OptimalTable:
+    table = find_table(deck)
+    if table is None:
+        print("no table for this deck yet: building it once (about 5 s)", file=sys.stderr)
+        table = _build(deck, user_table_dir(), workers=2)
+        if table is None:
+            raise KeyboardInterrupt
+    return table
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    deck = _deck(args)
+    table = _table_for(deck)
+    stats = truck_stats(table)
+    heuristics = [heuristic_loss(table, revealed=k, samples=args.samples) for k in (0, 4, 6)
+                  if k < len(deck)]
+    volumes = volume_distribution()
+    mean_volume = sum(v * p for v, p in volumes.items())
+    roll = _cargo(args) if (args.roll or args.cargo) else None
+    if args.json:
+        data: dict[str, Any] = {
+            "deck_key": table.key,
+            "mean_volume": float(mean_volume),
+            "trucks": [
+                {"truck": s.truck.name, "mask": str(s.truck), "height": s.truck.height,
+                 "capacity": s.truck.capacity, "expected_penalty": float(s.expected_penalty),
+                 "p_best": float(s.p_best), "p_perfect": float(s.p_perfect),
+                 "perfect_rolls": [str(c) for c in s.perfect_rolls],
+                 "penalty_distribution": {str(p): float(q) for p, q in s.penalty_distribution.items()}}
+                for s in stats
+            ],
+            "heuristic": [
+                {"revealed": h.revealed, "samples": h.samples, "mean_loss": h.mean_loss,
+                 "worst_loss": h.worst_loss, "worst_roll": str(h.worst_cargo),
+                 "p_loses": h.p_loses}
+                for h in heuristics
+            ],
+        }
+        if roll is not None:
+            data["roll"] = {
+                "cargo": list(roll.counts),
+                "ranking": [{"truck": t.name, "penalty": p} for t, p in rank_trucks(roll, deck)],
+                "blind_draw_expected_penalty": float(expected_penalty(roll, deck)),
+            }
+        _print_json(data)
+        return 0
+    print(f"{len(deck)} trucks, table {table.key[:16]}; load volume over all 7,776 rolls: "
+          f"mean {float(mean_volume):.2f} cubes")
+    print(f"{'truck':<6} {'mask':<18} {'h':>1} {'cap':>3}  {'E[penalty]':>10} {'P(best)':>8} "
+          f"{'P(perfect)':>10} {'perfect rolls':>13}")
+    for s in sorted(stats, key=lambda s: s.expected_penalty):
+        t = s.truck
+        print(f"{t.name:<6} {str(t):<18} {t.height:>1} {t.capacity:>3}  "
+              f"{float(s.expected_penalty):>10.2f} {float(s.p_best):>8.1%} "
+              f"{float(s.p_perfect):>10.1%} {len(s.perfect_rolls):>13}")
+    print("P(best) counts ties: every truck tied for the least penalty is best.")
+    print()
+    print("the closest-capacity heuristic against the optimal grab (penalty points per round):")
+    for h in heuristics:
+        where = ("any truck of the deck (exact)" if h.revealed == 0 else
+                 f"{h.revealed} revealed + pile ({h.samples} sampled sets)")
+        print(f"  {where:<36} mean loss {h.mean_loss:5.2f}, worst {h.worst_loss:>3} "
+              f"(roll {h.worst_cargo}), worse in {h.p_loses:.1%} of rolls")
+    if roll is not None:
+        print()
+        print(f"roll {roll} (volume {roll.volume}):")
+        _print_ranking(rank_trucks(roll, deck))
+        blind = expected_penalty(roll, deck)
+        print(f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})")
+    return 0
+
+
+# --- pictures ---------------------------------------------------------------------------------
+
+
+def _plot_module() -> Any:
+    try:
+        from packing import plot
+    except ImportError as error:
+        raise UsageError(f"pictures need the plot extra (pip install '.[plot]'): {error}") from None
+    return plot
+
+
+def cmd_plot_plan(args: argparse.Namespace) -> int:
+    plot = _plot_module()
+    truck = Truck.parse(args.truck, height=args.height, name=args.name or "")
+    plan = verify(best_truck(_cargo(args), [truck], time_limit=args.time_limit)[0])
+    print(plot.plot_plan(plan, args.out))
+    return 0
+
+
+def cmd_plot_deck(args: argparse.Namespace) -> int:
+    plot = _plot_module()
+    for path in plot.plot_deck(_table_for(_deck(args)), args.out):
+        print(path)
+    return 0
+
+
+# --- the parser -------------------------------------------------------------------------------
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="packing", description="Provably optimal Pack & Stack answers.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    def cargo_options(p: argparse.ArgumentParser) -> None:
-        group = p.add_mutually_exclusive_group(required=True)
+    def cargo_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+        group = p.add_mutually_exclusive_group(required=required)
         group.add_argument("--roll", help="five dice results for lengths 1..5, e.g. 3,2,3,0,1")
         group.add_argument("--cargo", help="any rod counts for lengths 1..5, e.g. 6,0,0,0,3")
+
+    def solve_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                        help="stop CP-SAT early (the plan is then only feasible, with its bound)")
+
+    def truck_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--truck", required=True, help="mask rows split by '/', e.g. '#####/###../#####'")
+        p.add_argument("--height", required=True, type=int, help="the truck's height cap (≥ 1)")
+        p.add_argument("--name", help="a name for the truck")
+
+    def deck_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--deck", help="a deck file (default: the sample deck, not the printed cards)")
+
+    def json_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    solve_p = sub.add_parser("solve", help="the best loading of a cargo onto one truck")
-    cargo_options(solve_p)
-    solve_p.add_argument("--truck", required=True, help="mask rows split by '/', e.g. '#####/###../#####'")
-    solve_p.add_argument("--height", required=True, type=int, help="the truck's height cap (≥ 1)")
-    solve_p.add_argument("--name", help="a name for the truck")
-    solve_p.set_defaults(run=cmd_solve)
+    p = sub.add_parser("solve", help="the best loading of a cargo onto one truck")
+    cargo_options(p)
+    truck_options(p)
+    solve_options(p)
+    json_option(p)
+    p.set_defaults(run=cmd_solve)
 
-    best_p = sub.add_parser("best", help="rank a deck's trucks for a cargo, show the best plan")
-    cargo_options(best_p)
-    best_p.add_argument("--deck", help="a deck file (default: the sample deck, not the printed cards)")
-    best_p.add_argument("--top", type=int, default=None, help="only the best K trucks")
-    best_p.set_defaults(run=cmd_best)
+    p = sub.add_parser("best", help="rank a deck's trucks for a cargo, show the best plan")
+    cargo_options(p)
+    deck_option(p)
+    p.add_argument("--top", type=int, default=None, help="only the best K trucks")
+    solve_options(p)
+    json_option(p)
+    p.set_defaults(run=cmd_best)
+
+    p = sub.add_parser("grab", help="take a revealed truck or draw from the pile?")
+    cargo_options(p)
+    deck_option(p)
+    p.add_argument("--revealed", default="", help="names of the trucks you may take, e.g. S03,S17")
+    p.add_argument("--pile", default=None, help="names of the trucks the pile may hold "
+                   "(default: the deck without the revealed ones)")
+    json_option(p)
+    p.set_defaults(run=cmd_grab)
+
+    p = sub.add_parser("stats", help="what the deck's table says: odds per truck and per roll")
+    deck_option(p)
+    cargo_options(p, required=False)
+    p.add_argument("--samples", type=int, default=200,
+                   help="revealed sets sampled for the heuristic comparison (default 200)")
+    json_option(p)
+    p.set_defaults(run=cmd_stats)
+
+    table = sub.add_parser("table", help="build the optimal table of a deck")
+    table_sub = table.add_subparsers(dest="table_command", required=True, parser_class=_Parser)
+    p = table_sub.add_parser("build", help="solve every roll on every truck (resumable)")
+    deck_option(p)
+    p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    p.add_argument("--out", help=f"folder for the table (default {user_table_dir()})")
+    p.set_defaults(run=cmd_table_build)
+
+    plot = sub.add_parser("plot", help="pictures (needs the plot extra)")
+    plot_sub = plot.add_subparsers(dest="plot_command", required=True, parser_class=_Parser)
+    p = plot_sub.add_parser("plan", help="a 3D picture of the best load plan")
+    cargo_options(p)
+    truck_options(p)
+    solve_options(p)
+    p.add_argument("--out", required=True, help="the PNG file to write")
+    p.set_defaults(run=cmd_plot_plan)
+    p = plot_sub.add_parser("deck", help="heat map of expected penalty and penalty distributions")
+    deck_option(p)
+    p.add_argument("--out", required=True, help="the folder to write the PNGs into")
+    p.set_defaults(run=cmd_plot_deck)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (2 for bad input)."""
+    """Run the CLI; returns the exit status (2 for bad input, 130 when interrupted)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -124,3 +406,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, PackingError) as error:
         print(f"packing: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("packing: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (e.g. `packing stats | head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

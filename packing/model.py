@@ -139,6 +139,7 @@ class Truck:
     height: int
     name: str = ""
     cells: tuple[Cell, ...] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Accept any nested sequence of truthy values, store tuples of bools (hashable).
@@ -153,6 +154,11 @@ class Truck:
         if not cells:
             raise ParseError(f"invalid truck mask {str(self)!r}: no usable cell ('#')")
         object.__setattr__(self, "cells", cells)
+        # Decks are looked up by value in hot paths (table queries): hash once.
+        object.__setattr__(self, "_hash", hash((self.mask, self.height, self.name)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def parse(cls, text: str, *, height: int, name: str = "") -> Truck:

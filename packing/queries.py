@@ -1,4 +1,9 @@
-"""Questions players ask: which truck to grab for a roll, and what a blind draw costs."""
+"""Questions players ask: which truck to grab for a roll, and what a blind draw costs.
+
+Where the deck's :class:`~packing.table.OptimalTable` is available (shipped, built or
+registered) and the cargo is a roll of the dice, penalties come from the table in
+microseconds; otherwise every truck is solved. The answers are the same either way.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,11 @@ from fractions import Fraction
 from packing.model import Cargo, LoadPlan, Truck
 from packing.rules import penalty_floor
 from packing.solver import solve
+from packing.table import OptimalTable, TableError, find_table
+
+
+def _table(trucks: Sequence[Truck], use_table: bool) -> OptimalTable | None:
+    return find_table(trucks) if use_table and trucks else None
 
 
 def best_truck(
@@ -16,12 +26,13 @@ def best_truck(
     *,
     top: int | None = None,
     time_limit: float | None = None,
+    use_table: bool = True,
 ) -> list[LoadPlan]:
     """Optimal plans for ``cargo`` on ``trucks``, least penalty first (ties keep input order).
 
-    With ``top=k`` only the best ``k`` plans are returned, and a truck whose penalty floor
-    (see :func:`packing.rules.penalty_floor`) shows it cannot make the top ``k`` is never
-    solved.
+    With ``top=k`` only the best ``k`` plans are returned and only they are solved when the
+    deck's table is available; without a table, a truck whose penalty floor (see
+    :func:`packing.rules.penalty_floor`) shows it cannot make the top ``k`` is never solved.
 
     >>> from packing import SAMPLE_DECK
     >>> plans = best_truck(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK, top=1)
@@ -31,6 +42,15 @@ def best_truck(
     if top is not None and top < 1:
         raise ValueError(f"top must be at least 1, not {top!r}")
     wanted = len(trucks) if top is None else min(top, len(trucks))
+    table = _table(trucks, use_table)
+    ranking = table.rank(cargo) if table is not None else None
+    if ranking is not None:
+        plans = [solve(cargo, truck, time_limit=time_limit) for truck, _ in ranking[:wanted]]
+        for plan, (_, expected) in zip(plans, ranking):
+            if plan.optimal and plan.penalty != expected:
+                raise TableError(f"table entry for {plan.truck.name!r} disagrees with a fresh solve")
+        return plans
+
     floors = [penalty_floor(capacity=t.capacity, volume=cargo.volume) for t in trucks]
     order = sorted(range(len(trucks)), key=lambda i: (floors[i], i))
     solved: list[tuple[int, int, LoadPlan]] = []  # (penalty, input index, plan)
@@ -43,14 +63,37 @@ def best_truck(
     return [plan for _, _, plan in solved[:wanted]]
 
 
-def rank_trucks(cargo: Cargo, trucks: Sequence[Truck]) -> list[tuple[Truck, int]]:
-    """Every truck with its optimal penalty for ``cargo``, least first (ties keep input order)."""
-    return [(plan.truck, plan.penalty) for plan in best_truck(cargo, trucks)]
+def rank_trucks(
+    cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool = True
+) -> list[tuple[Truck, int]]:
+    """Every truck with its optimal penalty for ``cargo``, least first (ties keep input order).
+
+    >>> from packing import SAMPLE_DECK
+    >>> [(t.name, p) for t, p in rank_trucks(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK)[:3]]
+    [('S15', 1), ('S14', 2), ('S16', 3)]
+    """
+    table = _table(trucks, use_table)
+    ranking = table.rank(cargo) if table is not None else None
+    if ranking is not None:
+        return ranking
+    return [(plan.truck, plan.penalty) for plan in best_truck(cargo, trucks, use_table=False)]
 
 
-def expected_penalty(cargo: Cargo, trucks: Sequence[Truck]) -> Fraction:
+def expected_penalty(
+    cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool = True
+) -> Fraction:
     """The exact expected optimal penalty of taking a truck uniformly at random from ``trucks``
-    (a blind draw from a pile), to compare with grabbing a revealed truck."""
+    (a blind draw from a pile), to compare with grabbing a revealed truck.
+
+    >>> from packing import SAMPLE_DECK
+    >>> expected_penalty(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK)
+    Fraction(66, 5)
+    """
     if not trucks:
         raise ValueError("expected_penalty needs at least one truck")
-    return Fraction(sum(penalty for _, penalty in rank_trucks(cargo, trucks)), len(trucks))
+    table = _table(trucks, use_table)
+    blind = table.blind_draw(cargo) if table is not None else None
+    if blind is not None:
+        return blind
+    ranking = rank_trucks(cargo, trucks, use_table=False)
+    return Fraction(sum(penalty for _, penalty in ranking), len(trucks))

@@ -1,0 +1,343 @@
+"""The optimal penalty of every distinct roll on every truck of a deck, built once, then instant.
+
+6^5 = 7,776 rolls collapse to 900 distinct cargos, so a 30-truck deck has 27,000 entries, each
+solved (and validated) by :func:`packing.solve`. A table is saved as a small ``.npz`` file
+keyed by the SHA-256 of the deck's canonical text (:func:`packing.dump_deck`), so a changed deck
+never reuses a stale table.
+
+Where tables are found (:func:`find_table`): tables registered in this process, the tables
+shipped inside the package (``packing/data``; the sample deck's is regenerated with
+``make table``), and the user's table folder (``$PACKING_TABLE_DIR``, else
+``$XDG_CACHE_HOME/packing`` or ``~/.cache/packing``), where ``packing table build`` writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from packing.deck import dump_deck, parse_deck
+from packing.errors import PackingError
+from packing.model import Cargo, Truck
+from packing.odds import roll_counts
+from packing.rules import EMPTY_COST, LEFT_OVER_COST
+from packing.solver import solve
+from packing.verify import verify
+
+#: Bumped whenever the file layout changes; older files are then rebuilt, never misread.
+TABLE_FORMAT = 1
+SHIPPED_DIR = Path(__file__).parent / "data"
+
+Progress = Callable[[int, int], None]
+
+
+class TableError(PackingError):
+    """A table file that is missing, damaged, or made for another deck or other dice."""
+
+
+def deck_key(deck: Sequence[Truck]) -> str:
+    """SHA-256 of the deck's canonical text: names, heights and masks, in order."""
+    return hashlib.sha256(dump_deck(deck).encode("utf-8")).hexdigest()
+
+
+def table_filename(deck: Sequence[Truck]) -> str:
+    return f"table-{deck_key(deck)[:16]}.npz"
+
+
+def user_table_dir() -> Path:
+    """Where ``packing table build`` saves tables by default."""
+    if os.environ.get("PACKING_TABLE_DIR"):
+        return Path(os.environ["PACKING_TABLE_DIR"])
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(cache) / "packing"
+
+
+def _cargo_matrix() -> npt.NDArray[np.uint8]:
+    return np.array([c.counts for c in roll_counts()], dtype=np.uint8)
+
+
+@dataclass(frozen=True, eq=False)
+class OptimalTable:
+    """Optimal loaded volume and penalty of each distinct roll (rows) on each truck (columns).
+
+    >>> from packing import SAMPLE_DECK, Cargo
+    >>> table = OptimalTable.for_deck(SAMPLE_DECK)  # the shipped table of the sample deck
+    >>> table.penalty(Cargo.from_roll([3, 2, 3, 0, 1]), 0), table.shape
+    (24, (900, 30))
+    """
+
+    deck: tuple[Truck, ...]
+    loaded: npt.NDArray[np.uint8]  # (900 cargos, trucks): the optimal loaded volume
+    penalties: npt.NDArray[np.int16] = field(init=False, repr=False)
+    _rows: dict[Cargo, int] = field(init=False, repr=False)
+    _rankings: list[list[tuple[Truck, int]] | None] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        cargos = tuple(roll_counts())
+        if self.loaded.shape != (len(cargos), len(self.deck)):
+            raise TableError(f"table shape {self.loaded.shape} does not fit {len(self.deck)} trucks")
+        volumes = np.array([c.volume for c in cargos], dtype=np.int16)[:, None]
+        capacities = np.array([t.capacity for t in self.deck], dtype=np.int16)[None, :]
+        loaded = self.loaded.astype(np.int16)
+        penalties = EMPTY_COST * (capacities - loaded) + LEFT_OVER_COST * (volumes - loaded)
+        penalties.setflags(write=False)
+        self.loaded.setflags(write=False)
+        object.__setattr__(self, "penalties", penalties)
+        object.__setattr__(self, "_rows", {c: i for i, c in enumerate(cargos)})
+        object.__setattr__(self, "_rankings", [None] * len(cargos))
+
+    @property
+    def cargos(self) -> tuple[Cargo, ...]:
+        """The rows: every distinct cargo a roll gives, in :func:`packing.roll_counts` order."""
+        return tuple(self._rows)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self._rows), len(self.deck))
+
+    @property
+    def key(self) -> str:
+        return deck_key(self.deck)
+
+    def row(self, cargo: Cargo) -> int | None:
+        """The row of ``cargo``, or None when no roll gives it (the table cannot answer)."""
+        return self._rows.get(cargo)
+
+    def penalty(self, cargo: Cargo, truck: int) -> int:
+        """The optimal penalty of ``cargo`` on the deck's truck number ``truck``."""
+        row = self._rows.get(cargo)
+        if row is None:
+            raise TableError(f"cargo {str(cargo)!r} is not a roll of the dice: solve it instead")
+        return int(self.penalties[row, truck])
+
+    def rank(self, cargo: Cargo) -> list[tuple[Truck, int]] | None:
+        """The deck ranked by optimal penalty for ``cargo`` (ties keep deck order), or None
+        when ``cargo`` is not a roll."""
+        row = self._rows.get(cargo)
+        if row is None:
+            return None
+        ranking = self._rankings[row]
+        if ranking is None:
+            penalties = self.penalties[row]
+            order = np.argsort(penalties, kind="stable")
+            ranking = [(self.deck[j], int(penalties[j])) for j in order]
+            self._rankings[row] = ranking
+        return list(ranking)
+
+    def blind_draw(self, cargo: Cargo) -> Fraction | None:
+        """The exact expected penalty of a truck drawn uniformly from the whole deck."""
+        row = self._rows.get(cargo)
+        if row is None:
+            return None
+        return Fraction(int(self.penalties[row].sum()), len(self.deck))
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the table atomically (a crash never leaves a half-written file)."""
+        return _save_npz(
+            Path(path),
+            format=np.array(TABLE_FORMAT),
+            deck=np.array(dump_deck(self.deck)),
+            cargos=_cargo_matrix(),
+            loaded=np.asarray(self.loaded),
+        )
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], *, deck: Sequence[Truck] | None = None) -> OptimalTable:
+        """Read a table; refuse one made for another deck (when ``deck`` is given) or dice."""
+        data = _load_npz(Path(path))
+        if "done" in data:
+            raise TableError(f"{os.fspath(path)!r} is an unfinished build: run the build again")
+        table_deck = parse_deck(str(data["deck"]), source=os.fspath(path))
+        if deck is not None and tuple(deck) != table_deck:
+            raise TableError(f"table {os.fspath(path)!r} was built for another deck")
+        return cls(table_deck, data["loaded"].astype(np.uint8))
+
+    @classmethod
+    def for_deck(cls, deck: Sequence[Truck]) -> OptimalTable | None:
+        """The table of exactly this deck if one is registered, shipped or built; else None."""
+        return find_table(deck)
+
+
+def _save_npz(path: Path, **arrays: npt.NDArray[np.generic]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a table is ordinary data
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _load_npz(path: Path) -> dict[str, npt.NDArray[np.generic]]:
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            data = {name: npz[name] for name in npz.files}
+    except (OSError, ValueError) as error:
+        raise TableError(f"cannot read table {os.fspath(path)!r}: {error}") from None
+    if int(data.get("format", np.array(-1))) != TABLE_FORMAT:
+        raise TableError(f"table {os.fspath(path)!r} has an old format: rebuild it")
+    if not np.array_equal(data.get("cargos"), _cargo_matrix()):
+        raise TableError(f"table {os.fspath(path)!r} was built for other dice: rebuild it")
+    return data
+
+
+# --- finding tables ---------------------------------------------------------------------------
+
+_known: dict[tuple[Truck, ...], OptimalTable | None] = {}
+
+
+def register(table: OptimalTable) -> None:
+    """Make ``table`` answer queries for its deck in this process."""
+    _known[table.deck] = table
+
+
+def find_table(deck: Sequence[Truck]) -> OptimalTable | None:
+    """The table of this exact deck (registered, shipped, or in the user's table folder)."""
+    key = deck if isinstance(deck, tuple) else tuple(deck)
+    try:
+        return _known[key]
+    except KeyError:
+        pass
+    found = None
+    for folder in (SHIPPED_DIR, user_table_dir()):
+        path = folder / table_filename(key)
+        if path.exists():
+            found = OptimalTable.load(path, deck=key)
+            break
+    _known[key] = found
+    return found
+
+
+# --- building ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a build did: every entry must be proven optimal."""
+
+    table: OptimalTable
+    entries: int
+    solved: int  # solved in this run (the rest came from a checkpoint)
+    optimal: int
+    wall_time: float
+
+    @property
+    def all_optimal(self) -> bool:
+        return self.optimal == self.entries
+
+
+def _solve_chunk(truck: Truck, cargos: Sequence[Cargo]) -> tuple[list[int], list[bool]]:
+    """Worker task: solve and validate one truck for some cargos."""
+    plans = [verify(solve(cargo, truck)) for cargo in cargos]
+    return [p.loaded for p in plans], [p.optimal for p in plans]
+
+
+def _quiet_worker() -> None:
+    # Ctrl-C goes to the whole process group; only the parent should react (and checkpoint).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def build_table(
+    deck: Sequence[Truck],
+    *,
+    executor: Executor | None = None,
+    workers: int = 1,
+    checkpoint: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+    chunk_size: int = 100,
+    save_every: float = 2.0,
+) -> BuildReport:
+    """Solve every distinct roll on every truck of ``deck``.
+
+    Tasks (one truck × ``chunk_size`` cargos) go to ``executor`` — any
+    :class:`concurrent.futures.Executor`, e.g. a process pool or a cluster's — or to a pool of
+    ``workers`` processes created here (one worker runs in a thread, without process start-up).
+    With ``checkpoint``, finished work is saved there every ``save_every`` seconds and on
+    interruption (Ctrl-C), and a later build with the same checkpoint resumes from it; the
+    checkpoint is removed when the build completes.
+    """
+    deck = tuple(deck)
+    if not deck:
+        raise PackingError("cannot build a table for an empty deck")
+    cargos = tuple(roll_counts())
+    shape = (len(cargos), len(deck))
+    loaded = np.zeros(shape, dtype=np.uint8)
+    proven = np.zeros(shape, dtype=bool)
+    done = np.zeros(shape, dtype=bool)
+    ckpt = Path(checkpoint) if checkpoint is not None else None
+    if ckpt is not None and ckpt.exists():
+        data = _load_npz(ckpt)
+        if str(data["deck"]) != dump_deck(deck) or "done" not in data:
+            raise TableError(f"checkpoint {os.fspath(ckpt)!r} belongs to another deck or is not a checkpoint")
+        loaded[:], proven[:], done[:] = data["loaded"], data["proven"], data["done"]
+
+    tasks = []
+    for j, truck in enumerate(deck):
+        todo = [i for i in range(len(cargos)) if not done[i, j]]
+        for start in range(0, len(todo), chunk_size):
+            tasks.append((j, todo[start:start + chunk_size]))
+
+    def save_checkpoint() -> None:
+        if ckpt is not None:
+            _save_npz(ckpt, format=np.array(TABLE_FORMAT), deck=np.array(dump_deck(deck)),
+                      cargos=_cargo_matrix(), loaded=loaded, proven=proven, done=done)
+
+    own = executor is None
+    pool: Executor
+    if executor is not None:
+        pool = executor
+    elif workers <= 1:
+        pool = ThreadPoolExecutor(max_workers=1)
+    else:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+    started = time.perf_counter()
+    last_save = started
+    solved = 0
+    total = done.size
+    finished = int(done.sum())
+    if progress:
+        progress(finished, total)
+    try:
+        futures: dict[Future[tuple[list[int], list[bool]]], tuple[int, list[int]]] = {
+            pool.submit(_solve_chunk, deck[j], [cargos[i] for i in rows]): (j, rows)
+            for j, rows in tasks
+        }
+        for future in as_completed(futures):
+            j, rows = futures[future]
+            values, flags = future.result()
+            loaded[rows, j] = values
+            proven[rows, j] = flags
+            done[rows, j] = True
+            solved += len(rows)
+            finished += len(rows)
+            if progress:
+                progress(finished, total)
+            if ckpt is not None and time.perf_counter() - last_save > save_every:
+                save_checkpoint()
+                last_save = time.perf_counter()
+    except BaseException:
+        save_checkpoint()
+        if own:
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    if own:
+        pool.shutdown()
+    table = OptimalTable(deck, loaded)
+    if ckpt is not None:
+        ckpt.unlink(missing_ok=True)
+    return BuildReport(table, total, solved, int(proven.sum()), time.perf_counter() - started)
