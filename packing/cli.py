@@ -277,7 +277,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     for h in heuristics:
         where = ("any truck of the deck (exact)" if h.revealed == 0 else
                  f"{h.revealed} revealed + pile ({h.samples} sampled sets)")
-        print(f"  {where:<36} mean loss {h.mean_loss:5.2f}, worst {h.worst_loss:>3} "
+        print(f"  {where:<36} mean loss {h.mean_loss:5.2f}, worst {h.worst_loss:5.2f} "
               f"(roll {h.worst_cargo}), worse in {h.p_loses:.1%} of rolls")
     if roll is not None:
         print()

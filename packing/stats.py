@@ -108,7 +108,7 @@ class HeuristicReport:
 
     revealed: int  # trucks revealed per grab (0: the whole deck is open to choose from)
     mean_loss: float  # penalty points per round, over rolls (weighted) and revealed sets
-    worst_loss: int
+    worst_loss: float  # a whole number when the whole deck is open (no pile expectation)
     worst_cargo: Cargo
     worst_revealed: tuple[Truck, ...]
     p_loses: float  # probability that the heuristic choice is strictly worse
@@ -138,7 +138,7 @@ def heuristic_loss(
         if revealed >= n:
             raise ValueError(f"revealed must be below the deck size {n}, not {revealed}")
         subsets = [sorted(rng.sample(range(n), revealed)) for _ in range(samples)]
-    total, worst, worst_at, loses = 0.0, -1, (0, subsets[0]), 0.0
+    total, worst, worst_at, loses = 0.0, -1.0, (0, subsets[0]), 0.0
     rows = np.arange(len(volumes))
     for subset in subsets:
         cols = np.array(subset)
@@ -155,7 +155,7 @@ def heuristic_loss(
         loses += float((loss > 1e-9) @ weights)
         i = int(np.argmax(loss))
         if loss[i] > worst:
-            worst, worst_at = int(np.ceil(loss[i] - 1e-9)), (i, subset)
+            worst, worst_at = float(loss[i]), (i, subset)
     return HeuristicReport(
         revealed=max(revealed, 0),
         mean_loss=total / len(subsets),

@@ -64,3 +64,60 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], ar
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and quoted in err and "Traceback" not in err
+
+
+SMALL_DECK_TEXT = "a height 1\n###\n###\n\nb height 3\n##\n##\n"
+
+
+def test_grab_names_the_best_choice(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "grab", "--roll", "3,2,3,0,1", "--revealed", "S03,S17,S22", "--json")
+    data = json.loads(out)
+    assert code == 0
+    labels = [c["choice"] for c in data["choices"]]
+    assert sorted(labels) == ["S03", "S17", "S22", "the pile"]
+    values = [c["expected_penalty"] for c in data["choices"]]
+    assert values == sorted(values)
+    assert data["closest_capacity"] == "S22"
+
+
+def test_stats_of_the_sample_deck(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", "--samples", "5", "--roll", "3,2,3,0,1", "--json")
+    data = json.loads(out)
+    assert code == 0 and len(data["trucks"]) == 30
+    assert abs(data["mean_volume"] - 121 / 6) < 1e-9
+    assert [h["revealed"] for h in data["heuristic"]] == [0, 4, 6]
+    assert len(data["roll"]["ranking"]) == 30
+    code, out, _ = run(capsys, "stats", "--samples", "5")
+    assert code == 0 and "E[penalty]" in out and "closest-capacity heuristic" in out
+
+
+def test_table_build_then_stats_use_it(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import packing.table as table_module
+
+    monkeypatch.setattr(table_module, "_known", {})
+    monkeypatch.setenv("PACKING_TABLE_DIR", str(tmp_path / "tables"))
+    deck = tmp_path / "deck.txt"
+    deck.write_text(SMALL_DECK_TEXT)
+    code, out, _ = run(capsys, "table", "build", "--deck", str(deck), "--workers", "1")
+    assert code == 0 and "1800 proven optimal, 0 not" in out
+    assert len(list((tmp_path / "tables").glob("table-*.npz"))) == 1
+    monkeypatch.setattr(table_module, "_known", {})
+    code, out, err = run(capsys, "stats", "--deck", str(deck), "--samples", "3", "--json")
+    assert code == 0 and "building" not in err  # found the built table
+    assert [t["truck"] for t in json.loads(out)["trucks"]] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "quoted"),
+    [
+        (["grab", "--roll", "3,2,3,0,1", "--revealed", "S03,NOPE"], "'NOPE'"),
+        (["table", "build", "--workers", "0"], "--workers"),
+        (["stats", "--roll", "9,9,9,9,9"], "'9,9,9,9,9'"),
+        (["plot", "plan", "--roll", "3,2,3,0,1", "--truck", "##", "--height", "-1", "--out", "x.png"], "-1"),
+    ],
+)
+def test_more_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], quoted: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and quoted in err

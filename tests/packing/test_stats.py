@@ -1,0 +1,87 @@
+"""Deck statistics and the grab decision, recomputed here from direct solves over all rolls."""
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from packing import DICE, SAMPLE_DECK, Cargo, Truck, solve, verify
+from packing.stats import closest_capacity, grab_decision, heuristic_loss, truck_stats
+from packing.table import OptimalTable, build_table
+
+DECK = (
+    Truck.parse("###/###", height=1, name="a"),
+    Truck.parse("##/##", height=3, name="b"),
+    Truck.parse("#####/#...#", height=2, name="c"),
+)
+ALL_ROLLS = [Cargo(r) for r in itertools.product(*(DICE[n] for n in range(1, 6)))]
+
+
+@pytest.fixture(scope="module")
+def table() -> OptimalTable:
+    return build_table(DECK).table
+
+
+@pytest.fixture(scope="module")
+def direct() -> dict[Cargo, list[int]]:
+    """Optimal penalty per distinct cargo and truck, by solving (and validating) each."""
+    return {c: [verify(solve(c, t)).penalty for t in DECK] for c in set(ALL_ROLLS)}
+
+
+def test_truck_stats_match_a_direct_count_over_7776_rolls(table: OptimalTable,
+                                                          direct: dict[Cargo, list[int]]) -> None:
+    stats = truck_stats(table)
+    for j, s in enumerate(stats):
+        penalties = [direct[c][j] for c in ALL_ROLLS]  # one entry per roll, duplicates included
+        assert s.truck == DECK[j]
+        assert s.expected_penalty == Fraction(sum(penalties), 7776)
+        for p, prob in s.penalty_distribution.items():
+            assert prob == Fraction(penalties.count(p), 7776)
+        best = sum(1 for c in ALL_ROLLS if direct[c][j] == min(direct[c]))
+        assert s.p_best == Fraction(best, 7776)
+        assert set(s.perfect_rolls) == {c for c in direct if direct[c][j] == 0}
+        assert s.p_perfect == Fraction(penalties.count(0), 7776)
+    assert sum(s.p_best for s in stats) >= 1
+
+
+def test_grab_decision_compares_trucks_with_the_pile() -> None:
+    cargo = Cargo.from_roll([3, 2, 3, 0, 1])
+    revealed, pile = list(SAMPLE_DECK[:4]), list(SAMPLE_DECK[4:])
+    choices = grab_decision(cargo, revealed, pile)
+    pile_mean = Fraction(sum(verify(solve(cargo, t)).penalty for t in pile), len(pile))
+    expected = {t.name: Fraction(verify(solve(cargo, t)).penalty) for t in revealed}
+    expected["the pile"] = pile_mean
+    assert {c.label: c.expected_penalty for c in choices} == expected
+    assert [c.expected_penalty for c in choices] == sorted(expected.values())
+    with pytest.raises(ValueError):
+        grab_decision(cargo, [], [])
+
+
+def test_closest_capacity_prefers_the_larger_on_ties() -> None:
+    small, big, exact = (Truck.parse("#" * n, height=1, name=str(n)) for n in (4, 6, 5))
+    assert closest_capacity(Cargo({5: 1}), [small, big]).name == "6"
+    assert closest_capacity(Cargo({5: 1}), [small, big, exact]).name == "5"
+
+
+def test_heuristic_loss_over_the_whole_deck_is_exact(table: OptimalTable,
+                                                     direct: dict[Cargo, list[int]]) -> None:
+    report = heuristic_loss(table)
+    losses = []
+    for cargo in ALL_ROLLS:
+        pick = DECK.index(closest_capacity(cargo, DECK))
+        losses.append(direct[cargo][pick] - min(direct[cargo]))
+    assert report.mean_loss == pytest.approx(sum(losses) / 7776, abs=1e-12)
+    assert report.worst_loss == max(losses)
+    assert report.p_loses == pytest.approx(sum(x > 0 for x in losses) / 7776)
+    worst = report.worst_cargo
+    pick = DECK.index(closest_capacity(worst, DECK))
+    assert direct[worst][pick] - min(direct[worst]) == max(losses)
+
+
+def test_heuristic_loss_with_revealed_trucks_is_never_negative(table: OptimalTable) -> None:
+    report = heuristic_loss(table, revealed=2, samples=20, seed=3)
+    assert report.revealed == 2 and report.samples == 20
+    assert report.mean_loss >= 0 and report.worst_loss >= 0
+    assert len(report.worst_revealed) == 2
+    with pytest.raises(ValueError):
+        heuristic_loss(table, revealed=3)
