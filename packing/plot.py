@@ -1,0 +1,675 @@
+"""Pictures of Pack & Stack as PNG files: a load plan in 3D, and a deck's optimal table as charts.
+
+Needs matplotlib, the ``plot`` extra (``pip install 'tabletop-solvers[plot]'``). Nothing else in
+:mod:`packing` imports this module, so the solver itself never needs matplotlib.
+
+Figures are built from :class:`matplotlib.figure.Figure` directly, never through ``pyplot``:
+there is then no global figure registry to leak into or close, no GUI backend is ever chosen,
+and drawing is safe from scripts, servers, threads and tests alike. Every function creates the
+parent folders of its path, writes a PNG and returns the path.
+
+The numbers the deck pictures show come from pure functions that can be checked on their own:
+:func:`roll_weights`, :func:`expected_penalty_by_volume` and :func:`penalty_summaries`.
+
+Usage (the CLI's ``packing plot plan`` and ``packing plot deck`` call the same functions)::
+
+    from packing import Cargo, Truck, SAMPLE_DECK, solve
+    from packing.table import OptimalTable
+    from packing.plot import plot_deck, plot_plan
+
+    truck = Truck.parse("#####/###../#####", height=3, name="T07")
+    plot_plan(solve(Cargo.from_roll([3, 2, 3, 0, 1]), truck), "plan.png")
+    plot_deck(OptimalTable.for_deck(SAMPLE_DECK), "pictures/")
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+try:
+    from matplotlib.axes import Axes
+    from matplotlib.colors import PowerNorm, to_rgb
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch, Rectangle
+    from mpl_toolkits.mplot3d.art3d import (  # type: ignore[import-untyped]
+        Line3DCollection,
+        Poly3DCollection,
+    )
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "packing.plot needs matplotlib: pip install 'tabletop-solvers[plot]'"
+    ) from error
+
+import numpy as np
+import numpy.typing as npt
+
+from packing.model import LoadPlan, Truck
+from packing.odds import ROLLS, roll_counts
+from packing.rules import COLOURS, LENGTHS
+from packing.table import OptimalTable
+
+__all__ = [
+    "LENGTH_COLOURS",
+    "PenaltySummary",
+    "expected_penalty_by_volume",
+    "penalty_summaries",
+    "plot_deck",
+    "plot_deck_heatmap",
+    "plot_penalty_distributions",
+    "plot_plan",
+    "roll_weights",
+]
+
+#: Face colour of each rod length, after the seed edition's pieces (``packing.rules.COLOURS``):
+#: white is drawn ivory and black a very dark grey so that shading and edges stay visible.
+LENGTH_COLOURS: Final[dict[int, str]] = {
+    1: "#f7f2e2",  # white
+    2: "#9a9a9a",  # grey
+    3: "#f28e2b",  # orange
+    4: "#2f6db5",  # blue
+    5: "#2a2a2a",  # black
+}
+#: Edge colour per length: dark edges outline the light rods, light edges the black ones.
+_EDGE_COLOURS: Final[dict[int, str]] = {1: "#222222", 2: "#222222", 3: "#222222", 4: "#111111",
+                                        5: "#c8c8c8"}
+_FLOOR = "#e9e4d6"
+_BLOCKED = "#6b6b6b"
+_CAP = "#c0392b"
+_BEST = "#1b4f9c"
+_DPI = 150
+
+# Camera of the 3D picture: from the front right, above. Row 0 of the mask (the first text
+# row) is at the back, so seen from above the floor reads like the mask text.
+_ELEV = 34.0
+_AZIM = -62.0
+# Every rod is shrunk by this much on each outer side, leaving a thin seam between
+# neighbouring rods: two rods of one length then never merge into one block.
+_SEAM = 0.045
+
+Quad = list[tuple[float, float, float]]
+
+
+# --- numbers behind the deck pictures ---------------------------------------------------------
+
+
+def roll_weights(table: OptimalTable) -> npt.NDArray[np.int64]:
+    """How many of the 7,776 equally likely rolls give each row (cargo) of ``table``.
+
+    >>> from packing import SAMPLE_DECK
+    >>> import numpy as np
+    >>> table = OptimalTable(SAMPLE_DECK[:1], np.zeros((900, 1), dtype=np.uint8))
+    >>> weights = roll_weights(table)
+    >>> weights.shape, int(weights.sum())
+    ((900,), 7776)
+    """
+    counts = roll_counts()
+    return np.array([counts[cargo] for cargo in table.cargos], dtype=np.int64)
+
+
+def _volumes(table: OptimalTable) -> npt.NDArray[np.int64]:
+    return np.array([cargo.volume for cargo in table.cargos], dtype=np.int64)
+
+
+def expected_penalty_by_volume(table: OptimalTable) -> npt.NDArray[np.float64]:
+    """The expected optimal penalty of each truck (rows, deck order) for each load volume.
+
+    Column ``v - 1`` holds volume ``v`` (1 up to the largest load, 40): the mean optimal
+    penalty over the rolls whose cargo has ``v`` cubes, each cargo weighted by the number of
+    rolls giving it. NaN where no roll has that volume. This is what a player who knows only
+    the size of their load can expect from each truck.
+
+    >>> from packing import Truck
+    >>> import numpy as np
+    >>> truck = Truck.parse("###", height=1)      # capacity 3
+    >>> nothing = OptimalTable((truck,), np.zeros((900, 1), dtype=np.uint8))
+    >>> expected_penalty_by_volume(nothing)[0, :3]  # loads nothing: 3 empty + 2 × volume
+    array([5., 7., 9.])
+    """
+    volumes = _volumes(table)
+    weights = roll_weights(table).astype(np.float64)
+    penalties = np.asarray(table.penalties, dtype=np.float64)
+    out = np.full((len(table.deck), int(volumes.max())), np.nan)
+    for volume in range(1, out.shape[1] + 1):
+        rows = volumes == volume
+        total = weights[rows].sum()
+        if total > 0:
+            out[:, volume - 1] = weights[rows] @ penalties[rows] / total
+    return out
+
+
+@dataclass(frozen=True)
+class PenaltySummary:
+    """One truck's optimal penalty over all 7,776 rolls of the dice.
+
+    ``distribution`` maps each penalty to the number of rolls (out of 7,776) giving it; the
+    quantiles are read from it (the smallest penalty whose cumulative share reaches ``q``).
+    """
+
+    truck: Truck
+    distribution: dict[int, int]
+    mean: float
+
+    @property
+    def rolls(self) -> int:
+        return sum(self.distribution.values())
+
+    @property
+    def minimum(self) -> int:
+        return min(self.distribution)
+
+    @property
+    def maximum(self) -> int:
+        return max(self.distribution)
+
+    @property
+    def perfect(self) -> float:
+        """The probability of penalty 0: the roll fits exactly."""
+        return self.distribution.get(0, 0) / self.rolls
+
+    def quantile(self, q: float) -> int:
+        """The smallest penalty p with P(penalty ≤ p) ≥ q (``0 ≤ q ≤ 1``)."""
+        if not 0.0 <= q <= 1.0:
+            raise ValueError(f"invalid quantile {q!r}: it must lie in [0, 1]")
+        running = 0
+        for value in sorted(self.distribution):
+            running += self.distribution[value]
+            # Integer comparison: float rounding must not move a quantile to the next value.
+            if running * 1_000_000 >= round(q * 1_000_000) * self.rolls:
+                return value
+        return self.maximum
+
+
+def penalty_summaries(table: OptimalTable) -> list[PenaltySummary]:
+    """Every truck's penalty distribution over all rolls, in deck order.
+
+    >>> from packing import Truck
+    >>> import numpy as np
+    >>> truck = Truck.parse("###", height=1)
+    >>> s = penalty_summaries(OptimalTable((truck,), np.zeros((900, 1), dtype=np.uint8)))[0]
+    >>> s.rolls, s.minimum, s.distribution[5]      # volume 1 only from rolls (1,0,0,0,0)
+    (7776, 5, 8)
+    """
+    weights = roll_weights(table)
+    out = []
+    for j, truck in enumerate(table.deck):
+        column = np.asarray(table.penalties[:, j], dtype=np.int64)
+        values, inverse = np.unique(column, return_inverse=True)
+        counts = np.bincount(inverse, weights=weights).astype(np.int64)
+        distribution = {int(v): int(n) for v, n in zip(values, counts) if n}
+        mean = float(weights @ column) / float(weights.sum())
+        out.append(PenaltySummary(truck, distribution, mean))
+    return out
+
+
+# --- the load plan in 3D ----------------------------------------------------------------------
+
+
+def plot_plan(plan: LoadPlan, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
+    """Draw ``plan`` as a 3D picture of the loaded truck and save it as a PNG at ``path``.
+
+    One colour per rod length (the game's white, grey, orange, blue and black), a thin seam
+    around every rod so neighbours of one length stay apart, the floor grid with the cells
+    outside the loading area dark and hatched, and the height cap as a dashed red outline
+    over the loading area. The title names the truck (``title`` replaces that line) and the
+    second line gives the score: loaded, empty, left over, penalty.
+    """
+    truck = plan.truck
+    fig = Figure(figsize=(9.0, 7.2), dpi=_DPI)
+    ax: Any = fig.add_subplot(projection="3d", computed_zorder=False)
+    fig.subplots_adjust(left=0.0, right=0.74, bottom=0.0, top=0.86)
+
+    _draw_floor(ax, truck)
+    _draw_cap_posts(ax, truck)
+    _draw_rods(ax, plan)
+    _draw_cap_outline(ax, truck)
+    _frame_truck(ax, truck)
+
+    heading = title if title is not None else _plan_heading(plan)
+    fig.suptitle(heading, fontsize=13, fontweight="bold", y=0.975)
+    fig.text(0.5, 0.905, _plan_score(plan), ha="center", va="center", fontsize=10.5)
+    fig.legend(handles=_plan_legend(plan), loc="upper left", bbox_to_anchor=(0.74, 0.8),
+               frameon=False, fontsize=9, title="rods (length · colour)", title_fontsize=9.5,
+               alignment="left")
+    _draw_floor_plan(fig.add_axes((0.765, 0.1, 0.2, 0.2)), plan)
+    return _save(fig, path)
+
+
+def _draw_floor_plan(ax: Axes, plan: LoadPlan) -> None:
+    """The truck seen from above: each cell's top rod colour and how many levels are filled.
+
+    The 3D view hides cells behind tall stacks; this map shows every cell, laid out like the
+    mask text (row 1 at the top).
+    """
+    truck = plan.truck
+    top: dict[tuple[int, int], tuple[int, int]] = {}  # cell -> (levels filled, top rod length)
+    for placement in plan.placements:
+        for x, y, z in placement.cubes():
+            if z + 1 > top.get((x, y), (0, 0))[0]:
+                top[(x, y)] = (z + 1, placement.length)
+    for x, y in _grid(truck):
+        if not truck.mask[y][x]:
+            ax.add_patch(Rectangle((x, y), 1, 1, facecolor=_BLOCKED, edgecolor="#b5b5b5",
+                                   hatch="////", linewidth=0.8))
+            continue
+        levels, length = top.get((x, y), (0, 0))
+        colour = LENGTH_COLOURS[length] if levels else _FLOOR
+        ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="#444444",
+                               linewidth=0.8))
+        text_colour = "white" if length in (4, 5) else "#222222"
+        ax.text(x + 0.5, y + 0.5, f"{levels}/{truck.height}", ha="center", va="center",
+                fontsize=8, color=text_colour)
+    ax.set_xlim(0, truck.columns)
+    ax.set_ylim(truck.rows, 0)
+    ax.set_aspect("equal")
+    ax.set_xticks([x + 0.5 for x in range(truck.columns)],
+                  [str(x + 1) for x in range(truck.columns)])
+    ax.set_yticks([y + 0.5 for y in range(truck.rows)], [str(y + 1) for y in range(truck.rows)])
+    ax.tick_params(labelsize=7, length=0)
+    ax.set_title("from above: levels filled / height", fontsize=8.5)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+
+def _plan_heading(plan: LoadPlan) -> str:
+    truck = plan.truck
+    name = f"Truck {truck.name}" if truck.name else "Truck"
+    return f"{name}  {truck}  ·  height {truck.height}  ·  capacity {truck.capacity}"
+
+
+def _plan_score(plan: LoadPlan) -> str:
+    status = "proven optimal" if plan.optimal else str(plan.status)
+    behind = plan.left_behind
+    left = ", ".join(f"{n}×{length}" for length, n in zip(LENGTHS, behind.counts) if n)
+    behind_text = f" (left behind: {left})" if left else ""
+    return (
+        f"cargo {plan.cargo} ({plan.cargo.volume} cubes): loaded {plan.loaded}, "
+        f"empty {plan.empty}, left over {plan.left_over}{behind_text}\n"
+        f"penalty {plan.penalty} = {plan.empty} empty + 2 × {plan.left_over} left over"
+        f"  ({status})"
+    )
+
+
+def _plan_legend(plan: LoadPlan) -> list[Patch | Line2D]:
+    loaded = [sum(1 for p in plan.placements if p.length == n) for n in LENGTHS]
+    handles: list[Patch | Line2D] = []
+    for length, on_truck in zip(LENGTHS, loaded):
+        rolled = plan.cargo.count(length)
+        label = f"{length} · {COLOURS[length]}: "
+        label += f"{on_truck} of {rolled} loaded" if rolled else "none rolled"
+        handles.append(Patch(facecolor=LENGTH_COLOURS[length], edgecolor="#222222", label=label))
+    handles.append(Patch(facecolor=_FLOOR, edgecolor="#8a8a8a", label="loading area (floor)"))
+    if len(plan.truck.cells) < plan.truck.rows * plan.truck.columns:
+        handles.append(Patch(facecolor=_BLOCKED, edgecolor="#b5b5b5", hatch="////",
+                             label="not loadable (pre-filled)"))
+    handles.append(Line2D([], [], color=_CAP, linestyle="--", linewidth=1.6,
+                          label=f"height cap: {plan.truck.height} level"
+                          + ("s" if plan.truck.height != 1 else "")))
+    return handles
+
+
+def _to_view(truck: Truck, x: float, y: float) -> tuple[float, float]:
+    """Mask coordinates (column, row from the top) to drawing coordinates (row 0 at the back)."""
+    return x, truck.rows - y
+
+
+def _cell_quad(truck: Truck, x: int, y: int, z: float) -> Quad:
+    x0, y0 = _to_view(truck, x, y + 1)
+    return [(x0, y0, z), (x0 + 1, y0, z), (x0 + 1, y0 + 1, z), (x0, y0 + 1, z)]
+
+
+def _draw_floor(ax: Any, truck: Truck) -> None:
+    usable = [_cell_quad(truck, x, y, 0.0) for x, y in _grid(truck) if truck.mask[y][x]]
+    blocked = [_cell_quad(truck, x, y, 0.0) for x, y in _grid(truck) if not truck.mask[y][x]]
+    ax.add_collection3d(Poly3DCollection(usable, facecolors=_FLOOR, edgecolors="#8a8a8a",
+                                         linewidths=0.8, zorder=1))
+    if blocked:
+        ax.add_collection3d(Poly3DCollection(blocked, facecolors=_BLOCKED, edgecolors="#b5b5b5",
+                                             linewidths=0.8, hatch="////", zorder=1))
+
+
+def _grid(truck: Truck) -> list[tuple[int, int]]:
+    return [(x, y) for y in range(truck.rows) for x in range(truck.columns)]
+
+
+def _boundary(truck: Truck) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The outline of the loading area as unit segments in drawing coordinates."""
+    segments = []
+    for x, y in truck.cells:
+        sides = {
+            (0, -1): ((x, y), (x + 1, y)),
+            (0, 1): ((x, y + 1), (x + 1, y + 1)),
+            (-1, 0): ((x, y), (x, y + 1)),
+            (1, 0): ((x + 1, y), (x + 1, y + 1)),
+        }
+        for (dx, dy), (a, b) in sides.items():
+            if not truck.usable(x + dx, y + dy):
+                segments.append((_to_view(truck, *a), _to_view(truck, *b)))
+    return segments
+
+
+def _corners(truck: Truck) -> list[tuple[float, float]]:
+    """Outline points where the outline turns: where the cap's vertical posts stand."""
+    ends: dict[tuple[float, float], set[str]] = {}
+    for a, b in _boundary(truck):
+        direction = "h" if a[1] == b[1] else "v"
+        for point in (a, b):
+            ends.setdefault(point, set()).add(direction)
+    return sorted(p for p, directions in ends.items() if len(directions) == 2)
+
+
+def _draw_cap_posts(ax: Any, truck: Truck) -> None:
+    # Drawn before the rods, so rods standing in front hide them as real posts would be.
+    posts = [[(x, y, 0.0), (x, y, float(truck.height))] for x, y in _corners(truck)]
+    ax.add_collection3d(Line3DCollection(posts, colors=_CAP, linestyles=(0, (4, 3)),
+                                         linewidths=1.0, alpha=0.55, zorder=2))
+
+
+def _draw_cap_outline(ax: Any, truck: Truck) -> None:
+    # The plane of the cap lies above every cube, and the camera looks down on it, so its
+    # outline is correctly drawn over the rods.
+    z = float(truck.height)
+    top = [_cell_quad(truck, x, y, z) for x, y in truck.cells]
+    ax.add_collection3d(Poly3DCollection(top, facecolors=_CAP, edgecolors="none", alpha=0.06,
+                                         zorder=4))
+    outline = [[(a[0], a[1], z), (b[0], b[1], z)] for a, b in _boundary(truck)]
+    ax.add_collection3d(Line3DCollection(outline, colors=_CAP, linestyles=(0, (4, 3)),
+                                         linewidths=1.6, zorder=5))
+
+
+def _draw_rods(ax: Any, plan: LoadPlan) -> None:
+    """Every rod as its visible unit faces, shaded by the direction they face.
+
+    All faces go into one collection so that matplotlib depth-sorts them against each other;
+    faces inside a rod or facing away from the camera are left out, which keeps that
+    painter's-algorithm sort free of the usual mplot3d overlaps. Faces towards a neighbouring
+    rod stay: they are what shows through the seam between the two.
+    """
+    truck = plan.truck
+    eye = _eye_direction()
+    quads: list[Quad] = []
+    faces: list[tuple[float, float, float]] = []
+    edges: list[str] = []
+    for placement in plan.placements:
+        cubes = placement.cubes()
+        lo = tuple(min(c[i] for c in cubes) for i in range(3))
+        hi = tuple(max(c[i] for c in cubes) + 1 for i in range(3))
+        base = np.array(to_rgb(LENGTH_COLOURS[placement.length]))
+        own = set(cubes)
+        for cube in cubes:
+            for normal in _NORMALS:
+                neighbour = (cube[0] + normal[0], cube[1] + normal[1], cube[2] + normal[2])
+                view_normal = (normal[0], -normal[1], normal[2])  # rows run front to back
+                if neighbour in own or np.dot(view_normal, eye) <= 0:
+                    continue
+                quads.append(_cube_face(truck, cube, normal, lo, hi))
+                shade = _SHADES[view_normal]
+                red, green, blue = (float(c) for c in np.clip(base * shade, 0.0, 1.0))
+                faces.append((red, green, blue))
+                edges.append(_EDGE_COLOURS[placement.length])
+    if quads:
+        ax.add_collection3d(Poly3DCollection(quads, facecolors=faces, edgecolors=edges,
+                                             linewidths=0.9, zorder=3))
+
+
+_NORMALS: Final = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+# Light from above and the front left: tops brightest, the side faces darker, as on a shelf.
+_SHADES: Final[dict[tuple[int, int, int], float]] = {
+    (0, 0, 1): 1.0, (0, -1, 0): 0.86, (-1, 0, 0): 0.8, (1, 0, 0): 0.72, (0, 1, 0): 0.66,
+    (0, 0, -1): 0.5,
+}
+
+
+def _eye_direction() -> tuple[float, float, float]:
+    """Unit vector from the scene towards the camera (mplot3d's elevation/azimuth)."""
+    elev, azim = math.radians(_ELEV), math.radians(_AZIM)
+    return (math.cos(elev) * math.cos(azim), math.cos(elev) * math.sin(azim), math.sin(elev))
+
+
+def _cube_face(
+    truck: Truck,
+    cube: tuple[int, int, int],
+    normal: tuple[int, int, int],
+    lo: tuple[int, ...],
+    hi: tuple[int, ...],
+) -> Quad:
+    """The face of ``cube`` on side ``normal``, inset where it lies on its rod's outer side."""
+    bounds = []
+    for axis in range(3):
+        a, b = float(cube[axis]), float(cube[axis] + 1)
+        # Only the rod's own outer sides move inwards: faces between two cubes of one rod meet.
+        a = a + _SEAM if cube[axis] == lo[axis] else a
+        b = b - _SEAM if cube[axis] + 1 == hi[axis] else b
+        bounds.append((a, b))
+    axis = next(i for i in range(3) if normal[i])
+    fixed = bounds[axis][1] if normal[axis] > 0 else bounds[axis][0]
+    u, v = (i for i in range(3) if i != axis)
+    corners = [(bounds[u][0], bounds[v][0]), (bounds[u][1], bounds[v][0]),
+               (bounds[u][1], bounds[v][1]), (bounds[u][0], bounds[v][1])]
+    quad: Quad = []
+    for cu, cv in corners:
+        point = [0.0, 0.0, 0.0]
+        point[axis], point[u], point[v] = fixed, cu, cv
+        vx, vy = _to_view(truck, point[0], point[1])
+        quad.append((vx, vy, point[2]))
+    return quad
+
+
+def _frame_truck(ax: Any, truck: Truck) -> None:
+    """Equal units on all three axes, ticks at cell centres, no panes: cubes look like cubes."""
+    ax.set_xlim(0, truck.columns)
+    ax.set_ylim(0, truck.rows)
+    ax.set_zlim(0, truck.height)
+    ax.set_box_aspect((truck.columns, truck.rows, truck.height), zoom=0.92)
+    ax.view_init(elev=_ELEV, azim=_AZIM)
+    ax.set_xticks([x + 0.5 for x in range(truck.columns)],
+                  [str(x + 1) for x in range(truck.columns)])
+    ax.set_yticks([truck.rows - y - 0.5 for y in range(truck.rows)],
+                  [str(y + 1) for y in range(truck.rows)])
+    ax.set_zticks([z + 0.5 for z in range(truck.height)],
+                  [str(z + 1) for z in range(truck.height)])
+    ax.set_xlabel("column", labelpad=-4)
+    ax.set_ylabel("row", labelpad=-4)
+    ax.set_zlabel("level", labelpad=-4)
+    ax.tick_params(labelsize=8, pad=-2)
+    ax.grid(False)
+    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+        axis.set_pane_color((1.0, 1.0, 1.0, 0.0))
+        axis.line.set_color("#9a9a9a")
+
+
+# --- the deck's table -------------------------------------------------------------------------
+
+
+def _truck_label(truck: Truck, number: int) -> str:
+    name = truck.name or f"#{number + 1}"
+    return f"{name}  {truck}  h{truck.height}  cap {truck.capacity:2d}"
+
+
+def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path:
+    """A heat map of expected optimal penalty: trucks (rows, by capacity) × load volume.
+
+    Each cell is :func:`expected_penalty_by_volume`: what a truck costs on average, loaded as
+    well as possible, for a load of that many cubes. The lowest cell of each column (the best
+    truck for that volume) is outlined and labelled, and a bar chart above gives the odds of
+    each volume, so the columns that matter in play stand out.
+    """
+    grid = expected_penalty_by_volume(table)
+    order = sorted(range(len(table.deck)),
+                   key=lambda j: (table.deck[j].capacity, table.deck[j].height, j))
+    grid = grid[order]
+    trucks = [table.deck[j] for j in order]
+    volumes = _volumes(table)
+    weights = roll_weights(table)
+    odds = np.array([weights[volumes == v].sum() for v in range(1, grid.shape[1] + 1)]) / ROLLS
+
+    fig = Figure(figsize=(15.0, max(5.0, 2.6 + 0.3 * len(trucks))), dpi=_DPI,
+                 layout="constrained")
+    spec = fig.add_gridspec(2, 2, height_ratios=(1.0, max(3.0, 0.3 * len(trucks) / 1.1)),
+                            width_ratios=(1.0, 0.018))
+    ax = fig.add_subplot(spec[1, 0])
+    top = fig.add_subplot(spec[0, 0], sharex=ax)
+    bar_ax = fig.add_subplot(spec[1, 1])
+    fig.add_subplot(spec[0, 1]).set_axis_off()
+
+    finite = grid[np.isfinite(grid)]
+    vmax = float(finite.max()) if finite.size else 1.0
+    # A square-root scale: most decisions are about small penalties, which a linear scale
+    # would squeeze into one colour next to the hopeless cells.
+    norm = PowerNorm(gamma=0.5, vmin=0.0, vmax=max(vmax, 1.0))
+    columns = np.arange(1, grid.shape[1] + 1)
+    image = ax.imshow(np.ma.masked_invalid(grid), cmap="YlOrRd", norm=norm, aspect="auto",
+                      interpolation="nearest",
+                      extent=(0.5, grid.shape[1] + 0.5, len(trucks) - 0.5, -0.5))
+    colourbar = fig.colorbar(image, cax=bar_ax)
+    colourbar.set_label("expected penalty of the best loading (points lost)")
+
+    for column in range(grid.shape[1]):
+        values = grid[:, column]
+        if not np.isfinite(values).any():
+            continue
+        best = float(np.nanmin(values))
+        for row in np.flatnonzero(np.isclose(values, best)):
+            ax.add_patch(Rectangle((column + 0.5, row - 0.5), 1.0, 1.0, fill=False,
+                                   edgecolor=_BEST, linewidth=1.8, zorder=3))
+            ax.text(column + 1, float(row), _short(best),
+                    ha="center", va="center", fontsize=6.2, color=_BEST, fontweight="bold",
+                    zorder=4)
+
+    ax.set_yticks(range(len(trucks)), [_truck_label(t, order[i]) for i, t in enumerate(trucks)],
+                  family="monospace", fontsize=8)
+    ax.set_xticks(columns)
+    ax.tick_params(axis="x", labelsize=8)
+    ax.set_xlabel("load volume: cubes of cargo rolled")
+    ax.set_ylabel("truck  (mask  height  capacity), by capacity")
+    ax.set_xlim(0.5, grid.shape[1] + 0.5)
+    top.legend(handles=[Patch(facecolor="none", edgecolor=_BEST, linewidth=1.8,
+                              label="outlined: best truck for that volume\n"
+                                    "(with its expected penalty)")],
+               loc="upper right", fontsize=8.5, frameon=False)
+
+    top.bar(columns, odds * 100, width=0.8, color="#7f8c9d")
+    top.set_ylabel("odds of\nthis volume (%)", fontsize=8.5)
+    top.tick_params(axis="x", labelbottom=False)
+    top.tick_params(axis="y", labelsize=8)
+    top.spines[["top", "right"]].set_visible(False)
+    top.set_title(
+        "Expected penalty by truck and load volume, loading as well as possible\n"
+        f"each cell: mean over the rolls of that volume, weighted by their odds "
+        f"(all {ROLLS:,} rolls of the five dice; {len(trucks)} trucks)",
+        fontsize=11,
+    )
+    return _save(fig, path)
+
+
+def plot_penalty_distributions(table: OptimalTable, path: str | os.PathLike[str]) -> Path:
+    """Each truck's penalty over all 7,776 rolls: one horizontal box per truck, best first.
+
+    Boxes are weighted by the rolls' odds (:func:`penalty_summaries`): the box holds the
+    middle half of the rolls, the whiskers 5 % to 95 %, small bars the extremes; a diamond
+    marks the mean, written at the right with the chance of a perfect fit (penalty 0).
+    """
+    summaries = sorted(
+        zip(range(len(table.deck)), penalty_summaries(table)), key=lambda item: item[1].mean
+    )
+    count = len(summaries)
+    fig = Figure(figsize=(12.0, max(4.5, 1.9 + 0.34 * count)), dpi=_DPI, layout="constrained")
+    ax = fig.add_subplot()
+    stats = [_box_stats(s) for _, s in summaries]
+    positions = list(range(count))
+    ax.bxp(stats, positions, orientation="horizontal", widths=0.62, patch_artist=True,
+           showfliers=False, showmeans=False, manage_ticks=False,
+           boxprops={"facecolor": "#a9c7e8", "edgecolor": "#2d4f73", "linewidth": 1.0},
+           medianprops={"color": "#2d4f73", "linewidth": 2.0},
+           whiskerprops={"color": "#2d4f73", "linewidth": 1.0},
+           capprops={"color": "#2d4f73", "linewidth": 1.0})
+    lows = [s.minimum for _, s in summaries]
+    highs = [s.maximum for _, s in summaries]
+    ax.scatter(lows + highs, positions + positions, marker="|", s=45, color="#7a7a7a", zorder=3)
+    means = [s.mean for _, s in summaries]
+    ax.scatter(means, positions, marker="D", s=30, color=_CAP, zorder=4)
+
+    right = max(highs) if highs else 1
+    column = ax.get_yaxis_transform()  # x in axes fraction, y in data: a column at the right
+    ax.text(1.01, 1.003, f"{'mean':>6}  {'P(0)':>6}", transform=ax.transAxes, va="bottom",
+            fontsize=8, family="monospace", fontweight="bold")
+    for position, (_, summary) in zip(positions, summaries):
+        ax.text(1.01, position, f"{summary.mean:6.1f}  {_percent(summary.perfect)}",
+                transform=column, va="center", fontsize=8, family="monospace")
+    ax.set_yticks(positions, [_truck_label(table.deck[j], j) for j, _ in summaries],
+                  family="monospace", fontsize=8)
+    ax.set_ylim(count - 0.5, -0.5)
+    ax.set_xlim(-0.5, right + 1)
+    ax.set_xlabel("penalty of the best loading (points lost: 1 per empty cube, "
+                  "2 per cube left over)")
+    ax.set_ylabel("truck  (mask  height  capacity), lowest mean first")
+    ax.grid(axis="x", color="#e3e3e3", linewidth=0.8)
+    ax.set_axisbelow(True)
+    fig.suptitle(f"Penalty of each truck over all {ROLLS:,} rolls of the dice, "
+                 "each roll loaded as well as possible\n"
+                 "P(0): chance of a perfect fit (penalty 0)", fontsize=11)
+    fig.legend(
+        handles=[
+            Patch(facecolor="#a9c7e8", edgecolor="#2d4f73",
+                  label="middle half of rolls (25–75 %)"),
+            Line2D([], [], color="#2d4f73", linewidth=2.0, label="median"),
+            Line2D([], [], color="#2d4f73", linewidth=1.0, label="whiskers: 5 % – 95 %"),
+            Line2D([], [], color="#7a7a7a", marker="|", linestyle="none", markersize=8,
+                   label="best and worst roll"),
+            Line2D([], [], color=_CAP, marker="D", linestyle="none", markersize=5, label="mean"),
+        ],
+        loc="outside lower center", ncol=5, fontsize=8, frameon=False,
+    )
+    return _save(fig, path)
+
+
+def _short(value: float) -> str:
+    """A cell label of at most three characters: ``0``, ``0.2``, ``5``, ``12``."""
+    text = f"{value:.0f}" if value >= 9.95 else f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _percent(share: float) -> str:
+    """A probability as a percentage that never shows 0.0 % for a possible event."""
+    if share == 0:
+        return f"{'0':>5} "
+    if share < 0.0005:
+        return " <0.1%"
+    return f"{share:6.1%}"
+
+
+def _box_stats(summary: PenaltySummary) -> dict[str, Any]:
+    """The statistics ``Axes.bxp`` draws, computed from the weighted distribution."""
+    return {
+        "med": summary.quantile(0.5),
+        "q1": summary.quantile(0.25),
+        "q3": summary.quantile(0.75),
+        "whislo": summary.quantile(0.05),
+        "whishi": summary.quantile(0.95),
+        "mean": summary.mean,
+        "fliers": [],
+    }
+
+
+def plot_deck(table: OptimalTable, folder: str | os.PathLike[str]) -> list[Path]:
+    """Write both deck pictures into ``folder``: the heat map, then the distributions.
+
+    The files are ``penalty-by-volume.png`` (:func:`plot_deck_heatmap`) and
+    ``penalty-distributions.png`` (:func:`plot_penalty_distributions`).
+    """
+    base = Path(folder)
+    return [
+        plot_deck_heatmap(table, base / "penalty-by-volume.png"),
+        plot_penalty_distributions(table, base / "penalty-distributions.png"),
+    ]
+
+
+def _save(fig: Figure, path: str | os.PathLike[str]) -> Path:
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, format="png", dpi=_DPI, facecolor="white")
+    return out
