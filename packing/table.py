@@ -191,7 +191,10 @@ def _load_npz(path: Path) -> dict[str, npt.NDArray[np.generic]]:
         raise TableError(f"cannot read table {os.fspath(path)!r}: {error}") from None
     if int(data.get("format", np.array(-1))) != TABLE_FORMAT:
         raise TableError(f"table {os.fspath(path)!r} has an old format: rebuild it")
-    if not np.array_equal(data.get("cargos"), _cargo_matrix()):
+    missing = {"deck", "cargos", "loaded"} - data.keys()
+    if missing:
+        raise TableError(f"table {os.fspath(path)!r} lacks {', '.join(sorted(missing))}")
+    if not np.array_equal(data["cargos"], _cargo_matrix()):
         raise TableError(f"table {os.fspath(path)!r} was built for other dice: rebuild it")
     return data
 
