@@ -121,3 +121,22 @@ def test_more_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], quo
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and quoted in err
+
+
+def test_plot_commands_write_pngs(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import packing.table as table_module
+
+    monkeypatch.setattr(table_module, "_known", {})
+    monkeypatch.setenv("PACKING_TABLE_DIR", str(tmp_path / "tables"))
+    out_file = tmp_path / "pics" / "plan.png"
+    code, out, _ = run(capsys, "plot", "plan", "--roll", "3,2,3,0,1", "--truck", "#####/###../#####",
+                       "--height", "3", "--out", str(out_file))
+    assert code == 0 and out.strip() == str(out_file)
+    assert out_file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    deck = tmp_path / "deck.txt"
+    deck.write_text(SMALL_DECK_TEXT)
+    code, out, err = run(capsys, "plot", "deck", "--deck", str(deck), "--out", str(tmp_path / "deck"))
+    assert code == 0 and "building it once" in err  # no table yet: built, then drawn
+    paths = [Path(line) for line in out.split()]
+    assert len(paths) == 2 and all(p.read_bytes()[:4] == b"\x89PNG" for p in paths)
