@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from express.cards import Car, Color
+from express.cards import Car, Card, Color
 from express.errors import ExpressError, ParseError
 from express.train import Train, runs_of
 
@@ -64,7 +64,9 @@ class Caboose:
     Two facts serve the optimal-train search (``express.best_train``), and the tests check
     them against the plain predicate: ``memo_key(row)`` keeps what later cars can still change
     of the verdict — two rows with equal keys and the same last car get the same verdict after
-    any continuation — and ``monotone`` says a failed row can never recover.
+    any continuation — ``monotone`` says a failed row can never recover, and ``face_up_ok``
+    (where given) is true of every card laid face up in any train that meets the condition,
+    which lets the search bound such trains by the cards' face-down value.
 
     >>> end = caboose_named("End of Line")
     >>> end.points, end.met_by(Train.parse("G4|G3")), end.met_by(Train.parse("~G4|G3"))
@@ -79,6 +81,7 @@ class Caboose:
     measure: Callable[[Row, int], int] | None = field(default=None, compare=False, repr=False)
     memo_key: Callable[[Row], Hashable] | None = field(default=None, compare=False, repr=False)
     monotone: bool = field(default=False, compare=False, repr=False)
+    face_up_ok: Callable[[Card], bool] | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_relative(self) -> bool:
@@ -214,6 +217,7 @@ CABOOSES: tuple[Caboose, ...] = (
     Caboose(
         "Lightweight", 6, "no car of value 4 in the train", CabooseKind.ABSOLUTE,
         test=_lightweight, memo_key=_verdict(_lightweight), monotone=True,
+        face_up_ok=lambda card: card.left.value != 4 and card.right.value != 4,
     ),
     Caboose(
         "Specialized", 3, "some colour with exactly 5 cars", CabooseKind.ABSOLUTE,
@@ -226,6 +230,7 @@ CABOOSES: tuple[Caboose, ...] = (
     Caboose(
         "Efficient", 8, "every face-up card has the same colour on both halves", CabooseKind.ABSOLUTE,
         test=_efficient, memo_key=_verdict(_efficient), monotone=True,
+        face_up_ok=lambda card: card.is_mono,
     ),
     _sequence_caboose(1, "2,2,2,2,2"),
     _sequence_caboose(2, "3,3,3,3,3"),
@@ -244,6 +249,8 @@ CABOOSES: tuple[Caboose, ...] = (
     Caboose(
         "Inefficient", 5, "no run of length >= 2", CabooseKind.ABSOLUTE,
         test=_inefficient, memo_key=_verdict(_inefficient), monotone=True,
+        # A card with both cars of one colour is a run of 2 by itself.
+        face_up_ok=lambda card: not card.is_mono,
     ),
 )
 """The 16 cabooses of the 2014 prototype, in the rules page's order."""

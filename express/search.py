@@ -38,6 +38,12 @@ monotone and already failed), where
   This is what a remaining card can add to value and run *together*: a bound that adds the best
   values to the best possible run separately is several points looser and needs far more nodes.
 
+*Caboose.* With an absolute caboose still open (a monotone one can fail for good: then it
+adds nothing), the bound is the larger of the plain bound (the caboose fails) and the plain
+bound plus the caboose's points (it is met). A caboose with ``face_up_ok`` (Lightweight,
+Efficient, Inefficient) also gives a restricted bound for the met case: the same sums with every
+card it rules out face up weighing 4 and adding no run; the smaller of the two is used.
+
 *Order.* Children are tried best first by their own bound plus what the play gains, so the first
 dive finds a good train, and a node stops as soon as the next child's bound cannot beat (or,
 counting, tie) the best found.
@@ -174,13 +180,6 @@ class _Search:
             self.radix.append(weight)
             weight *= n + 1
         self.code = sum(n * r for n, r in zip(self.count, self.radix))
-        # The bound's weights per colour: value, plus 2 for a card with both cars of that colour.
-        self.weights = [
-            [self.value[t] + (2 if self.mono[t] and self.left_color[t] == c else 0) for t in range(n_types)]
-            for c in range(len(_COLORS))
-        ]
-        self.orders = [sorted(range(n_types), key=weight.__getitem__, reverse=True) for weight in self.weights]
-        self.value_order = list(range(n_types))
         # Cards left per colour that can start (right car c, left car not) or end (left car c,
         # right car not) a run of c, or sit inside it (both cars c).
         n_colors = len(_COLORS)
@@ -196,12 +195,18 @@ class _Search:
         self.length = length
         self.bonus = bonus
         self.caboose = caboose if caboose is not None and not caboose.is_relative else None
+        # In a train meeting a caboose with ``face_up_ok``, a card it rules out adds 4 at most
+        # (face down) and never lengthens a run: the same bound over these restricted weights.
+        face_up_ok = None if self.caboose is None else self.caboose.face_up_ok
+        self.lists = [self._weight_lists([True] * n_types)]
+        if face_up_ok is not None:
+            self.lists.append(self._weight_lists([face_up_ok(card) for card in types]))
         self.count_optimal = count_optimal
         self.node_limit = node_limit
         self.deadline = deadline
         self.nodes = 0
         self.memo: dict[Hashable, tuple[bool, int, int, _Move | None]] = {}
-        self.topk_cache: dict[int, tuple[int, list[int]]] = {}
+        self.topk_cache: dict[int, list[list[int]]] = {}
         self.row: list[Car] = list(start.cars)
         self.path: list[_Move] = []
         self.gained = 0
@@ -233,45 +238,62 @@ class _Search:
         self.code += self.radix[t]
         self._adjust(t, 1)
 
-    def _top_sums(self, k: int) -> tuple[int, list[int]]:
-        """The sum of the k largest values left, and per colour the k largest weights."""
+    def _weight_lists(self, face_up: list[bool]) -> list[tuple[list[int], list[int]]]:
+        """(order, weights) for the bound's top-k sums: first the cards' values, then per colour
+        c the value plus 2 for a card with both cars c; a card not allowed face up weighs 4."""
+        n_types = len(self.types)
+        value = [self.value[t] if face_up[t] else _FACE_DOWN_VALUE for t in range(n_types)]
+        weights = [value] + [
+            [value[t] + (2 if face_up[t] and self.mono[t] and self.left_color[t] == c else 0) for t in range(n_types)]
+            for c in range(len(_COLORS))
+        ]
+        return [(sorted(range(n_types), key=w.__getitem__, reverse=True), w) for w in weights]
+
+    def _top_sums(self, k: int) -> list[list[int]]:
+        """Per weight list (see :meth:`_weight_lists`), the sums of the k largest weights left."""
         cached = self.topk_cache.get(self.code)
         if cached is not None:
             return cached
         count = self.count
-        sums: list[int] = []
-        for order, weight in [(self.value_order, self.value)] + list(zip(self.orders, self.weights)):
-            total, need = 0, k
-            for t in order:
-                n = count[t]
-                if n:
-                    if n >= need:
-                        total += need * weight[t]
-                        break
-                    total += n * weight[t]
-                    need -= n
-            sums.append(total)
-        result = (sums[0], sums[1:])
+        result: list[list[int]] = []
+        for lists in self.lists:
+            sums: list[int] = []
+            for order, weight in lists:
+                total, need = 0, k
+                for t in order:
+                    n = count[t]
+                    if n:
+                        if n >= need:
+                            total += need * weight[t]
+                            break
+                        total += n * weight[t]
+                        need -= n
+                sums.append(total)
+            result.append(sums)
         self.topk_cache[self.code] = result
         return result
 
     def _bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool) -> int:
         """An upper bound on the value-to-go (see the module docstring for why it is admissible)."""
-        top_value, top_weights = self._top_sums(k)
-        bound = top_value
+        sums = self._top_sums(k)
+        bounds = [top[0] for top in sums]
         if self.bonus:
             last_color = _car_color(last)
             for c in range(len(_COLORS)):
                 start = 1 if self.starts[c] else 0
                 if c == last_color and cur > start:
                     start = cur
-                weighted = top_weights[c] if self.monos[c] else top_value
-                candidate = weighted + start + (1 if self.ends[c] else 0) - longest
-                if candidate > bound:
-                    bound = candidate
-        if caboose_open and self.caboose is not None:
-            bound += self.caboose.points
-        return bound
+                run_ends = start + (1 if self.ends[c] else 0) - longest
+                for i, top in enumerate(sums):
+                    candidate = top[c + 1] + run_ends
+                    if candidate > bounds[i]:
+                        bounds[i] = candidate
+        caboose = self.caboose
+        if not caboose_open or caboose is None:
+            return bounds[0]
+        # Either the caboose fails (the plain bound) or it is met: its points on top of the
+        # plain bound, or of the restricted one when the caboose rules cards out face up.
+        return max(bounds[0], min(bounds) + caboose.points)
 
     def _caboose_state(self) -> tuple[Hashable, bool]:
         """The caboose's memo key of the row so far, and whether its points are still reachable."""
@@ -388,9 +410,10 @@ class _Search:
             gain, t, face_up, new_last, new_cur, new_longest = move
             self._take(t)
             child_open = caboose_open
-            if self.caboose is not None:
+            if caboose_open and self.caboose is not None and self.caboose.monotone:
+                # Only a monotone condition can close for good; the others stay open to the end.
                 self.row.extend(Play(self.types[t], face_up).cars)
-                child_open = self._caboose_state()[1]
+                child_open = self.caboose.test(tuple(self.row))
                 del self.row[-2:]
             estimate = gain + self._bound(k - 1, new_last, new_cur, new_longest, child_open)
             self._put_back(t)

@@ -123,4 +123,8 @@ def test_memo_key_and_monotone_facts(caboose: object) -> None:
                     for continuation in continuations:
                         assert not caboose.test(row + tuple(car for play in continuation for car in play.cars))
     assert checked > 0
+    if caboose.face_up_ok is not None:
+        for prefix in prefixes + [p + c for p in prefixes[:50] for c in continuations]:
+            if caboose.test(tuple(car for play in prefix for car in play.cars)):
+                assert all(caboose.face_up_ok(play.card) for play in prefix if play.face_up), prefix
     assert len(DECK) == 32
