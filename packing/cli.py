@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
@@ -184,8 +184,9 @@ def _progress_bar(total_hint: str) -> Callable[[int, int], None]:
     return update
 
 
-def _build(deck: Sequence[Truck], folder: Path, workers: int) -> OptimalTable | None:
-    """Build (or resume) the deck's table into ``folder``; None when interrupted."""
+def _build(deck: Sequence[Truck], folder: Path, workers: int, *, out: TextIO) -> OptimalTable | None:
+    """Build (or resume) the deck's table into ``folder``, summing up on ``out``; None when
+    interrupted."""
     path = folder / table_filename(deck)
     checkpoint = path.with_suffix(".partial.npz")
     resumed = checkpoint.exists()
@@ -202,7 +203,7 @@ def _build(deck: Sequence[Truck], folder: Path, workers: int) -> OptimalTable | 
     print(f"table {path}: {report.entries} entries, {report.optimal} proven optimal, "
           f"{report.entries - report.optimal} not; {report.solved} solved in this run "
           f"{'(resumed) ' if resumed else ''}in {report.wall_time:.1f} s "
-          f"({rate:.0f} solves/s, {workers} worker{'s' if workers != 1 else ''})")
+          f"({rate:.0f} solves/s, {workers} worker{'s' if workers != 1 else ''})", file=out)
     return report.table
 
 
@@ -210,7 +211,7 @@ def cmd_table_build(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise UsageError(f"argument --workers: must be at least 1, not {args.workers}")
     folder = Path(args.out) if args.out else user_table_dir()
-    table = _build(_deck(args), folder, args.workers)
+    table = _build(_deck(args), folder, args.workers, out=sys.stdout)
     if table is None:
         return EXIT_INTERRUPTED
     return 0
@@ -220,7 +221,7 @@ def _table_for(deck: Sequence[Truck]) -> OptimalTable:
     table = find_table(deck)
     if table is None:
         print("no table for this deck yet: building it once (about 5 s)", file=sys.stderr)
-        table = _build(deck, user_table_dir(), workers=2)
+        table = _build(deck, user_table_dir(), workers=2, out=sys.stderr)  # stdout is the answer's
         if table is None:
             raise KeyboardInterrupt
     return table
