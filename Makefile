@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test table clean
+.PHONY: demo test typecheck table clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# mypy --strict over both packages (the dev extra brings mypy).
+typecheck: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m mypy
 
 # Regenerate the sample deck's optimal table shipped in packing/data (about 5 s on 2 cores).
 table: $(STAMP)
