@@ -67,10 +67,10 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
 from express.cabooses import Caboose, caboose_named
-from express.cards import Car, Card, Color, parse_deck
+from express.cards import WILD, Car, Card, Color, parse_deck
 from express.errors import PoolError
 from express.scoring import solo_score
-from express.train import Play, Train
+from express.train import Play, Train, connects
 
 __all__ = ["TrainSearch", "best_train"]
 
@@ -84,6 +84,9 @@ def _car_id(car: Car) -> int:
     if car.color is None:
         return _WILD_ID
     return 1 + _COLORS.index(car.color) * 3 + (car.value - 2)
+
+
+_CARS_BY_ID = (WILD, *(Car(color, value) for color in _COLORS for value in (2, 3, 4)))
 
 
 def _car_color(car_id: int) -> int:
@@ -170,8 +173,7 @@ class _Search:
         n_types = len(types)
         # legal[last car id] = the types that may follow that car face up.
         self.legal = [
-            [t for t in range(n_types) if last == _WILD_ID or self._connects(last, types[t].left)]
-            for last in range(16)
+            [t for t in range(n_types) if connects(last_car, types[t].left)] for last_car in _CARS_BY_ID
         ]
         # Mixed-radix code of the count vector: one integer, updated in O(1) per play.
         self.radix: list[int] = []
@@ -212,12 +214,6 @@ class _Search:
         self.gained = 0
         self.incumbent = -1
         self.incumbent_path: list[_Move] = []
-
-    @staticmethod
-    def _connects(last_id: int, left: Car) -> bool:
-        color = _car_color(last_id)
-        value = (last_id - 1) % 3 + 2
-        return left.color is not None and (_COLORS.index(left.color) == color or left.value == value)
 
     def _adjust(self, t: int, delta: int) -> None:
         start, end, inside = self.role[t]
@@ -306,6 +302,7 @@ class _Search:
         return key, open_
 
     def _moves(self, last: int, cur: int, longest: int) -> list[_Move]:
+        """Every play from the current state: each card left face up when legal, and face down."""
         moves: list[_Move] = []
         bonus = self.bonus
         last_color = _car_color(last)
@@ -457,8 +454,9 @@ class _Search:
     def _record_from(self, key: Hashable, value_to_go: int) -> None:
         """Like :meth:`_record` for a memoised state: complete the path from the memo's best moves."""
         if self.gained + value_to_go > self.incumbent:
-            self.incumbent = self.gained + value_to_go
-            self.incumbent_path = list(self.path) + self.follow(key)
+            path = list(self.path) + self.follow(key)
+            if len(path) == self.length:
+                self.incumbent, self.incumbent_path = self.gained + value_to_go, path
 
     def follow(self, key: Hashable) -> list[_Move]:
         """The best moves stored in the memo from state ``key`` (the current state) to the end."""
