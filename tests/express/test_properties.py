@@ -10,21 +10,22 @@ from hypothesis import strategies as st
 from express import Card, Train, best_train
 from tests.express import brute
 
-card_texts = st.builds(
-    lambda lc, lv, rc, rv: f"{lc}{lv}|{rc}{rv}",
-    st.sampled_from("BRGYP"),
-    st.sampled_from("234"),
-    st.sampled_from("BRGYP"),
-    st.sampled_from("234"),
-)
+
+
+def card_strategy(colours: str, left_values: str, right_values: str) -> st.SearchStrategy[str]:
+    """Card texts with the given colour letters and values."""
+    return st.builds(
+        lambda lc, lv, rc, rv: f"{lc}{lv}|{rc}{rv}",
+        st.sampled_from(colours),
+        st.sampled_from(left_values),
+        st.sampled_from(colours),
+        st.sampled_from(right_values),
+    )
+
+
+card_texts = card_strategy("BRGYP", "234", "234")
 # Few colours make runs, mono cards and colour joints common.
-narrow_texts = st.builds(
-    lambda lc, lv, rc, rv: f"{lc}{lv}|{rc}{rv}",
-    st.sampled_from("BR"),
-    st.sampled_from("234"),
-    st.sampled_from("BR"),
-    st.sampled_from("34"),
-)
+narrow_texts = card_strategy("BR", "234", "34")
 pools = st.lists(st.one_of(card_texts, narrow_texts), min_size=1, max_size=10)
 
 
