@@ -5,6 +5,8 @@ Commands (``express COMMAND --help`` for all options):
 * ``express best --length 7 [--players 2 | --cards "R4|B4,B4|G4,..." | --deck-file FILE]
   [--start TRAIN] [--no-bonus] [--caboose NAME] [--count] [--node-limit N] [--time-limit S]``
   — the optimal train (:func:`express.best_train`), its score breakdown and search statistics.
+  With a standard deck (the default, or ``--players``) the ``--start`` train's cards are taken
+  out of it; ``--cards`` / ``--deck-file`` are taken as the cards left.
 * ``express score --train "R4|B4,B4|G4" --train "B2|B2,~R3|G3" [--start-player 0]
   [--caboose NAME]`` — score a finished game (:func:`express.score_game`): one ``--train`` per
   player in clockwise order, cards separated by commas, a face-down card marked with a leading
