@@ -57,15 +57,9 @@ class Cargo:
         Raises :class:`ParseError` for a face the die does not have.
         """
         faces = tuple(faces)
-        if len(faces) != len(LENGTHS):
-            raise ParseError(f"invalid roll {faces!r}: five dice results are needed")
-        for length, face in zip(LENGTHS, faces):
-            if face not in DICE[length]:
-                allowed = sorted(set(DICE[length]))
-                raise ParseError(
-                    f"invalid roll {faces!r}: the length-{length} die has no face {face!r} "
-                    f"(faces {allowed})"
-                )
+        problem = _roll_problem(faces)
+        if problem:
+            raise ParseError(f"invalid roll {faces!r}: {problem}")
         return cls(faces)
 
     @classmethod
@@ -76,15 +70,9 @@ class Cargo:
             values = [int(p) for p in parts]
         except ValueError:
             raise ParseError(f"invalid {'roll' if roll else 'cargo'}: {text!r}") from None
-        if roll:
-            if len(values) != len(LENGTHS):
-                raise ParseError(f"invalid roll {text!r}: five dice results are needed")
-            for length, face in zip(LENGTHS, values):
-                if face not in DICE[length]:
-                    raise ParseError(
-                        f"invalid roll {text!r}: the length-{length} die has no face {face} "
-                        f"(faces {sorted(set(DICE[length]))})"
-                    )
+        problem = _roll_problem(values) if roll else None
+        if problem:
+            raise ParseError(f"invalid roll {text!r}: {problem}")
         try:
             return cls(values)
         except ParseError:
@@ -388,6 +376,16 @@ class LoadPlan:
     def from_placements(cls, truck: Truck, cargo: Cargo, placements: Iterable[Placement]) -> LoadPlan:
         """A plan for a loading given by hand (status unknown); check it with ``verify``."""
         return cls(truck, cargo, tuple(placements))
+
+
+def _roll_problem(faces: Sequence[int]) -> str | None:
+    """Why ``faces`` is not a roll of the five dice (None when it is)."""
+    if len(faces) != len(LENGTHS):
+        return "five dice results are needed"
+    for length, face in zip(LENGTHS, faces):
+        if face not in DICE[length]:
+            return f"the length-{length} die has no face {face!r} (faces {sorted(set(DICE[length]))})"
+    return None
 
 
 def _reading_order(p: Placement) -> tuple[int, int, int]:
