@@ -78,12 +78,14 @@ def solve(
     time_limit: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    fast_path: bool = True,
 ) -> LoadPlan:
     """The loading of ``cargo`` onto ``truck`` that loads the most volume (least penalty).
 
     Deterministic by default (one worker, fixed seed). With ``time_limit`` (seconds) the
     CP-SAT stage may stop early: the plan is then the best found, with status ``feasible``
-    and the proven ``bound``.
+    and the proven ``bound``. ``fast_path=False`` always builds and solves the CP-SAT model
+    (no search, no hint): slower, and an independent check of the fast path.
 
     >>> plan = solve(Cargo({4: 3}), Truck.parse("#####/#####/#####", height=1))
     >>> plan.loaded, plan.penalty, plan.optimal
@@ -91,9 +93,9 @@ def solve(
     """
     start = time.perf_counter()
     bound = upper_bound(cargo, truck)
-    best = _search(cargo, truck, target=bound, node_limit=FAST_PATH_NODES)
+    best = _search(cargo, truck, target=bound, node_limit=FAST_PATH_NODES) if fast_path else ()
     loaded = sum(p.length for p in best)
-    if loaded >= bound:
+    if fast_path and loaded >= bound:
         return LoadPlan(truck, cargo, best, Status.OPTIMAL, bound, time.perf_counter() - start, "bound")
     placements, status, bound = _cp_sat(
         cargo, truck, bound=bound, hint=best, time_limit=time_limit, seed=seed, workers=workers

@@ -96,3 +96,12 @@ def test_mirroring_the_mask_leaves_the_penalty_unchanged(cargo: Cargo, truck: Tr
     penalty = verify(solve(cargo, truck)).penalty
     assert verify(solve(cargo, truck.mirrored())).penalty == penalty
     assert verify(solve(cargo, truck.flipped())).penalty == penalty
+
+
+@settings(max_examples=60)
+@given(rolls(), trucks())
+def test_fast_path_and_cp_sat_alone_agree(cargo: Cargo, truck: Truck) -> None:
+    fast = verify(solve(cargo, truck))
+    model_only = verify(solve(cargo, truck, fast_path=False))
+    assert model_only.engine == "cp-sat" and model_only.optimal
+    assert fast.loaded == model_only.loaded
