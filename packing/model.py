@@ -106,10 +106,6 @@ class Cargo:
     def __sub__(self, other: Cargo) -> Cargo:
         return Cargo(tuple(max(a - b, 0) for a, b in zip(self.counts, other.counts)))
 
-    def within(self, other: Cargo) -> bool:
-        """True when every rod of this cargo is also in ``other`` (a sub-cargo)."""
-        return all(a <= b for a, b in zip(self.counts, other.counts))
-
 
 @dataclass(frozen=True)
 class Truck:
@@ -128,6 +124,7 @@ class Truck:
     name: str = ""
     cells: tuple[Cell, ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
+    _longest_run: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Accept any nested sequence of truthy values, store tuples of bools (hashable).
@@ -142,8 +139,10 @@ class Truck:
         if not cells:
             raise ParseError(f"invalid truck mask {str(self)!r}: no usable cell ('#')")
         object.__setattr__(self, "cells", cells)
-        # Decks are looked up by value in hot paths (table queries): hash once.
+        # Decks are looked up by value in hot paths (table queries): hash once. The longest run
+        # is asked by every solve (``upper_bound`` via ``fits``): work it out once too.
         object.__setattr__(self, "_hash", hash((self.mask, self.height, self.name)))
+        object.__setattr__(self, "_longest_run", _longest_line(self.mask))
 
     def __hash__(self) -> int:
         return self._hash
@@ -193,14 +192,7 @@ class Truck:
 
     def longest_run(self) -> int:
         """The longest straight line of usable cells along a row or a column."""
-        best = 0
-        lines = [list(row) for row in self.mask] + [list(col) for col in zip(*self.mask)]
-        for line in lines:
-            run = 0
-            for ok in line:
-                run = run + 1 if ok else 0
-                best = max(best, run)
-        return best
+        return self._longest_run
 
     def fits(self, length: int) -> bool:
         """True when a rod of ``length`` can be placed at all (lying or upright)."""
@@ -376,6 +368,16 @@ class LoadPlan:
     def from_placements(cls, truck: Truck, cargo: Cargo, placements: Iterable[Placement]) -> LoadPlan:
         """A plan for a loading given by hand (status unknown); check it with ``verify``."""
         return cls(truck, cargo, tuple(placements))
+
+
+def _longest_line(mask: tuple[tuple[bool, ...], ...]) -> int:
+    best = 0
+    for line in (*mask, *zip(*mask)):
+        run = 0
+        for ok in line:
+            run = run + 1 if ok else 0
+            best = max(best, run)
+    return best
 
 
 def _roll_problem(faces: Sequence[int]) -> str | None:
