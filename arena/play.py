@@ -1,0 +1,116 @@
+"""Seeded play: chance sampled exactly from a seeded generator, policies asked in turn.
+
+>>> from arena.play import RandomPolicy, sample_outcome
+>>> import numpy as np
+>>> from fractions import Fraction
+>>> sample_outcome([("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))], np.random.default_rng(0))
+'heads'
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import numpy as np
+
+from arena.errors import ArenaError
+from arena.protocol import Action, GameState, Policy
+
+__all__ = ["RandomPolicy", "play", "sample_outcome", "seat_streams"]
+
+S = TypeVar("S", bound=GameState)
+
+
+class _Sampler:
+    """Exact sampling from one list of outcomes: an integer draw below the common denominator.
+
+    Drawing an integer in ``[0, lcm of denominators)`` and walking the cumulative numerators
+    gives each outcome exactly its probability — no float rounding, so the same generator state
+    gives the same outcome on every machine.
+    """
+
+    __slots__ = ("actions", "cumulative", "denominator")
+
+    def __init__(self, outcomes: Sequence[tuple[Action, Fraction]]) -> None:
+        if not outcomes:
+            raise ArenaError("a chance node with no outcomes")
+        denominator = math.lcm(*(Fraction(p).denominator for _, p in outcomes))
+        cumulative: list[int] = []
+        total = 0
+        for _, probability in outcomes:
+            p = Fraction(probability)
+            if p < 0:
+                raise ArenaError(f"negative chance probability: {p}")
+            total += p.numerator * (denominator // p.denominator)
+            cumulative.append(total)
+        if total != denominator:
+            raise ArenaError(f"chance probabilities sum to {Fraction(total, denominator)}, not 1")
+        self.actions = [action for action, _ in outcomes]
+        self.cumulative = cumulative
+        self.denominator = denominator
+
+    def draw(self, rng: np.random.Generator) -> Action:
+        r = int(rng.integers(self.denominator))
+        return self.actions[bisect_right(self.cumulative, r)]
+
+
+def sample_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: np.random.Generator) -> Action:
+    """One outcome drawn with exactly its probability."""
+    return _Sampler(outcomes).draw(rng)
+
+
+def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
+    """Independent generators for chance and for each seat, all derived from ``seed``.
+
+    Chance has its own stream, so the luck of a deal does not depend on how the policies use
+    theirs: replaying a seed with the policies in other seats replays the same chance draws for
+    as long as the game asks the same chance questions.
+    """
+    chance, *seats = np.random.SeedSequence(seed).spawn(players + 1)
+    return np.random.default_rng(chance), [np.random.default_rng(s) for s in seats]
+
+
+def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 1_000_000) -> S:
+    """Play ``state`` to the end in place and return it.
+
+    Chance nodes are sampled exactly from a generator seeded by ``seed``; player ``p`` is asked
+    by ``policies[p]`` with its observation, the legal actions and its own seeded generator.
+    Same state, policies and seed → the same game, event for event.
+    """
+    if len(policies) != state.num_players:
+        raise ArenaError(f"{len(policies)} policies for {state.num_players} players")
+    chance_rng, seat_rngs = seat_streams(seed, state.num_players)
+    # Games return the same (cached) outcome list at recurring chance nodes (the 900 cargos of a
+    # roll); keeping its sampler saves rebuilding the cumulative table every time.
+    samplers: dict[int, tuple[Sequence[tuple[Action, Fraction]], _Sampler]] = {}
+    for _ in range(max_actions):
+        if state.is_terminal():
+            return state
+        player = state.current_player()
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            cached = samplers.get(id(outcomes))
+            if cached is None or cached[0] is not outcomes:
+                cached = (outcomes, _Sampler(outcomes))
+                samplers[id(outcomes)] = cached
+            state.apply_action(cached[1].draw(chance_rng))
+        else:
+            legal = state.legal_actions()
+            action = policies[player].act(state.observation(player), legal, seat_rngs[player])
+            state.apply_action(action)
+    raise ArenaError(f"the game did not end within {max_actions} actions")
+
+
+@dataclass(frozen=True)
+class RandomPolicy:
+    """Any legal action, uniformly (the baseline every game supports)."""
+
+    name: str = "random"
+
+    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        return legal_actions[int(rng.integers(len(legal_actions)))]

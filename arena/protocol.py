@@ -1,0 +1,105 @@
+"""The game-state protocol every game implements, in OpenSpiel's names.
+
+A game is a *state* object that moves forward by ``apply_action``. Whose turn it is comes from
+``current_player()``: a player index ``0..num_players-1``, :data:`CHANCE` when the next action
+is a chance outcome (a roll, a draw, a shuffle step), or :data:`TERMINAL` when the game is over.
+Chance is explicit data: ``chance_outcomes()`` lists every outcome with its *exact* probability
+(a :class:`fractions.Fraction`), and nothing inside a game ever calls a random generator — so
+the same outcomes give the same game, and a tournament can replay a deal's luck for every
+seating.
+
+The names follow OpenSpiel's ``pyspiel.State`` so an adapter is thin; two additions serve the
+rules of real games: ``winners()`` (the rules' winners: shared wins and tie-breaks that
+``returns()`` alone cannot express) and ``events`` (a readable log of what happened).
+
+Actions are small immutable, hashable values with a readable ``str`` (games define their own
+types). An observation is whatever a player may know, as an immutable value that pickles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
+from typing import Any, Protocol, Self, runtime_checkable
+
+import numpy as np
+
+__all__ = ["CHANCE", "TERMINAL", "Action", "GameState", "Policy"]
+
+CHANCE = -1
+"""``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``)."""
+
+TERMINAL = -4
+"""``current_player()`` once the game is over (OpenSpiel's ``kTerminalPlayerId``)."""
+
+Action = Hashable
+"""An action or chance outcome: an immutable, hashable value whose ``str`` reads well."""
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """One state of a game; ``apply_action`` moves it forward in place (as in OpenSpiel)."""
+
+    @property
+    def num_players(self) -> int:
+        """How many players sit at the table."""
+        ...
+
+    def current_player(self) -> int:
+        """The player to act, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+        ...
+
+    def is_chance_node(self) -> bool:
+        """True when the next action is a chance outcome."""
+        ...
+
+    def chance_outcomes(self) -> Sequence[tuple[Action, Fraction]]:
+        """Every chance outcome with its exact probability (they sum to exactly 1)."""
+        ...
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The current player's legal actions (the chance outcomes at a chance node);
+        empty only at the end."""
+        ...
+
+    def apply_action(self, action: Action) -> None:
+        """Play ``action`` (or resolve a chance node with that outcome); raises on an illegal one."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        ...
+
+    def returns(self) -> Sequence[float]:
+        """Each player's final points (the game's own score, not a +1/−1 utility)."""
+        ...
+
+    def winners(self) -> frozenset[int]:
+        """The players the rules declare winners (several when the rules share a win)."""
+        ...
+
+    def clone(self) -> Self:
+        """An independent copy: acting on it never changes this state."""
+        ...
+
+    def observation(self, player: int) -> Any:
+        """What ``player`` may know now, as an immutable value that pickles."""
+        ...
+
+    def action_to_string(self, action: Action) -> str:
+        """A readable form of ``action`` in this state."""
+        ...
+
+    @property
+    def events(self) -> Sequence[object]:
+        """The log of what happened so far, oldest first; each event reads well as ``str``."""
+        ...
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """A player: sees only its observation and the legal actions, never the full state."""
+
+    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        """Choose one of ``legal_actions``; ``rng`` is the policy's own seeded generator."""
+        ...

@@ -1,0 +1,71 @@
+"""arena's own tests: seeded play, exact chance sampling, the generic protocol check on a toy game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from arena import ArenaError, GameState, Policy, RandomPolicy, play, sample_outcome
+from arena.play import _Sampler
+from tests.arena.protocol_check import check_random_playouts
+from tests.arena.toy import DiceRace
+
+
+class AlwaysKeep:
+    def act(self, observation: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
+        return "keep"
+
+
+def test_toy_game_passes_the_generic_protocol_check() -> None:
+    assert check_random_playouts(lambda: DiceRace(players=3), games=200, seed=1) > 0
+
+
+def test_the_protocols_are_runtime_checkable() -> None:
+    assert isinstance(DiceRace(), GameState)
+    assert isinstance(RandomPolicy(), Policy)
+
+
+def test_same_seed_same_game_event_for_event() -> None:
+    policies = [RandomPolicy(), RandomPolicy()]
+    first = play(DiceRace(), policies, seed=7)
+    second = play(DiceRace(), policies, seed=7)
+    assert first.is_terminal() and first == second and list(first.events) == list(second.events)
+    others = {tuple(play(DiceRace(), policies, seed=s).events) for s in range(20)}
+    assert len(others) > 1
+
+
+def test_chance_does_not_depend_on_the_policies() -> None:
+    # Keep-always and random players see the same rolls from the same seed.
+    keep = play(DiceRace(), [AlwaysKeep(), AlwaysKeep()], seed=3)
+    rand = play(DiceRace(), [RandomPolicy(), RandomPolicy()], seed=3)
+    def rolls(state: DiceRace) -> list[str]:
+        return [e for e in state.events if e.startswith("roll")]
+
+    assert rolls(keep) == rolls(rand)
+
+
+def test_sampler_gives_each_outcome_exactly_its_share() -> None:
+    sampler = _Sampler([("a", Fraction(1, 3)), ("b", Fraction(1, 2)), ("c", Fraction(1, 6))])
+    assert sampler.denominator == 6
+    counts: dict[object, int] = {a: 0 for a in "abc"}
+    for r in range(sampler.denominator):  # every integer draw, once: the exact distribution
+        counts[sampler.actions[sum(1 for c in sampler.cumulative if c <= r)]] += 1
+    assert counts == {"a": 2, "b": 3, "c": 1}
+    rng = np.random.default_rng(0)
+    draws = [sample_outcome([("x", Fraction(1, 4)), ("y", Fraction(3, 4))], rng) for _ in range(4000)]
+    assert 800 < draws.count("x") < 1200
+
+
+@pytest.mark.parametrize("outcomes", [[], [("a", Fraction(1, 2))], [("a", Fraction(3, 2)), ("b", Fraction(-1, 2))]])
+def test_bad_chance_nodes_are_refused(outcomes: list[tuple[str, Fraction]]) -> None:
+    with pytest.raises(ArenaError):
+        sample_outcome(outcomes, np.random.default_rng(0))
+
+
+def test_one_policy_per_player() -> None:
+    with pytest.raises(ArenaError, match="1 policies for 2 players"):
+        play(DiceRace(), [RandomPolicy()], seed=0)
