@@ -4,7 +4,7 @@
 >>> import numpy as np
 >>> from fractions import Fraction
 >>> sample_outcome([("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))], np.random.default_rng(0))
-'heads'
+'tails'
 """
 
 from __future__ import annotations
