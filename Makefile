@@ -4,8 +4,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test typecheck table clean
+.PHONY: demo test typecheck bench-check table clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,10 +20,20 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest
 
-# mypy --strict over both packages (the dev extra brings mypy).
-typecheck: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(DEV_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,dev]'
+	touch $(DEV_STAMP)
+
+# mypy --strict over the packages, tests/ and benchmarks/ (the list is pyproject's [tool.mypy];
+# the dev extra brings mypy).
+typecheck: $(DEV_STAMP)
 	$(PY) -m mypy
+
+# Short correctness runs of the benchmarks: each exits non-zero when an answer differs from the
+# recorded optimal tables (the perft idea: correctness and speed share one harness).
+bench-check: $(STAMP)
+	$(PY) -m benchmarks chains --quick
+	$(PY) -m benchmarks solve --check
 
 # Regenerate the sample deck's optimal table shipped in packing/data (about 5 s on 2 cores).
 table: $(STAMP)

@@ -1,7 +1,7 @@
 """The caboose cards (optional expansion): data plus one predicate each.
 
 Source: the 16 cabooses known from the 2014 prototype, as listed on the project's rules page
-(``shared/rules/yardmaster-express.md``), whose conditions are the project's precise readings
+(``docs/rules/yardmaster-express.md``), whose conditions are the project's precise readings
 of the cards. At the end of a game every player who meets the drawn caboose's condition gains
 its points.
 

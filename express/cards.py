@@ -14,7 +14,7 @@ A card played face down shows its back, two wild cars worth 2 each (:data:`WILD`
 that starts every train is a single wild car worth 0 (:data:`ENGINE`). Wild cars print as
 ``*2`` and ``*0``.
 
-Source of the deck: the project's rules page (``shared/rules/yardmaster-express.md``), which
+Source of the deck: the project's rules page (``docs/rules/yardmaster-express.md``), which
 transcribes the only complete public card list, a mid-2014 prototype of 31 cards, and infers
 the 32nd (a second G2|G2: every other colour has two 2|2 cards).
 """

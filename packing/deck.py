@@ -27,7 +27,7 @@ from packing.model import Truck
 _HEADER = re.compile(r"^(\S+)\s+height\s+(\S+)$")
 
 # (name, height, mask). Designed by this project — NOT the printed cards, whose masks are not
-# in any public text (see shared/rules/pack-and-stack.md). It honours every published fact:
+# in any public text (see docs/rules/pack-and-stack.md). It honours every published fact:
 # heights 9×1, 10×2, 6×3, 5×4; masks inside 3×5 and all different; pre-filled cells, odd and
 # split areas; no height-4 truck uses all 15 cells; the smallest holds 9 cubes; some trucks
 # have no straight run of 5; capacities spread over the whole range of loads (1..40).

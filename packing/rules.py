@@ -1,8 +1,8 @@
 """The rules data of Pack & Stack, in one place.
 
-Provenance: ``shared/rules/pack-and-stack.md`` (gathered from public rule texts and reviews
+Provenance: ``docs/rules/pack-and-stack.md`` (gathered from public rule texts and reviews
 of Bernd Eisenstein's *Zack & Pack*, 2008; the original Chinese rules summary is
-``shared/seeds/000_a0b54dd82874d4bb.txt``). The dice faces are rated medium-high confidence
+cited on that page). The dice faces are rated medium-high confidence
 there: with them a load ranges from 1 to 40 cubes, as reviews report.
 """
 

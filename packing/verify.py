@@ -1,4 +1,4 @@
-"""The solver-free validator: the loading rules of ``shared/rules/pack-and-stack.md`` in code.
+"""The solver-free validator: the loading rules of ``docs/rules/pack-and-stack.md`` in code.
 
 It reads only the truck's mask and height, the cargo's counts and each placement's fields;
 it shares no code with the solver, so a plan that passes here is valid whatever produced it.

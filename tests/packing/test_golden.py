@@ -1,4 +1,4 @@
-"""The worked checks of shared/rules/pack-and-stack.md, solved and validated."""
+"""The worked checks of docs/rules/pack-and-stack.md, solved and validated."""
 
 import pytest
 
@@ -15,6 +15,10 @@ FULL_FLOOR = "#####/#####/#####"
         (FULL_FLOOR, 1, {4: 3}, 12, 3),
         ("####/####/####", 4, {5: 1}, 0, 58),
         ("#", 4, {4: 1}, 4, 0),
+        ("####./...#.", 1, {5: 1, 4: 1, 1: 1}, 5, 10),
+        ("#.#", 1, {3: 1, 1: 1}, 1, 7),
+        ("#.#", 3, {3: 1, 1: 1}, 4, 2),
+        ("#####/###../#####", 3, {1: 3, 2: 2, 3: 3, 5: 1}, 21, 18),
     ],
 )
 def test_worked_checks(mask: str, height: int, cargo: dict[int, int], loaded: int, penalty: int) -> None:
