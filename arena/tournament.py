@@ -422,7 +422,7 @@ def tournament(
         if bar is not None:
             bar.close()
     records = tuple(record for deal in sorted(done) for record in done[deal])
-    return _summarise_results(
+    return _result(
         names,
         records,
         players=first.num_players,
@@ -519,7 +519,7 @@ def _ranks(record: GameRecord) -> list[int]:
     return [order.index(key) for key in keys]
 
 
-def _summarise_results(
+def _result(
     names: tuple[str, ...],
     records: tuple[GameRecord, ...],
     *,
@@ -531,19 +531,23 @@ def _summarise_results(
     stats_module: Any,
     model: type[Any],
 ) -> TournamentResult:
+    """The statistics of ``records`` (in deal order): see :class:`TournamentResult`."""
     index = {name: i for i, name in enumerate(names)}
-    wins = [Fraction(0)] * len(names)
+    # Win shares are counted exactly in integer units of 1/unit (every 1/k with k <= players
+    # is a whole number of them): Fraction arithmetic per game would cost more than the games.
+    unit = math.lcm(*range(1, players + 1))
+    wins = [0] * len(names)
     points: list[list[float]] = [[] for _ in names]
-    deal_shares: list[dict[int, Fraction]] = [{} for _ in names]
+    deal_wins: list[dict[int, int]] = [{} for _ in names]
     rater = model()
     ratings = [rater.rating(name=name) for name in names]
     for record in records:
         for seat, name in enumerate(record.seating):
             i = index[name]
-            share = record.share(seat)
+            share = unit // len(record.winners) if seat in record.winners else 0
             wins[i] += share
             points[i].append(record.returns[seat])
-            deal_shares[i][record.deal] = deal_shares[i].get(record.deal, Fraction(0)) + share
+            deal_wins[i][record.deal] = deal_wins[i].get(record.deal, 0) + share
         seated = [ratings[index[name]] for name in record.seating]
         rated = rater.rate([[r] for r in seated], ranks=_ranks(record))
         for name, team in zip(record.seating, rated):
@@ -551,13 +555,14 @@ def _summarise_results(
     stats = []
     for i, name in enumerate(names):
         played = len(points[i])
-        shares = [float(deal_shares[i][d] / players) for d in sorted(deal_shares[i])]
+        # Each deal's mean share over its rotations: one observation per (independent) deal.
+        shares = [deal_wins[i][d] / (unit * players) for d in sorted(deal_wins[i])]
         stats.append(
             PolicyStats(
                 name=name,
                 games=played,
-                wins=wins[i],
-                win_rate=float(wins[i] / played) if played else 0.0,
+                wins=Fraction(wins[i], unit),
+                win_rate=wins[i] / (unit * played) if played else 0.0,
                 win_interval=_win_interval(shares, stats_module),
                 mean_points=math.fsum(points[i]) / played if played else 0.0,
                 mu=float(ratings[i].mu),

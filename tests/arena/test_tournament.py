@@ -309,6 +309,21 @@ def test_a_real_ctrl_c_stops_the_own_process_pool() -> None:
     assert_whole_deals(result)
 
 
+class Cheat:
+    name = "cheat"
+
+    def act(self, observation: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
+        return "double"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_other_errors_are_raised_not_swallowed(workers: int) -> None:
+    with pytest.raises(ValueError, match="illegal action: 'double'"):
+        tournament(DiceRace, [Cheat(), AlwaysBank()], games=6, seed=0, progress=False, workers=workers, chunk=2)
+    with ThreadPoolExecutor(2) as threads, pytest.raises(ValueError, match="illegal action"):
+        tournament(DiceRace, [Cheat(), AlwaysBank()], games=6, seed=0, progress=False, executor=threads)
+
+
 def test_progress_bar_with_and_without_tqdm(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     shown = tournament(DiceRace, KEEP_BANK, games=5, seed=0, progress=True)
     assert "tournament" in capsys.readouterr().err
