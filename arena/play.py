@@ -59,6 +59,26 @@ class _Sampler:
         return self.actions[bisect_right(self.cumulative, r)]
 
 
+# Games return the same outcome tuple at recurring chance nodes (the 900 cargos of a roll, the 16
+# cabooses); building a sampler for 900 fractions takes milliseconds, so samplers are kept across
+# games, keyed by the tuple's identity. Each entry holds its tuple, so an id is never reused while
+# it is cached; the cache is bounded and only tuples (immutable) are kept.
+_SAMPLERS: dict[int, tuple[Sequence[tuple[Action, Fraction]], _Sampler]] = {}
+_SAMPLERS_LIMIT = 256
+
+
+def _sampler_for(outcomes: Sequence[tuple[Action, Fraction]]) -> _Sampler:
+    cached = _SAMPLERS.get(id(outcomes))
+    if cached is not None and cached[0] is outcomes:
+        return cached[1]
+    sampler = _Sampler(outcomes)
+    if isinstance(outcomes, tuple) and len(outcomes) > 8:  # small lists are cheap to rebuild
+        if len(_SAMPLERS) >= _SAMPLERS_LIMIT:
+            _SAMPLERS.clear()
+        _SAMPLERS[id(outcomes)] = (outcomes, sampler)
+    return sampler
+
+
 def sample_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: np.random.Generator) -> Action:
     """One outcome drawn with exactly its probability."""
     return _Sampler(outcomes).draw(rng)
@@ -85,20 +105,12 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     if len(policies) != state.num_players:
         raise ArenaError(f"{len(policies)} policies for {state.num_players} players")
     chance_rng, seat_rngs = seat_streams(seed, state.num_players)
-    # Games return the same (cached) outcome list at recurring chance nodes (the 900 cargos of a
-    # roll); keeping its sampler saves rebuilding the cumulative table every time.
-    samplers: dict[int, tuple[Sequence[tuple[Action, Fraction]], _Sampler]] = {}
     for _ in range(max_actions):
         if state.is_terminal():
             return state
         player = state.current_player()
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            cached = samplers.get(id(outcomes))
-            if cached is None or cached[0] is not outcomes:
-                cached = (outcomes, _Sampler(outcomes))
-                samplers[id(outcomes)] = cached
-            state.apply_action(cached[1].draw(chance_rng))
+            state.apply_action(_sampler_for(state.chance_outcomes()).draw(chance_rng))
         else:
             legal = state.legal_actions()
             action = policies[player].act(state.observation(player), legal, seat_rngs[player])
