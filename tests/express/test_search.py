@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -89,7 +90,7 @@ def test_limits_return_a_legal_train_marked_not_optimal() -> None:
     check_result([str(c) for c in deck_for(2)], 7, result, bonus=True)
     proven = best_train(deck_for(2), 7)
     assert proven.optimal and proven.score >= result.score
-    timed = best_train(DECK, 7, count_optimal=True, time_limit=0.0)
+    timed = best_train(DECK, 7, count_optimal=True, time_limit=1e-9)
     assert not timed.optimal or timed.score == 56
 
 
@@ -137,7 +138,7 @@ def test_agrees_with_brute_force_on_random_pools(chunk: int) -> None:
         check_result(pool, length, counted, bonus=bonus)
 
 
-def _library_caboose_test(caboose: Caboose) -> brute.Callable[[list[brute.PlainCar]], bool]:
+def _library_caboose_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
     def test(row: list[brute.PlainCar]) -> bool:
         cars = tuple(WILD if colour is None else Car(Color(colour), value) for colour, value in row)
         return caboose.test(cars)
