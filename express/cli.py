@@ -109,8 +109,11 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--start-player", type=int, default=0, help="the start player's number (from 0)")
     score.add_argument("--caboose", help="the caboose drawn for the game")
     dealt = score.add_mutually_exclusive_group()
-    dealt.add_argument("--cards", help="the deck the game was dealt from, as text (default: the standard deck)")
-    dealt.add_argument("--deck-file", help="read the deck the game was dealt from from a file")
+    # The trains may not use a card more often than the deck holds.
+    dealt.add_argument(
+        "--cards", help="the deck the game was dealt from, as text (default: the standard deck for that many players)"
+    )
+    dealt.add_argument("--deck-file", help="read the deck the game was dealt from from a file (see --cards)")
     score.add_argument("--json", action="store_true", help="machine-readable output")
 
     cabooses = commands.add_parser("cabooses", help="list the caboose cards")
@@ -274,6 +277,31 @@ def _run(args: argparse.Namespace) -> str:
     return _deck_text(args.players)
 
 
+_VALUE_OPTIONS = frozenset(
+    {"--length", "--players", "--cards", "--deck-file", "--start", "--caboose", "--node-limit", "--time-limit",
+     "--train", "--start-player"}
+)
+
+
+def _attach_values(argv: Sequence[str]) -> list[str]:
+    """``--time-limit -1e-3`` as ``--time-limit=-1e-3``: argparse takes a value that starts with
+    ``-`` and does not look like a plain negative number for an option and reports "expected one
+    argument"; attached, the value reaches the check that quotes it."""
+    attached: list[str] = []
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        following = argv[index + 1] if index + 1 < len(argv) else None
+        dashed_value = following is not None and following.startswith("-") and not following.startswith("--")
+        if arg in _VALUE_OPTIONS and dashed_value:
+            attached.append(f"{arg}={following}")
+            index += 2
+        else:
+            attached.append(arg)
+            index += 1
+    return attached
+
+
 def _wants_json(argv: Sequence[str]) -> bool:
     """Whether ``--json`` (or an abbreviation argparse accepts) is among the arguments, so that
     even an error argparse finds is reported as JSON."""
@@ -295,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     as_json = _wants_json(arguments)
     try:
-        args = _parser().parse_args(arguments)
+        args = _parser().parse_args(_attach_values(arguments))
         output = _run(args)
         # Print only once the whole answer exists: a failure never leaves half an output.
         print(output)

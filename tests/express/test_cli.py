@@ -192,6 +192,8 @@ BAD_ARGUMENTS = [
     (["best", "--length", "3", "--time-limit", "nan"], "'nan'"),
     (["best", "--length", "3", "--time-limit", "inf"], "'inf'"),
     (["best", "--length", "3", "--time-limit", "soon"], "'soon'"),
+    (["best", "--length", "3", "--time-limit", "-1e-3"], "'-1e-3'"),
+    (["best", "--length", "3", "--start", "-R3"], "'-R3'"),
     (["best", "--length", "3", "--node-limit", "-1"], "'-1'"),
     (["best", "--length", "3", "--node-limit", "0"], "'0'"),
     (["best", "--length", "3", "--node-limit", "nan"], "'nan'"),
