@@ -52,6 +52,10 @@ class CabooseKind(Enum):
     FEWEST = "fewest"
     """The lowest measure among the eligible trains of the game; ties all score."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> CabooseKind:
+        raise ParseError(f"unknown caboose kind: {value!r} (absolute, most or fewest)")
+
 
 def _always(row: Row) -> bool:
     return True

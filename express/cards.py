@@ -77,6 +77,11 @@ class Color(Enum):
     YELLOW = "Y"
     PURPLE = "P"
 
+    @classmethod
+    def _missing_(cls, value: object) -> Color:
+        # Color("X") is bad input like Color.parse("X"): the package's error, not a bare ValueError.
+        raise ParseError(f"unknown colour: {value!r} (use B, R, G, Y or P)")
+
     @property
     def cargo(self) -> str:
         """What the cars of this colour carry (the rules page's names)."""
@@ -231,6 +236,10 @@ class Provenance(Enum):
 
     PROTOTYPE_2014 = "listed in the mid-2014 prototype card list"
     INFERRED = "inferred: the 2014 list has one G2|G2, every other colour has two 2|2 cards"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Provenance:
+        raise ParseError(f"unknown provenance: {value!r}")
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,16 @@ import pytest
 
 from express import (
     DECK,
+    CabooseKind,
     Car,
     Card,
     Color,
     ExpressError,
     LimitError,
+    ParseError,
     Play,
     PoolError,
+    Provenance,
     RulesError,
     Train,
     best_train,
@@ -186,3 +189,10 @@ def test_round_trip_of_deck_files() -> None:
     lines = format_deck_file(DECK).splitlines()
     assert [line for line in lines if "inferred" in line] == [lines[7]] and lines[7].startswith("G2|G2")
     assert format_deck_file([Card.parse("R3|R3")]) == "R3|R3"  # not a standard card: no provenance
+
+
+def test_enum_values_from_bad_text_are_express_errors() -> None:
+    for enum, text in ((Color, "X"), (CabooseKind, "least"), (Provenance, "found")):
+        with pytest.raises(ParseError, match=repr(text)):
+            enum(text)
+    assert Color("B") is Color.BLUE and CabooseKind("most") is CabooseKind.MOST
