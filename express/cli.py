@@ -126,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _deck(args: argparse.Namespace) -> tuple[tuple[Card, ...], str]:
-    """The deck ``--cards`` / ``--deck-file`` give (None when neither does) and its description."""
+    """The deck ``--cards`` or ``--deck-file`` gives, and how to describe it."""
     if args.cards is not None:
         cards = parse_deck(args.cards)
         return cards, f"the given {_cards(len(cards))}"

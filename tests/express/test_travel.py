@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from express import CABOOSES, Caboose, Train, TrainSearch, caboose_named
+from express import CABOOSES, DECK, Caboose, Train, TrainSearch, best_train, caboose_named
 from tests.express.travel import check_in_child, public_values
 
 
@@ -48,3 +48,9 @@ def test_a_travelled_caboose_still_scores() -> None:
                              ("Lightweight", "R3|G3,G4|Y4", False), ("Two-Timer", "R3|R3,R2|G2,G3|G3", True)]:
         caboose = pickle.loads(pickle.dumps(caboose_named(name)))
         assert caboose.met_by(Train.parse(train)) is met
+
+
+def test_two_identical_searches_are_equal_results() -> None:
+    # The wall time differs from run to run; it is not part of what a search found.
+    first, second = best_train(DECK, 6, caboose="Lightweight"), best_train(DECK, 6, caboose="Lightweight")
+    assert first == second and hash(first) == hash(second) and len({first, second}) == 1
