@@ -361,18 +361,26 @@ def format_deck_file(cards: Iterable[Card]) -> str:
     return "\n".join(lines)
 
 
+_LARGEST_DECK_FILE = 1_000_000  # bytes; a deck of 32 cards takes about 1,700 with comments
+
+
 def load_deck(path: str | Path) -> tuple[Card, ...]:
     """The cards of a deck file (see :func:`parse_deck` for the format; UTF-8, a byte-order mark
     is fine). Every problem raises an :class:`ExpressError` quoting the file: it cannot be read,
-    it is binary or not UTF-8, a card in it is invalid (with its line), or it holds no card.
+    it is binary, not UTF-8 or over a megabyte, a card in it is invalid (with its line), or it
+    holds no card.
     """
     if not isinstance(path, (str, Path)):
         raise type_error("load_deck: path", "a file path (str or pathlib.Path)", path)
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            # Read a bounded amount: a device such as /dev/zero would otherwise never end.
+            data = handle.read(_LARGEST_DECK_FILE + 1)
     except OSError as error:
         raise ExpressError(f"cannot read deck file: {name!r} ({error.strerror or error})") from None
+    if len(data) > _LARGEST_DECK_FILE:
+        raise ExpressError(f"deck file {name!r} is larger than {_LARGEST_DECK_FILE:,} bytes: not a deck file")
     if b"\0" in data:
         raise ExpressError(f"deck file {name!r} is binary, not a text deck file")
     try:

@@ -155,6 +155,8 @@ def bad_deck_files(folder: Path) -> dict[str, Path]:
         path = folder / f"{name}.txt"
         path.write_bytes(data)
         paths[name] = path
+    paths["too-large"] = folder / "too-large.txt"
+    paths["too-large"].write_bytes(b"R4|B4\n" * 200_000)
     paths["folder"] = folder
     paths["missing"] = folder / "missing.txt"
     return paths
@@ -170,6 +172,7 @@ BAD_DECK_REASONS = {
     "hash-comment": "comments in deck text start with ';'",
     "count-line": "line 1: invalid card: '2' (a deck lists each copy of a card again",
     "huge-token": "invalid card: 'RRRRRRRRRRRRRRRRRRRRRRRR'...",
+    "too-large": "larger than 1,000,000 bytes",
     "folder": "cannot read deck file",
     "missing": "cannot read deck file",
 }
