@@ -16,16 +16,19 @@ from express.cards import (
     Car,
     Card,
     Color,
+    COMMENT,
     DeckEntry,
     Provenance,
     deck_for,
     format_deck,
+    format_deck_file,
+    load_deck,
     parse_deck,
 )
-from express.errors import ExpressError, IllegalPlayError, ParseError, PoolError, RulesError
-from express.scoring import GameScore, PlayerScore, score_game, solo_score
+from express.errors import ExpressError, IllegalPlayError, LimitError, ParseError, PoolError, RulesError
+from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
 from express.search import TrainSearch, best_train
-from express.train import Play, Run, Train, check_plays, connects, runs_of
+from express.train import Play, Run, Train, check_plays, connects, runs_of, without
 
 __all__ = [
     "CABOOSES",
@@ -40,16 +43,21 @@ __all__ = [
     "Car",
     "Card",
     "Color",
+    "COMMENT",
     "DeckEntry",
     "Provenance",
     "deck_for",
     "format_deck",
+    "format_deck_file",
+    "load_deck",
     "parse_deck",
     "ExpressError",
     "IllegalPlayError",
+    "LimitError",
     "ParseError",
     "PoolError",
     "RulesError",
+    "MAX_PLAYERS",
     "GameScore",
     "PlayerScore",
     "score_game",
@@ -62,4 +70,5 @@ __all__ = [
     "check_plays",
     "connects",
     "runs_of",
+    "without",
 ]

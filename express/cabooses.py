@@ -9,7 +9,11 @@ A condition reads the train's *row of cars*: the cars after the engine, two per 
 face-down card showing two wild cars worth 2. The engine is left out: it is the same wild car
 worth 0 at the front of every train, so it could only ever spoil "Sequence" windows and "End of
 Line" on an engine-only train, and the rules page counts wild cars as 2 in sequences
-(**decision**, see the package README).
+(**decision**, see the rules page).
+
+Every condition is a module-level function or a small frozen dataclass with ``__call__``, never a
+lambda or a closure, so a caboose (and a search result holding one) pickles and travels to
+another process.
 
 Absolute cabooses judge one train; relative ones ("most", "fewest", "lowest") compare a
 measure across all trains of the game, every tied player scoring.
@@ -29,7 +33,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from express.cards import Car, Card, Color
-from express.errors import ExpressError, ParseError
+from express.errors import ExpressError, ParseError, RulesError, type_error
 from express.train import Train, runs_of
 
 __all__ = ["Row", "CabooseKind", "Caboose", "CABOOSES", "caboose_named"]
@@ -47,6 +51,10 @@ class CabooseKind(Enum):
     """The highest measure among the eligible trains of the game; ties all score."""
     FEWEST = "fewest"
     """The lowest measure among the eligible trains of the game; ties all score."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> CabooseKind:
+        raise ParseError(f"unknown caboose kind: {value!r} (absolute, most or fewest)")
 
 
 def _always(row: Row) -> bool:
@@ -92,6 +100,8 @@ class Caboose:
         """Whether ``train`` meets an absolute condition; relative cabooses need :meth:`winners`."""
         if self.is_relative:
             raise ExpressError(f"caboose {self.name!r} compares all trains of a game: use winners()")
+        if not isinstance(train, Train):
+            raise type_error("Caboose.met_by: train", "a Train (Train.parse(text) reads text)", train)
         return self.test(train.cars)
 
     def winners(self, trains: Sequence[Train], run_bonuses: Sequence[int]) -> tuple[bool, ...]:
@@ -101,6 +111,13 @@ class Caboose:
         >>> caboose_named("Executive").winners(trains, [4, 0])
         (True, False)
         """
+        for train in trains:
+            if not isinstance(train, Train):
+                raise type_error("Caboose.winners: each train", "a Train (Train.parse(text) reads text)", train)
+        if len(trains) != len(run_bonuses):
+            raise RulesError(
+                f"caboose {self.name!r}: {len(trains)} trains but {len(run_bonuses)} run bonuses (one per train)"
+            )
         rows = [train.cars for train in trains]
         if self.measure is None:
             return tuple(self.test(row) for row in rows)
@@ -121,13 +138,16 @@ def _color_counts(row: Row) -> Counter[Color]:
     return Counter(car.color for car in row if car.color is not None)
 
 
-def _capped_counts(cap: int) -> Callable[[Row], Hashable]:
-    # A count beyond ``cap`` can never come back to a value the condition asks for.
-    def key(row: Row) -> Hashable:
-        counts = _color_counts(row)
-        return tuple(min(counts[color], cap) for color in Color)
+@dataclass(frozen=True)
+class _CappedCounts:
+    """Memo key: the cars per colour, each capped at ``cap``."""
 
-    return key
+    cap: int
+
+    def __call__(self, row: Row) -> Hashable:
+        # A count beyond ``cap`` can never come back to a value the condition asks for.
+        counts = _color_counts(row)
+        return tuple(min(counts[color], self.cap) for color in Color)
 
 
 def _two_timer(row: Row) -> bool:
@@ -147,22 +167,28 @@ def _efficient(row: Row) -> bool:
     return all(row[i].color is row[i + 1].color for i in range(0, len(row) - 1, 2))
 
 
-def _sequence(pattern: tuple[int, ...]) -> Callable[[Row], bool]:
-    def test(row: Row) -> bool:
+@dataclass(frozen=True)
+class _Sequence:
+    """Test: some window of consecutive cars has the values ``pattern``."""
+
+    pattern: tuple[int, ...]
+
+    def __call__(self, row: Row) -> bool:
+        pattern = self.pattern
         values = tuple(car.value for car in row)  # a wild car of a card back is worth 2
         return any(values[i : i + len(pattern)] == pattern for i in range(len(values) - len(pattern) + 1))
 
-    return test
 
+@dataclass(frozen=True)
+class _SequenceKey:
+    """Memo key of a sequence: met so far, and the values that can still start a window."""
 
-def _sequence_key(pattern: tuple[int, ...]) -> Callable[[Row], Hashable]:
-    test = _sequence(pattern)
+    test: _Sequence
 
-    # Once met it stays met; otherwise only the last len-1 values can start a window.
-    def key(row: Row) -> Hashable:
-        return (test(row), tuple(car.value for car in row[len(row) - len(pattern) + 1 :]))
-
-    return key
+    def __call__(self, row: Row) -> Hashable:
+        # Once met it stays met; otherwise only the last len-1 values can start a window.
+        tail = row[len(row) - len(self.test.pattern) + 1 :]
+        return (self.test(row), tuple(car.value for car in tail))
 
 
 def _end_of_line(row: Row) -> bool:
@@ -173,16 +199,55 @@ def _inefficient(row: Row) -> bool:
     return all(run.length < 2 for run in runs_of(row))
 
 
-def _verdict(test: Callable[[Row], bool]) -> Callable[[Row], Hashable]:
-    # For monotone conditions the verdict so far (plus the last car) is all that matters.
-    def key(row: Row) -> Hashable:
-        return test(row)
+@dataclass(frozen=True)
+class _Verdict:
+    """Memo key of a monotone condition: the verdict so far (plus the last car) is all that matters."""
 
-    return key
+    test: Callable[[Row], bool]
+
+    def __call__(self, row: Row) -> Hashable:
+        return self.test(row)
 
 
 def _no_key(row: Row) -> Hashable:
     return ()
+
+
+def _distinct_colours(row: Row, bonus: int) -> int:
+    return len(_color_counts(row))
+
+
+def _long_runs(row: Row, bonus: int) -> int:
+    return sum(1 for run in runs_of(row) if run.length >= 2)
+
+
+def _most_of_one_colour(row: Row, bonus: int) -> int:
+    return max(_color_counts(row).values(), default=0)
+
+
+def _value_and_bonus(row: Row, bonus: int) -> int:
+    return sum(car.value for car in row) + bonus
+
+
+def _has_wild(row: Row) -> bool:
+    return any(car.is_wild for car in row)
+
+
+def _wild_cars(row: Row, bonus: int) -> int:
+    return sum(1 for car in row if car.is_wild)
+
+
+def _no_four(card: Card) -> bool:
+    return card.left.value != 4 and card.right.value != 4
+
+
+def _is_mono(card: Card) -> bool:
+    return card.is_mono
+
+
+def _is_mixed(card: Card) -> bool:
+    # A card with both cars of one colour is a run of 2 by itself.
+    return not card.is_mono
 
 
 def _sequence_caboose(number: int, text: str) -> Caboose:
@@ -192,45 +257,43 @@ def _sequence_caboose(number: int, text: str) -> Caboose:
         6,
         f"five consecutive cars valued {text} (wild cars count as 2)",
         CabooseKind.ABSOLUTE,
-        test=_sequence(pattern),
-        memo_key=_sequence_key(pattern),
+        test=_Sequence(pattern),
+        memo_key=_SequenceKey(_Sequence(pattern)),
     )
 
 
 CABOOSES: tuple[Caboose, ...] = (
     Caboose(
         "Executive", 5, "fewest distinct colours among your train's cars (ties all score)", CabooseKind.FEWEST,
-        measure=lambda row, bonus: len(_color_counts(row)),
+        measure=_distinct_colours,
     ),
     Caboose(
         "Two-Timer", 5, "at least two colours with exactly 3 cars each anywhere in the train", CabooseKind.ABSOLUTE,
-        test=_two_timer, memo_key=_capped_counts(4),
+        test=_two_timer, memo_key=_CappedCounts(4),
     ),
     Caboose(
         "Diversified", 5, "most runs of length >= 2 (ties all score)", CabooseKind.MOST,
-        measure=lambda row, bonus: sum(1 for run in runs_of(row) if run.length >= 2),
+        measure=_long_runs,
     ),
     Caboose(
         "Short Line", 5, "most cars of a single colour (ties all score)", CabooseKind.MOST,
-        measure=lambda row, bonus: max(_color_counts(row).values(), default=0),
+        measure=_most_of_one_colour,
     ),
     Caboose(
         "Lightweight", 6, "no car of value 4 in the train", CabooseKind.ABSOLUTE,
-        test=_lightweight, memo_key=_verdict(_lightweight), monotone=True,
-        face_up_ok=lambda card: card.left.value != 4 and card.right.value != 4,
+        test=_lightweight, memo_key=_Verdict(_lightweight), monotone=True, face_up_ok=_no_four,
     ),
     Caboose(
         "Specialized", 3, "some colour with exactly 5 cars", CabooseKind.ABSOLUTE,
-        test=_specialized, memo_key=_capped_counts(6),
+        test=_specialized, memo_key=_CappedCounts(6),
     ),
     Caboose(
         "The Little Engine", 7, "lowest train value plus run bonus (ties all score)", CabooseKind.FEWEST,
-        measure=lambda row, bonus: sum(car.value for car in row) + bonus,
+        measure=_value_and_bonus,
     ),
     Caboose(
         "Efficient", 8, "every face-up card has the same colour on both halves", CabooseKind.ABSOLUTE,
-        test=_efficient, memo_key=_verdict(_efficient), monotone=True,
-        face_up_ok=lambda card: card.is_mono,
+        test=_efficient, memo_key=_Verdict(_efficient), monotone=True, face_up_ok=_is_mono,
     ),
     _sequence_caboose(1, "2,2,2,2,2"),
     _sequence_caboose(2, "3,3,3,3,3"),
@@ -243,14 +306,11 @@ CABOOSES: tuple[Caboose, ...] = (
     ),
     Caboose(
         "Buried Alive", 7, "most wild cars, with at least one face-down card (ties all score)", CabooseKind.MOST,
-        test=lambda row: any(car.is_wild for car in row),
-        measure=lambda row, bonus: sum(1 for car in row if car.is_wild),
+        test=_has_wild, measure=_wild_cars,
     ),
     Caboose(
         "Inefficient", 5, "no run of length >= 2", CabooseKind.ABSOLUTE,
-        test=_inefficient, memo_key=_verdict(_inefficient), monotone=True,
-        # A card with both cars of one colour is a run of 2 by itself.
-        face_up_ok=lambda card: not card.is_mono,
+        test=_inefficient, memo_key=_Verdict(_inefficient), monotone=True, face_up_ok=_is_mixed,
     ),
 )
 """The 16 cabooses of the 2014 prototype, in the rules page's order."""
@@ -269,6 +329,8 @@ def caboose_named(name: str) -> Caboose:
     >>> caboose_named("the little engine").points
     7
     """
+    if not isinstance(name, str):
+        raise type_error("caboose_named: name", "a caboose's name (str), like 'Two-Timer'", name)
     try:
         return _BY_NAME[_normal(name)]
     except KeyError:

@@ -17,16 +17,30 @@ that starts every train is a single wild car worth 0 (:data:`ENGINE`). Wild cars
 Source of the deck: the project's rules page (``docs/rules/yardmaster-express.md``), which
 transcribes the only complete public card list, a mid-2014 prototype of 31 cards, and infers
 the 32nd (a second G2|G2: every other colour has two 2|2 cards).
+
+A deck file (``express best --deck-file``, :func:`load_deck`) lists cards in the same notation,
+one or more per line; ``;`` starts a comment (the comment character of Pack & Stack's deck
+files too). :func:`format_deck_file` writes one card per line with its provenance as a comment,
+which is what ``express deck`` prints:
+
+>>> print(format_deck_file(DECK[:3]))
+B2|B2  ; listed in the mid-2014 prototype card list
+B2|B2  ; listed in the mid-2014 prototype card list
+R2|R2  ; listed in the mid-2014 prototype card list
+>>> parse_deck(format_deck_file(DECK)) == DECK
+True
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 
-from express.errors import ParseError, RulesError
+from express.errors import ExpressError, ParseError, RulesError, type_error
 
 __all__ = [
     "Color",
@@ -41,7 +55,13 @@ __all__ = [
     "deck_for",
     "parse_deck",
     "format_deck",
+    "format_deck_file",
+    "load_deck",
+    "COMMENT",
 ]
+
+COMMENT = ";"
+"""The comment character of deck files (shared with Pack & Stack's, whose masks use ``#``)."""
 
 
 class Color(Enum):
@@ -57,6 +77,11 @@ class Color(Enum):
     YELLOW = "Y"
     PURPLE = "P"
 
+    @classmethod
+    def _missing_(cls, value: object) -> Color:
+        # Color("X") is bad input like Color.parse("X"): the package's error, not a bare ValueError.
+        raise ParseError(f"unknown colour: {value!r} (use B, R, G, Y or P)")
+
     @property
     def cargo(self) -> str:
         """What the cars of this colour carry (the rules page's names)."""
@@ -65,6 +90,8 @@ class Color(Enum):
     @classmethod
     def parse(cls, text: str) -> Color:
         """The colour of a letter B, R, G, Y or P (either case)."""
+        if not isinstance(text, str):
+            raise type_error("Color.parse: text", "a colour letter (str)", text)
         try:
             return cls(text.strip().upper())
         except ValueError:
@@ -96,6 +123,10 @@ class Car:
     value: int
 
     def __post_init__(self) -> None:
+        if self.color is not None and not isinstance(self.color, Color):
+            raise type_error("Car: color", "a Color or None (wild)", self.color)
+        if not isinstance(self.value, int) or isinstance(self.value, bool):
+            raise type_error("Car: value", "an int", self.value)
         if self.color is None and self.value not in _WILD_VALUES:
             raise ParseError(f"invalid car: {self._text()!r} (a wild car is '*2', or '*0' for the engine)")
         if self.color is not None and self.value not in _CAR_VALUES:
@@ -109,6 +140,8 @@ class Car:
     @classmethod
     def parse(cls, text: str) -> Car:
         """A car from its notation: colour letter and value (``R3``), or ``*2`` / ``*0`` for wilds."""
+        if not isinstance(text, str):
+            raise type_error("Car.parse: text", "a car's notation (str), like 'R3'", text)
         token = text.strip()
         match = re.fullmatch(r"([A-Za-z*])([0-9]+)", token)
         if match is None:
@@ -159,6 +192,9 @@ class Card:
     right: Car
 
     def __post_init__(self) -> None:
+        for side, car in (("left", self.left), ("right", self.right)):
+            if not isinstance(car, Car):
+                raise type_error(f"Card: {side}", "a Car (e.g. Car.parse('R3')); Card.parse('R3|G3') reads a card", car)
         if self.left.is_wild or self.right.is_wild:
             raise ParseError(f"invalid card: {self._text()!r} (both cars of a card have a colour)")
 
@@ -175,6 +211,8 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """A card from ``LEFT|RIGHT`` notation, e.g. ``"R3|G3"`` (letters in either case)."""
+        if not isinstance(text, str):
+            raise type_error("Card.parse: text", "a card's notation (str), like 'R3|G3'", text)
         parts = text.strip().split("|")
         if len(parts) != 2:
             raise ParseError(f"invalid card: {text!r} (expected two cars joined by '|', like 'R3|G3')")
@@ -198,6 +236,10 @@ class Provenance(Enum):
 
     PROTOTYPE_2014 = "listed in the mid-2014 prototype card list"
     INFERRED = "inferred: the 2014 list has one G2|G2, every other colour has two 2|2 cards"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Provenance:
+        raise ParseError(f"unknown provenance: {value!r}")
 
 
 @dataclass(frozen=True)
@@ -237,6 +279,8 @@ def deck_for(players: int) -> tuple[Card, ...]:
     >>> len(deck_for(2)), len(deck_for(4))
     (24, 32)
     """
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise type_error("deck_for: players", "an int from 2 to 5", players)
     if players not in _HAND_SIZES:
         raise RulesError(f"invalid player count: {players!r} (Yardmaster Express is for 2 to 5 players)")
     if players == 2:
@@ -245,18 +289,111 @@ def deck_for(players: int) -> tuple[Card, ...]:
 
 
 def parse_deck(text: str) -> tuple[Card, ...]:
-    """Cards from text: card notations separated by commas and/or whitespace; ``#`` starts a comment.
+    """Cards from deck text, in order: the format of ``--cards`` and of deck files.
 
-    >>> parse_deck("R4|B4, B4|G4  # two of the 4|4 cards")
+    Cards are written in the card notation (``R4|B4``) and separated by commas and/or
+    whitespace, so one card per line (what :func:`format_deck_file` writes) and
+    ``"R4|B4,B4|G4"`` (what :func:`format_deck` writes) are the same format. A copy of a card
+    is listed again: there is no count syntax. ``;`` starts a comment that runs to the end of
+    the line. Errors name the line when the text has line breaks.
+
+    >>> parse_deck("R4|B4, B4|G4  ; two of the 4|4 cards")
     (Card.parse('R4|B4'), Card.parse('B4|G4'))
     """
+    if not isinstance(text, str):
+        raise type_error("parse_deck: text", "deck text (str); for a file use load_deck(path)", text)
     cards: list[Card] = []
-    for line in text.splitlines():
-        content = line.split("#", 1)[0]
-        cards.extend(Card.parse(token) for token in re.split(r"[,\s]+", content) if token)
+    lines = text.splitlines()
+    numbered = "\n" in text or "\r" in text
+    for number, line in enumerate(lines, start=1):
+        content = line.split(COMMENT, 1)[0]
+        try:
+            cards.extend(_parse_token(token) for token in re.split(r"[,\s]+", content) if token)
+        except ParseError as error:
+            if numbered:
+                raise ParseError(f"line {number}: {error}") from None
+            raise
     return tuple(cards)
+
+
+_LONGEST_TOKEN = 24
+
+
+def _parse_token(token: str) -> Card:
+    if token.startswith("#"):
+        raise ParseError(f"invalid card: {token!r} (comments in deck text start with {COMMENT!r})")
+    if token.isdigit():
+        raise ParseError(f"invalid card: {token!r} (a deck lists each copy of a card again; there is no count syntax)")
+    if len(token) > _LONGEST_TOKEN:
+        # Quote the start only: a damaged file can hold one enormous token.
+        shown = repr(token[:_LONGEST_TOKEN])
+        raise ParseError(f"invalid card: {shown}... (expected two cars joined by '|', like 'R3|G3')")
+    return Card.parse(token)
 
 
 def format_deck(cards: Iterable[Card]) -> str:
     """The text form of some cards that :func:`parse_deck` reads back: ``"R4|B4,B4|G4"``."""
-    return ",".join(str(card) for card in cards)
+    return ",".join(str(_checked_card(card, "format_deck")) for card in cards)
+
+
+def _checked_card(card: object, where: str) -> Card:
+    if not isinstance(card, Card):
+        raise type_error(f"{where}: each card", "a Card (e.g. Card.parse('R4|B4'))", card)
+    return card
+
+
+def format_deck_file(cards: Iterable[Card]) -> str:
+    """A deck file of ``cards``, one card per line, that :func:`parse_deck` and :func:`load_deck`
+    read back (the same cards in the same order).
+
+    Each copy of a standard card carries its provenance (:class:`Provenance`) as a ``;``
+    comment, copies taking the :data:`DECK_ENTRIES` in order (so the inferred G2|G2 is the
+    second one); a card the standard deck does not hold, or holds fewer times, has no comment.
+    """
+    provenances: defaultdict[Card, deque[Provenance]] = defaultdict(deque)
+    for entry in DECK_ENTRIES:
+        provenances[entry.card].extend([entry.provenance] * entry.count)
+    lines = []
+    for card in cards:
+        _checked_card(card, "format_deck_file")
+        known = provenances[card]
+        lines.append(f"{card}  {COMMENT} {known.popleft().value}" if known else str(card))
+    return "\n".join(lines)
+
+
+_LARGEST_DECK_FILE = 1_000_000  # bytes; a deck of 32 cards takes about 1,700 with comments
+
+
+def load_deck(path: str | Path) -> tuple[Card, ...]:
+    """The cards of a deck file (see :func:`parse_deck` for the format; UTF-8, a byte-order mark
+    is fine). Every problem raises an :class:`ExpressError` quoting the file: it cannot be read,
+    it is binary, not UTF-8 or over a megabyte, a card in it is invalid (with its line), or it
+    holds no card.
+    """
+    if not isinstance(path, (str, Path)):
+        raise type_error("load_deck: path", "a file path (str or pathlib.Path)", path)
+    name = str(path)
+    try:
+        with open(path, "rb") as handle:
+            # Read a bounded amount: a device such as /dev/zero would otherwise never end.
+            data = handle.read(_LARGEST_DECK_FILE + 1)
+    except OSError as error:
+        raise ExpressError(f"cannot read deck file: {name!r} ({error.strerror or error})") from None
+    if len(data) > _LARGEST_DECK_FILE:
+        raise ExpressError(f"deck file {name!r} is larger than {_LARGEST_DECK_FILE:,} bytes: not a deck file")
+    if b"\0" in data:
+        raise ExpressError(f"deck file {name!r} is binary, not a text deck file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        byte = data[error.start]
+        raise ExpressError(
+            f"deck file {name!r} is not UTF-8 text (byte 0x{byte:02x} at offset {error.start})"
+        ) from None
+    try:
+        cards = parse_deck(text)
+    except ParseError as error:
+        raise ParseError(f"deck file {name!r}: {error}") from None
+    if not cards:
+        raise ExpressError(f"deck file {name!r} holds no card")
+    return cards

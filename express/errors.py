@@ -31,3 +31,22 @@ class PoolError(ExpressError):
 
 class RulesError(ExpressError):
     """A request outside the rules: a player count other than 2..5, a start player not at the table."""
+
+
+class LimitError(ExpressError):
+    """A search limit that is not a positive, finite number (``node_limit``, ``time_limit``)."""
+
+
+def type_error(what: str, expected: str, value: object) -> TypeError:
+    """The ``TypeError`` for an argument of the wrong type: what was expected, and what came.
+
+    Wrong *types* are programming errors, not bad input, so they are not :class:`ExpressError`;
+    the message still says what to pass (internal helper, not re-exported).
+
+    >>> print(type_error("Train.add: card", "a Card (e.g. Card.parse('R4|B4'))", "R4|B4"))
+    Train.add: card must be a Card (e.g. Card.parse('R4|B4')), not str 'R4|B4'
+    """
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return TypeError(f"{what} must be {expected}, not {type(value).__name__} {shown}")

@@ -15,14 +15,18 @@ For one train alone, :func:`solo_score` is the score the optimal-train search ma
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from express.cabooses import Caboose
-from express.errors import RulesError
-from express.train import Train
+from express.cabooses import Caboose, caboose_named
+from express.cards import Card
+from express.errors import RulesError, type_error
+from express.train import Train, without
 
-__all__ = ["PlayerScore", "GameScore", "score_game", "solo_score"]
+__all__ = ["PlayerScore", "GameScore", "score_game", "solo_score", "MAX_PLAYERS"]
+
+MAX_PLAYERS = 5
+"""Yardmaster Express seats at most five players (see :func:`express.deck_for`)."""
 
 
 @dataclass(frozen=True)
@@ -43,13 +47,15 @@ class PlayerScore:
 
 @dataclass(frozen=True)
 class GameScore:
-    """The scores of a finished game and its winner (a player number, clockwise order)."""
+    """The scores of a finished game and its winner (a player number, clockwise order);
+    ``trains[i]`` is the train player ``i`` was scored on."""
 
     players: tuple[PlayerScore, ...]
     start_player: int
     longest_run: int
     caboose: Caboose | None
     winner: int
+    trains: tuple[Train, ...] = ()
 
     @property
     def run_winners(self) -> tuple[int, ...]:
@@ -61,7 +67,7 @@ class GameScore:
         """The players who gained the caboose's points."""
         return tuple(p.player for p in self.players if p.caboose_points > 0)
 
-    def as_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         """Plain data for JSON: every player's breakdown, the awards and the winner."""
         return {
             "players": [
@@ -81,11 +87,24 @@ class GameScore:
             "caboose": None if self.caboose is None else self.caboose.name,
             "caboose_winners": list(self.caboose_winners),
             "winner": self.winner,
+            "trains": [str(train) for train in self.trains],
         }
 
 
-def score_game(trains: Sequence[Train], *, start_player: int = 0, caboose: Caboose | None = None) -> GameScore:
+def score_game(
+    trains: Sequence[Train],
+    *,
+    start_player: int = 0,
+    caboose: Caboose | str | None = None,
+    deck: Iterable[Card] | None = None,
+) -> GameScore:
     """Score the final trains of a game, ``trains[i]`` being player ``i``'s (clockwise order).
+
+    At most :data:`MAX_PLAYERS` trains. ``caboose`` is a :class:`Caboose` or its name. When
+    ``deck`` (the cards the game was dealt from, e.g. ``deck_for(len(trains))``) is given, a
+    card the trains use more often than it holds raises a :class:`~express.PoolError`; without
+    it any cards are accepted (hand-made examples, variants). ``express score`` passes the
+    standard deck for the number of players.
 
     >>> from express.cabooses import caboose_named
     >>> trains = [Train.parse("B2|B2,B2|B3,~R4|B4"), Train.parse("R4|B4,B4|B4"), Train.parse("G3|G3")]
@@ -95,10 +114,27 @@ def score_game(trains: Sequence[Train], *, start_player: int = 0, caboose: Caboo
     >>> game.winner  # 24 against 16 and 6
     0
     """
+    if isinstance(trains, (str, Train)) or not isinstance(trains, Sequence):
+        raise type_error("score_game: trains", "a sequence of Train, one per player (Train.parse reads text)", trains)
+    for train in trains:
+        if not isinstance(train, Train):
+            raise type_error("score_game: each train", "a Train (Train.parse(text) reads text)", train)
+    if not isinstance(start_player, int) or isinstance(start_player, bool):
+        raise type_error("score_game: start_player", "an int (a player number from 0)", start_player)
+    if isinstance(caboose, str):
+        caboose = caboose_named(caboose)
+    elif caboose is not None and not isinstance(caboose, Caboose):
+        raise type_error("score_game: caboose", "a Caboose, its name or None", caboose)
     if not trains:
         raise RulesError("cannot score a game without trains")
+    if len(trains) > MAX_PLAYERS:
+        raise RulesError(
+            f"too many trains: {len(trains)} (Yardmaster Express is for 2 to {MAX_PLAYERS} players, one train each)"
+        )
     if not 0 <= start_player < len(trains):
         raise RulesError(f"invalid start player: {start_player!r} (players are numbered 0..{len(trains) - 1})")
+    if deck is not None:
+        without(deck, [card for train in trains for card in train.cards])
     runs = [train.longest_run for train in trains]
     longest = max(runs)
     # Nobody earns an award for a run of length 0 (only engines and face-down cards).
@@ -117,7 +153,7 @@ def score_game(trains: Sequence[Train], *, start_player: int = 0, caboose: Caboo
         (player.player for player in players if player.total == best),
         key=lambda p: (p - start_player) % len(players),
     )
-    return GameScore(players, start_player, longest, caboose, winner)
+    return GameScore(players, start_player, longest, caboose, winner, tuple(trains))
 
 
 def solo_score(train: Train, *, bonus: bool = True, caboose: Caboose | None = None) -> int:
@@ -128,6 +164,10 @@ def solo_score(train: Train, *, bonus: bool = True, caboose: Caboose | None = No
     >>> solo_score(Train.parse("R4|B4,B4|G4,G4|Y4,Y4|R4"))
     34
     """
+    if not isinstance(train, Train):
+        raise type_error("solo_score: train", "a Train (Train.parse(text) reads text)", train)
+    if caboose is not None and not isinstance(caboose, Caboose):
+        raise type_error("solo_score: caboose", "a Caboose or None (caboose_named(name) finds one)", caboose)
     score = train.value + (train.longest_run if bonus else 0)
     if caboose is not None and not caboose.is_relative and caboose.met_by(train):
         score += caboose.points

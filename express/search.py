@@ -61,14 +61,15 @@ card face up and the same card face down are different plays); it explores ties,
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from express.cabooses import Caboose, caboose_named
 from express.cards import WILD, Car, Card, Color, parse_deck
-from express.errors import PoolError
+from express.errors import LimitError, PoolError, type_error
 from express.scoring import solo_score
 from express.train import Play, Train, connects
 
@@ -100,7 +101,8 @@ class TrainSearch:
     ``score``, ``value`` and ``longest_run`` describe the whole train (``start`` plus ``plays``);
     ``optimal`` is True unless a node or time limit stopped the search, in which case the train
     is the best one found. ``nodes`` counts the states searched; ``count`` is the number of
-    distinct optimal trains when ``count_optimal`` was asked (else None).
+    distinct optimal trains when ``count_optimal`` was asked (else None). ``seconds`` (the wall
+    time) is left out of equality: two identical searches are equal results.
     """
 
     start: Train
@@ -114,14 +116,14 @@ class TrainSearch:
     optimal: bool
     nodes: int
     count: int | None
-    seconds: float
+    seconds: float = field(compare=False)
 
     @property
     def train(self) -> Train:
         """The whole train: ``start`` followed by ``plays``."""
         return self.start.extend(self.plays)
 
-    def as_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         """Plain data for JSON: the train as text, the score breakdown and the statistics."""
         return {
             "start": str(self.start),
@@ -495,17 +497,59 @@ def best_train(
 ) -> TrainSearch:
     """The train of exactly ``length`` cards from the pool ``cards`` with the highest solo score.
 
-    ``cards`` is a multiset (each physical card used at most once; a deck text is accepted
-    too); ``start`` is a train to extend (its cards are not taken from the pool); ``caboose`` a
-    :class:`Caboose` or its name. ``node_limit`` / ``time_limit`` (seconds) stop the search early,
-    returning the best train found with ``optimal=False``. See the module docstring for the
-    search, its bound and why the bound is admissible.
+    ``cards`` is a multiset of :class:`Card` (each physical card used at most once; a deck text
+    is accepted too); ``caboose`` a :class:`Caboose` or its name. ``node_limit`` (states) and
+    ``time_limit`` (seconds) must be positive and finite; they stop the search early, returning
+    the best train found with ``optimal=False``. See the module docstring for the search, its
+    bound and why the bound is admissible.
 
     >>> result = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 4, count_optimal=True)
     >>> str(result.train), result.value, result.longest_run, result.score, result.count
     ('B4|G4,G4|Y4,R4|B4,Y4|R4', 32, 2, 34, 16)
+
+    ``start`` is a train to extend, and the pool is always **the cards still available**: the
+    start train's cards are not taken out of ``cards``. To extend a train drawn from a deck, take
+    its cards out with :func:`express.without` (which names any card the deck does not hold):
+
+    >>> from express import DECK, Train, without
+    >>> start = Train.parse("R3|G3,G3|R3")
+    >>> result = best_train(without(DECK, start), 5, caboose="Two-Timer", start=start)
+    >>> str(result.train), result.score, result.caboose_points
+    ('R3|G3,G3|R3,R4|B4,B4|G4,G4|Y4,P4|P4,P3|B3', 58, 5)
+
+    A start card that is also in ``cards`` is not an error: the pool may hold another copy
+    (two B2|B2 in the deck, or a printed edition), which only the caller knows.
     """
-    pool = Counter(parse_deck(cards) if isinstance(cards, str) else cards)
+    if isinstance(cards, str):
+        pool = Counter(parse_deck(cards))
+    else:
+        try:
+            items = list(cards)
+        except TypeError:
+            raise type_error("best_train: cards", "an iterable of Card or deck text (str)", cards) from None
+        for card in items:
+            if not isinstance(card, Card):
+                raise type_error("best_train: each card", "a Card (parse_deck(text) reads deck text)", card)
+        pool = Counter(items)
+    if not isinstance(length, int) or isinstance(length, bool):
+        raise type_error("best_train: length", "an int (the number of cards to add)", length)
+    if start is not None and not isinstance(start, Train):
+        raise type_error("best_train: start", "a Train or None (Train.parse(text) reads text)", start)
+    if caboose is not None and not isinstance(caboose, (Caboose, str)):
+        raise type_error("best_train: caboose", "a Caboose, its name or None", caboose)
+    for name, flag in (("bonus", bonus), ("count_optimal", count_optimal)):
+        if not isinstance(flag, bool):
+            raise type_error(f"best_train: {name}", "a bool", flag)
+    if node_limit is not None:
+        if not isinstance(node_limit, int) or isinstance(node_limit, bool):
+            raise type_error("best_train: node_limit", "an int or None", node_limit)
+        if node_limit <= 0:
+            raise LimitError(f"invalid node limit: {node_limit!r} (a positive number of states)")
+    if time_limit is not None:
+        if not isinstance(time_limit, (int, float)) or isinstance(time_limit, bool):
+            raise type_error("best_train: time_limit", "a number of seconds (float) or None", time_limit)
+        if not (math.isfinite(time_limit) and time_limit > 0):
+            raise LimitError(f"invalid time limit: {time_limit!r} (a positive, finite number of seconds)")
     size = sum(pool.values())
     if length < 0:
         raise PoolError(f"invalid length: {length!r} (a train gets 0 or more cards)")

@@ -19,13 +19,26 @@ hidden cards). The engine is implicit, so the engine-only train is the empty str
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from express.cards import ENGINE, WILD, Car, Card, Color
-from express.errors import IllegalPlayError, ParseError
+from express.errors import IllegalPlayError, ParseError, PoolError, type_error
 
-__all__ = ["Play", "Run", "Train", "connects", "runs_of", "check_plays"]
+__all__ = ["Play", "Run", "Train", "connects", "runs_of", "check_plays", "without"]
+
+
+def _check_card(card: object, where: str) -> Card:
+    if not isinstance(card, Card):
+        raise type_error(where, "a Card (e.g. Card.parse('R4|B4'))", card)
+    return card
+
+
+def _check_face_up(face_up: object, where: str) -> bool:
+    if not isinstance(face_up, bool):
+        raise type_error(where, "a bool", face_up)
+    return face_up
 
 
 def connects(last: Car, new: Car) -> bool:
@@ -50,6 +63,10 @@ class Play:
     card: Card
     face_up: bool = True
 
+    def __post_init__(self) -> None:
+        _check_card(self.card, "Play: card")
+        _check_face_up(self.face_up, "Play: face_up")
+
     @property
     def cars(self) -> tuple[Car, Car]:
         """The two cars this play adds to the train, left to right."""
@@ -65,6 +82,8 @@ class Play:
     @classmethod
     def parse(cls, text: str) -> Play:
         """``"R3|G3"`` face up, ``"~R3|G3"`` face down."""
+        if not isinstance(text, str):
+            raise type_error("Play.parse: text", "a play's notation (str), like 'R3|G3' or '~R3|G3'", text)
         token = text.strip()
         if token.startswith("~"):
             return cls(Card.parse(token[1:]), face_up=False)
@@ -139,6 +158,11 @@ class Train:
     plays: tuple[Play, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.plays, tuple):
+            raise type_error("Train: plays", "a tuple of Play (Train.parse('R4|B4,~B4|G4') reads text)", self.plays)
+        for play in self.plays:
+            if not isinstance(play, Play):
+                raise type_error("Train: each play", "a Play (e.g. Play.parse('~R3|G3'))", play)
         problems = check_plays(self.plays)
         if problems:
             raise IllegalPlayError(problems[0])
@@ -146,6 +170,8 @@ class Train:
     @classmethod
     def parse(cls, text: str) -> Train:
         """A train from its plays separated by commas or spaces; ``~`` marks a face-down card."""
+        if not isinstance(text, str):
+            raise type_error("Train.parse: text", "a train's text (str), like 'R4|B4,~B4|G4'", text)
         tokens = [token for token in re.split(r"[,\s]+", text.strip()) if token]
         return cls(tuple(Play.parse(token) for token in tokens))
 
@@ -166,14 +192,20 @@ class Train:
 
     def can_add(self, card: Card, face_up: bool = True) -> bool:
         """Whether ``card`` may be added: always face down; face up if its left car connects."""
+        _check_card(card, "Train.can_add: card")
+        _check_face_up(face_up, "Train.can_add: face_up")
         return not face_up or connects(self.last_car, card.left)
 
     def add(self, card: Card, face_up: bool = True) -> Train:
         """This train with ``card`` added at the right end; an illegal play raises an error naming both cars."""
+        _check_card(card, "Train.add: card")
+        _check_face_up(face_up, "Train.add: face_up")
         return self.add_play(Play(card, face_up))
 
     def add_play(self, play: Play) -> Train:
         """This train with ``play`` added at the right end (see :meth:`add`)."""
+        if not isinstance(play, Play):
+            raise type_error("Train.add_play: play", "a Play (e.g. Play.parse('~R3|G3'))", play)
         if not self.can_add(play.card, play.face_up):
             raise IllegalPlayError(
                 f"cannot add {str(play.card)!r} face up: its left car {play.card.left} matches neither "
@@ -183,6 +215,8 @@ class Train:
 
     def extend(self, plays: Iterable[Play]) -> Train:
         """This train with ``plays`` added in order."""
+        if isinstance(plays, (str, Train)):
+            raise type_error("Train.extend: plays", "an iterable of Play (use other.plays to append a train)", plays)
         return Train(self.plays + tuple(plays))
 
     @property
@@ -208,3 +242,44 @@ class Train:
 
     def __repr__(self) -> str:
         return f"Train.parse({str(self)!r})"
+
+
+def without(deck: Iterable[Card], used: Train | Iterable[Card]) -> tuple[Card, ...]:
+    """The cards of ``deck`` still available once the cards of ``used`` (a train, or cards) are
+    taken out, one physical card each, in ``deck``'s order.
+
+    This is how to get :func:`express.best_train`'s pool when extending a train that was drawn
+    from a deck. A card that ``used`` holds more often than ``deck`` raises a
+    :class:`~express.PoolError` naming it.
+
+    >>> from express import DECK
+    >>> start = Train.parse("R3|G3,G3|R3")
+    >>> len(without(DECK, start))
+    30
+    >>> without(DECK, Train.parse("R3|R3"))
+    Traceback (most recent call last):
+    ...
+    express.errors.PoolError: card not in the deck: 'R3|R3'
+    """
+    if isinstance(deck, str):
+        raise type_error("without: deck", "an iterable of Card (parse_deck(text) reads text)", deck)
+    if isinstance(used, str):
+        raise type_error("without: used", "a Train or an iterable of Card (Train.parse(text) reads text)", used)
+    cards = [_check_card(card, "without: each deck card") for card in deck]
+    taken = used.cards if isinstance(used, Train) else tuple(_check_card(c, "without: each used card") for c in used)
+    have = Counter(cards)
+    need = Counter(taken)
+    for card, count in need.items():
+        if have[card] == 0:
+            raise PoolError(f"card not in the deck: {str(card)!r}")
+        if count > have[card]:
+            raise PoolError(
+                f"card used more often than the deck holds: {str(card)!r} ({count} used, the deck holds {have[card]})"
+            )
+    left: list[Card] = []
+    for card in cards:
+        if need[card]:
+            need[card] -= 1
+        else:
+            left.append(card)
+    return tuple(left)

@@ -92,9 +92,9 @@ def test_deck_for_players() -> None:
 
 def test_parse_deck_and_format_deck() -> None:
     text = """
-    # a user's transcription
+    ; a user's transcription
     R4|B4, B4|G4   g3|b3
-    P4|P4,  # trailing comment
+    P4|P4,  ; trailing comment
     """
     cards = parse_deck(text)
     assert [str(card) for card in cards] == ["R4|B4", "B4|G4", "G3|B3", "P4|P4"]

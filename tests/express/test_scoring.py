@@ -72,7 +72,8 @@ def test_solo_score() -> None:
     assert solo_score(train, caboose=caboose_named("Buried Alive")) == 17
 
 
-def test_as_dict() -> None:
-    data = score_game(trains("R4|B4", "B2|B2"), caboose=caboose_named("Lightweight")).as_dict()
+def test_to_dict() -> None:
+    data = score_game(trains("R4|B4", "B2|B2"), caboose=caboose_named("Lightweight")).to_dict()
     # 8 against 4 + run bonus 2 + Lightweight 6
     assert data["winner"] == 1 and data["caboose"] == "Lightweight" and data["caboose_winners"] == [1]
+    assert data["trains"] == ["R4|B4", "B2|B2"]
