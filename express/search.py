@@ -66,6 +66,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
+from express.caboose_bounds import MetRules, Slot, Way, met_rules
 from express.cabooses import Caboose, caboose_named
 from express.cards import WILD, Car, Card, Color, parse_deck
 from express.errors import PoolError
@@ -77,6 +78,9 @@ __all__ = ["TrainSearch", "best_train"]
 _COLORS = tuple(Color)
 _WILD_ID = 0
 _FACE_DOWN_VALUE = 4
+# The value-to-go of a state from which no train meets the caboose, in the met-case search: far
+# below any real value-to-go (the sums of a few dozen card values), so never reaching a threshold.
+_NEG = -(1 << 30)
 
 
 def _car_id(car: Car) -> int:
@@ -161,6 +165,7 @@ class _Search:
         count_optimal: bool,
         node_limit: int | None,
         deadline: float | None,
+        met: MetRules | None = None,
     ) -> None:
         # Most valuable first: the natural order for the bound's top-k sums and for move ordering.
         self.types = sorted(pool, key=lambda card: (-card.value, str(card)))
@@ -203,6 +208,14 @@ class _Search:
         self.lists = [self._weight_lists([True] * n_types)]
         if face_up_ok is not None:
             self.lists.append(self._weight_lists([face_up_ok(card) for card in types]))
+        # The met-case search (see the module docstring): only trains meeting the caboose count.
+        self.met = met if self.caboose is not None else None
+        restricted = met is not None and met.restricted and face_up_ok is not None
+        self.met_face_up = [face_up_ok(card) if restricted and face_up_ok else True for card in types]
+        self.met_lists = self.lists[1] if restricted else self.lists[0]
+        self.slot_values = [(card.left.value, card.right.value) for card in types]
+        self.prefix_cache: dict[int, list[list[int]]] = {}
+        self.slot_candidates: dict[Slot, list[list[tuple[int, int]]]] = {}
         self.count_optimal = count_optimal
         self.node_limit = node_limit
         self.deadline = deadline
@@ -271,6 +284,8 @@ class _Search:
 
     def _bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool) -> int:
         """An upper bound on the value-to-go (see the module docstring for why it is admissible)."""
+        if self.met is not None:
+            return self._met_bound(k, last, cur, longest)
         sums = self._top_sums(k)
         bounds = [top[0] for top in sums]
         if self.bonus:
@@ -290,6 +305,119 @@ class _Search:
         # Either the caboose fails (the plain bound) or it is met: its points on top of the
         # plain bound, or of the restricted one when the caboose rules cards out face up.
         return max(bounds[0], min(bounds) + caboose.points)
+
+    def _prefix_sums(self, k: int) -> list[list[int]]:
+        """Per met-case weight list, the sums of the i largest weights left, for i = 0..k."""
+        cached = self.prefix_cache.get(self.code)
+        if cached is not None:
+            return cached
+        count = self.count
+        result: list[list[int]] = []
+        for order, weight in self.met_lists:
+            sums = [0]
+            total = taken = 0
+            for t in order:
+                n = count[t]
+                if n:
+                    w = weight[t]
+                    for _ in range(min(n, k - taken)):
+                        total += w
+                        sums.append(total)
+                    taken = len(sums) - 1
+                    if taken == k:
+                        break
+            result.append(sums)
+        self.prefix_cache[self.code] = result
+        return result
+
+    def _slot_weights(self, slot: Slot) -> list[int] | None:
+        """Per met-case weight list, the most one card left can weigh in ``slot`` (None: no card
+        fits). A card fits face up when its car values match and the caboose allows it face up;
+        any card fits face down, as two wild cars worth 2, when the slot asks for 2s or anything."""
+        candidates = self.slot_candidates.get(slot)
+        left, right = slot
+        if candidates is None:
+            fits = [
+                t
+                for t, (lv, rv) in enumerate(self.slot_values)
+                if self.met_face_up[t] and (not left or lv == left) and (not right or rv == right)
+            ]
+            candidates = [sorted(((weight[t], t) for t in fits), reverse=True) for _, weight in self.met_lists]
+            self.slot_candidates[slot] = candidates
+        face_down = left in (0, 2) and right in (0, 2)
+        count = self.count
+        result: list[int] = []
+        for ranked in candidates:
+            best = _FACE_DOWN_VALUE if face_down else -1
+            for w, t in ranked:
+                if w <= best:
+                    break
+                if count[t]:
+                    best = w
+                    break
+            if best < 0:
+                return None
+            result.append(best)
+        return result
+
+    def _cars_left(self) -> list[int]:
+        # A start card adds one car of its colour, an end card one, a card of one colour two.
+        return [s + e + 2 * m for s, e, m in zip(self.starts, self.ends, self.monos)]
+
+    def _met_bound(self, k: int, last: int, cur: int, longest: int) -> int:
+        """An upper bound on the value-to-go over the continuations that meet the caboose
+        (``_NEG`` when none can): the plain bound over the cards of the best way."""
+        met, caboose = self.met, self.caboose
+        assert met is not None and caboose is not None
+        row = tuple(self.row)
+        if k == 0:
+            return 0 if caboose.test(row) else _NEG
+        if caboose.monotone and not caboose.test(row):
+            return _NEG
+        ways: tuple[Way, ...] = met.ways(row, k, self._cars_left())
+        if not ways:
+            return _NEG
+        prefix = self._prefix_sums(k)
+        # What the run adds on top of each weight list's sum: nothing on the values (list 0);
+        # on colour c's list the start and end of a run of c, as in the plain bound; or, when no
+        # run of a met train exceeds max_run, at most max_run - L on the values alone.
+        n_lists = len(prefix)
+        if not self.bonus:
+            extra = [0] + [_NEG] * (n_lists - 1)
+        elif met.max_run is not None:
+            extra = [max(0, met.max_run - longest)] + [_NEG] * (n_lists - 1)
+        else:
+            extra = [0]
+            last_color = _car_color(last)
+            for c in range(n_lists - 1):
+                start = 1 if self.starts[c] else 0
+                if c == last_color and cur > start:
+                    start = cur
+                extra.append(start + (1 if self.ends[c] else 0) - longest)
+        weights: dict[Slot, list[int] | None] = {}
+        best = _NEG
+        for way in ways:
+            # The k cards: the way's slots, each weighing at most its best fit, and k - len(way)
+            # others, weighing at most the largest weights left (a card counted twice only raises
+            # the sum); and, like any k cards, at most the k largest weights left. Either sum
+            # bounds the weights of a met train's cards, so the smaller does (per weight list, as
+            # in the plain bound).
+            n = len(way)
+            sums = [top[k - n] for top in prefix]
+            for slot in way:
+                if slot in weights:
+                    fit = weights[slot]
+                else:
+                    fit = weights[slot] = self._slot_weights(slot)
+                if fit is None:
+                    break
+                sums = [a + b for a, b in zip(sums, fit)]
+            else:
+                for top, total, e in zip(prefix, sums, extra):
+                    bound = (top[k] if top[k] < total else total) + e
+                    if bound > best:
+                        best = bound
+        return best
 
     def _caboose_state(self) -> tuple[Hashable, bool]:
         """The caboose's memo key of the row so far, and whether its points are still reachable."""
@@ -368,9 +496,12 @@ class _Search:
 
     def _leaf_value(self) -> int:
         """What a complete train adds at the end: the caboose's points when it meets it."""
-        if self.caboose is not None and self.caboose.test(tuple(self.row)):
-            return self.caboose.points
-        return 0
+        if self.caboose is None:
+            return 0
+        met = self.caboose.test(tuple(self.row))
+        if self.met is not None:
+            return 0 if met else _NEG
+        return self.caboose.points if met else 0
 
     def solve(self, k: int, last: int, cur: int, longest: int, alpha: int) -> tuple[int, bool, int]:
         """The value-to-go ``h`` of the current state: ``(h, True, count)`` when ``h >= alpha``,
@@ -407,6 +538,14 @@ class _Search:
             gain, t, face_up, new_last, new_cur, new_longest = move
             self._take(t)
             child_open = caboose_open
+            if self.met is not None:
+                # The met case reads the caboose's progress off the child's row.
+                self.row.extend(Play(self.types[t], face_up).cars)
+                child_bound = self._met_bound(k - 1, new_last, new_cur, new_longest)
+                del self.row[-2:]
+                self._put_back(t)
+                scored.append((gain + child_bound, move))
+                continue
             if caboose_open and self.caboose is not None and self.caboose.monotone:
                 # Only a monotone condition can close for good; the others stay open to the end.
                 self.row.extend(Play(self.types[t], face_up).cars)
@@ -418,8 +557,9 @@ class _Search:
         scored.sort(key=lambda item: -item[0])
 
         strict = 0 if self.count_optimal else 1
-        best, best_count, best_move = -1, 0, None
-        upper = -1
+        # Below every value-to-go, including the met case's _NEG of a train that fails.
+        best, best_count, best_move = 2 * _NEG, 0, None
+        upper = 2 * _NEG
         for estimate, move in scored:
             need = max(alpha, best + strict)
             if estimate < need:
@@ -505,6 +645,61 @@ def best_train(
     >>> str(result.train), result.value, result.longest_run, result.score, result.count
     ('B4|G4,G4|Y4,R4|B4,Y4|R4', 32, 2, 34, 16)
     """
+    return _best_train(
+        cards,
+        length,
+        start=start,
+        bonus=bonus,
+        caboose=caboose,
+        count_optimal=count_optimal,
+        node_limit=node_limit,
+        time_limit=time_limit,
+        split=True,
+    )
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What one search of :func:`_best_train` found.
+
+    ``proven`` is False when a limit stopped the search (``moves`` is then its best complete
+    train, or empty). When proven, ``value`` is the value-to-go and ``moves`` reach it if
+    ``exact``; else no train reaches the search's threshold and ``moves`` is empty.
+    """
+
+    moves: list[_Move]
+    proven: bool
+    exact: bool
+    value: int
+    count: int
+
+
+def _run(search: _Search, length: int, last: int, cur: int, longest: int, alpha: int) -> _Outcome:
+    """Solve from the root with threshold ``alpha``; on a limit, keep the search's incumbent."""
+    try:
+        value, exact, count = search.solve(length, last, cur, longest, alpha)
+    except _Interrupted:
+        return _Outcome(search.incumbent_path, False, False, 0, 0)
+    if not exact or value < 0:
+        # Below the threshold, or (met case, length 0) the start train fails the caboose.
+        return _Outcome([], True, False, value, 0)
+    return _Outcome(search.follow(search.state_key(length, last, cur, longest)), True, True, value, count)
+
+
+def _best_train(
+    cards: Iterable[Card] | str,
+    length: int,
+    *,
+    start: Train | None,
+    bonus: bool,
+    caboose: Caboose | str | None,
+    count_optimal: bool,
+    node_limit: int | None,
+    time_limit: float | None,
+    split: bool,
+) -> TrainSearch:
+    """:func:`best_train`; ``split=False`` runs the single search whose bound only adds the
+    caboose's points while the caboose is open (the tests cross-check the two)."""
     pool = Counter(parse_deck(cards) if isinstance(cards, str) else cards)
     size = sum(pool.values())
     if length < 0:
@@ -516,23 +711,44 @@ def best_train(
     start = Train() if start is None else start
     began = time.perf_counter()
     deadline = None if time_limit is None else began + time_limit
-    search = _Search(pool, start, length, bonus, caboose, count_optimal, node_limit, deadline)
     last = _car_id(start.last_car)
     # The run ending at the last car is the train's last run, unless the last car is wild.
     cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
     longest = start.longest_run if bonus else 0
-    count: int | None = None
+    rules = met_rules(caboose) if split and caboose is not None and not caboose.is_relative else None
+
+    # Without met-case rules: one search, the caboose's points added while it is open.
+    search = _Search(pool, start, length, bonus, None if rules else caboose, count_optimal, node_limit, deadline)
     search.greedy(length, last, cur, longest)
-    try:
-        _, _, n_optimal = search.solve(length, last, cur, longest, 0)
-        moves = search.follow(search.state_key(length, last, cur, longest))
-        optimal = True
-        count = n_optimal if count_optimal else None
-    except _Interrupted:
-        optimal = False
-        moves = search.incumbent_path
-    plays = tuple(Play(search.types[move[1]], move[2]) for move in moves)
-    train = start.extend(plays)
+    found = _run(search, length, last, cur, longest, 0)
+    nodes = search.nodes
+    outcomes = [found]
+    count = found.count
+    if rules is not None and caboose is not None:
+        # The optimum is the better of the best train (found above) and the best train meeting
+        # the caboose plus its points; the second only matters if it can beat (or, counting,
+        # tie) the first, which sets its threshold.
+        points = caboose.points
+        alpha = max(0, found.value - points + (0 if count_optimal else 1)) if found.proven else 0
+        remaining = None if node_limit is None else max(0, node_limit - nodes)
+        met = _Search(pool, start, length, bonus, caboose, count_optimal, remaining, deadline, met=rules)
+        met_found = _run(met, length, last, cur, longest, alpha)
+        nodes += met.nodes
+        outcomes.append(met_found)
+        if met_found.exact:
+            # The optimal trains: those of the first search if its optimum is reached (none of
+            # them meets the caboose, or the second search would beat it), plus those of the
+            # second if it reaches the optimum with the points.
+            best = max(found.value, met_found.value + points)
+            count = (found.count if found.value == best else 0) + (
+                met_found.count if met_found.value + points == best else 0
+            )
+
+    optimal = all(outcome.proven for outcome in outcomes)
+    trains = [start.extend(Play(search.types[m[1]], m[2]) for m in o.moves) for o in outcomes if len(o.moves) == length]
+    # Both searches list the pool's card types in the same order, so a move means the same card.
+    train = max(trains, key=lambda t: solo_score(t, bonus=bonus, caboose=caboose))
+    plays = train.plays[len(start.plays) :]
     active = caboose is not None and not caboose.is_relative and caboose.met_by(train)
     return TrainSearch(
         start=start,
@@ -544,7 +760,7 @@ def best_train(
         caboose=caboose,
         caboose_points=caboose.points if active and caboose is not None else 0,
         optimal=optimal,
-        nodes=search.nodes,
-        count=count,
+        nodes=nodes,
+        count=count if optimal and count_optimal else None,
         seconds=time.perf_counter() - began,
     )
