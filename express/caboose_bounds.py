@@ -15,10 +15,10 @@ any card left can weigh in it, the other ``k - len(way)`` cards the most of the 
 ``express.search``). Every rule below says why each train meeting the caboose fills some way
 it returns: that is what makes the bound admissible (never below the true value-to-go).
 
-Two facts more per caboose: ``restricted`` — a train meeting it lays face up only cards its
-``face_up_ok`` allows (the other cards weigh their face-down 4 and lengthen no run); and
+Three facts more per caboose: ``restricted`` — a train meeting it lays face up only cards its
+``face_up_ok`` allows (the other cards weigh their face-down 4 and lengthen no run);
 ``max_run`` — no run of a train meeting it is longer (the run bonus then gains at most
-``max_run`` minus the longest run so far).
+``max_run`` minus the longest run so far); and ``value_joints`` (below).
 
 >>> rules = met_rules(caboose_named("Sequence 4"))
 >>> rules is not None and rules.ways(Train.parse("B2|B2,B2|B2").cars, 2, (0, 0, 0, 0, 0))[0]
@@ -58,6 +58,10 @@ class MetRules:
     ways: WaysFunction
     restricted: bool = False
     max_run: int | None = None
+    value_joints: bool = False
+    """True when in a met train every face-up card that follows a coloured car joins it by
+    value alone (a colour match would make a run of 2): the search then also bounds the values
+    by the best walk over the cards' values (see ``express.search``)."""
 
 
 def _color_counts(row: Row) -> list[int]:
@@ -147,7 +151,9 @@ _RULES: dict[str, MetRules] = {
     "End of Line": MetRules(_end_of_line_ways),
     # No run of length >= 2: a met train's longest run is at most 1, and it lays no card with
     # both cars of one colour face up (its face_up_ok).
-    "Inefficient": MetRules(_monotone_ways, restricted=True, max_run=1),
+    # A face-up card joins the car before it by colour or value, and a colour join is a run of
+    # 2: so after a coloured car it joins by value alone.
+    "Inefficient": MetRules(_monotone_ways, restricted=True, max_run=1, value_joints=True),
 }
 
 _LIBRARY = {caboose.name: caboose for caboose in CABOOSES}

@@ -215,6 +215,12 @@ class _Search:
         self.met_lists = self.lists[1] if restricted else self.lists[0]
         self.slot_values = [(card.left.value, card.right.value) for card in types]
         self.prefix_cache: dict[int, list[list[int]]] = {}
+        # For value_joints: the card types laid face up, grouped by their (left, right) values.
+        self.chain_classes = sorted({self.slot_values[t] for t in range(n_types) if self.met_face_up[t]})
+        self.chain_class = [
+            self.chain_classes.index(self.slot_values[t]) if self.met_face_up[t] else -1 for t in range(n_types)
+        ]
+        self.chain_memo: dict[tuple[tuple[int, ...], int, int], int] = {}
         self.slot_candidates: dict[Slot, list[list[tuple[int, int]]]] = {}
         self.count_optimal = count_optimal
         self.node_limit = node_limit
@@ -360,6 +366,39 @@ class _Search:
             result.append(best)
         return result
 
+    def _chain_bound(self, k: int, last: int) -> int:
+        """For a caboose with ``value_joints``: the most value k plays can add when every face-up
+        card after a coloured car must match its value.
+
+        A relaxation of the met case, solved exactly by memoised search: cards are reduced to
+        their (left, right) values and colours are dropped (a met train's plays are such a
+        walk), and a face-down play (4, then a wild that anything may follow) takes no card
+        from the classes (taking one only narrows the choices). So it is never below the value
+        the plays of a met train add."""
+        counts = [0] * len(self.chain_classes)
+        for t, n in enumerate(self.count):
+            if n and self.chain_class[t] >= 0:
+                counts[self.chain_class[t]] += n
+        value = 0 if last == _WILD_ID else _CARS_BY_ID[last].value
+        return self._chain(tuple(counts), value, k)
+
+    def _chain(self, counts: tuple[int, ...], value: int, k: int) -> int:
+        if k == 0:
+            return 0
+        # More than k cards of a class are as good as k: one memo entry for all of them.
+        counts = tuple(n if n < k else k for n in counts)
+        key = (counts, value, k)
+        cached = self.chain_memo.get(key)
+        if cached is not None:
+            return cached
+        best = _FACE_DOWN_VALUE + self._chain(counts, 0, k - 1)
+        for i, (left, right) in enumerate(self.chain_classes):
+            if counts[i] and (value == 0 or left == value):
+                rest = counts[:i] + (counts[i] - 1,) + counts[i + 1 :]
+                best = max(best, left + right + self._chain(rest, right, k - 1))
+        self.chain_memo[key] = best
+        return best
+
     def _cars_left(self) -> list[int]:
         # A start card adds one car of its colour, an end card one, a card of one colour two.
         return [s + e + 2 * m for s, e, m in zip(self.starts, self.ends, self.monos)]
@@ -394,6 +433,10 @@ class _Search:
                 if c == last_color and cur > start:
                     start = cur
                 extra.append(start + (1 if self.ends[c] else 0) - longest)
+        if met.value_joints:
+            # The values alone are bounded by the walk over card values (_chain_bound) as well.
+            chain = self._chain_bound(k, last)
+            prefix = [[min(total, chain) for total in top] for top in prefix]
         weights: dict[Slot, list[int] | None] = {}
         best = _NEG
         for way in ways:
