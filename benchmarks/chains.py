@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
+import statistics
 import time
 
-from express import DECK, best_train, deck_for
+from express import CABOOSES, DECK, Card, best_train, deck_for
 
 TARGET_SECONDS = 0.25
 LENGTHS = range(1, 8)
@@ -34,17 +36,134 @@ EXPECTED: dict[tuple[str, bool], list[int]] = {
 
 DECKS = {"full": DECK, "2-player": deck_for(2)}
 
+# --cabooses: every caboose over the whole decks at these lengths and random pools of these
+# sizes at one length, against these targets.
+CABOOSE_LENGTHS = range(1, 10)
+POOL_SIZES = (18, 24)
+POOL_LENGTH = 7
+CABOOSE_MAX_SECONDS = 0.5
+CABOOSE_MAX_STATES = 20_000
+CABOOSE_MEDIAN_SECONDS = 0.05
+
+# The recorded optimal solo scores with each absolute caboose, whole decks, lengths 1..9.
+EXPECTED_CABOOSE: dict[tuple[str, str], list[int]] = {}
+
+# --quick checks these lengths of EXPECTED_CABOOSE (the rest are for --cabooses' table).
+QUICK_CABOOSE_LENGTHS = range(1, 10)
+
+# Recorded pools: (caboose, pool, length, optimal score).
+EXPECTED_POOLS: list[tuple[str, str, int, int]] = []
+
 
 def plain_enumeration(cards: int, length: int) -> int:
     """Sequences a plain enumeration visits: ordered choices of distinct cards, times 2 faces each."""
     return math.perm(cards, length) * 2**length
 
 
+def caboose_cases(pools: int, seed: int) -> list[tuple[str, tuple[Card, ...], int]]:
+    """The searches of ``--cabooses`` for one caboose: (label, pool, length)."""
+    cases = [(f"{name} deck", cards, length) for name, cards in DECKS.items() for length in CABOOSE_LENGTHS]
+    rng = random.Random(seed)
+    for size in POOL_SIZES:
+        for i in range(pools):
+            cases.append((f"{size}-card pool", tuple(rng.sample(DECK, size)), POOL_LENGTH))
+    return cases
+
+
+def run_cabooses(pools: int, seed: int) -> int:
+    """Time every caboose over whole decks and random pools; 1 when a search is not proven."""
+    cases = caboose_cases(pools, seed)
+    print(f"Yardmaster Express optimal trains with each caboose (express.best_train): per caboose, the decks")
+    print(f"at lengths {CABOOSE_LENGTHS.start}-{CABOOSE_LENGTHS.stop - 1} (full and 2-player) and {pools} random pools each of")
+    print(f"{' and '.join(str(size) for size in POOL_SIZES)} cards at length {POOL_LENGTH} (seed {seed}): {len(cases)} searches")
+    print(f"{'caboose':<18}{'median s':>9}{'max s':>8}{'median states':>14}{'max states':>11}  slowest search")
+    problems: list[str] = []
+    all_seconds: list[float] = []
+    all_states: list[int] = []
+    scores: dict[str, list[int]] = {}
+    for caboose in CABOOSES:
+        seconds: list[float] = []
+        states: list[int] = []
+        slowest = ("", 0, 0.0)
+        for label, cards, length in cases:
+            began = time.perf_counter()
+            result = best_train(cards, length, caboose=caboose)
+            took = time.perf_counter() - began
+            seconds.append(took)
+            states.append(result.nodes)
+            if took > slowest[2]:
+                slowest = (label, length, took)
+            if label.endswith("deck"):
+                scores.setdefault(f"{caboose.name}, {label}", []).append(result.score)
+            if not result.optimal:
+                problems.append(f"{caboose.name} {label} length {length}: not proven optimal")
+        all_seconds += seconds
+        all_states += states
+        print(
+            f"{caboose.name:<18}{statistics.median(seconds):>9.4f}{max(seconds):>8.3f}"
+            f"{statistics.median(states):>14.0f}{max(states):>11,}  {slowest[0]}, length {slowest[1]}"
+        )
+    print()
+    print(f"Optimal solo score with the caboose, whole decks, by train length")
+    print(f"{'caboose, deck':<34}" + "".join(f"{length:>4}" for length in CABOOSE_LENGTHS))
+    for label, row in scores.items():
+        print(f"{label:<34}" + "".join(f"{score:>4}" for score in row))
+    print()
+    slow = max(all_seconds)
+    most = max(all_states)
+    median = statistics.median(all_seconds)
+    met = slow <= CABOOSE_MAX_SECONDS and most <= CABOOSE_MAX_STATES and median <= CABOOSE_MEDIAN_SECONDS
+    print(
+        f"{len(all_seconds)} searches, {sum(all_seconds):.1f} s in all: median {median:.4f} s, slowest {slow:.3f} s, "
+        f"most states {most:,} (target: each <= {CABOOSE_MAX_SECONDS} s and <= {CABOOSE_MAX_STATES:,} states, "
+        f"median <= {CABOOSE_MEDIAN_SECONDS} s: {'met' if met else 'MISSED'})"
+    )
+    for problem in problems:
+        print(f"MISMATCH: {problem}")
+    return 1 if problems else 0
+
+
+def run_quick() -> int:
+    """The short correctness run for CI: the recorded tables, no timing target; 1 on a mismatch."""
+    mismatches: list[str] = []
+    checked = 0
+    for (name, bonus), expected in EXPECTED.items():
+        scores = [best_train(DECKS[name], length, bonus=bonus).score for length in LENGTHS]
+        checked += len(scores)
+        if scores != expected:
+            mismatches.append(f"{name} bonus={bonus}: scores {scores} != recorded {expected}")
+    for (caboose, name), expected in EXPECTED_CABOOSE.items():
+        for length, score in enumerate(expected, start=1):
+            if length not in QUICK_CABOOSE_LENGTHS:
+                continue
+            result = best_train(DECKS[name], length, caboose=caboose)
+            checked += 1
+            if (result.score, result.optimal) != (score, True):
+                mismatches.append(f"{caboose}, {name} deck, length {length}: {result.score} != recorded {score}")
+    for caboose, pool, length, score in EXPECTED_POOLS:
+        result = best_train(pool, length, caboose=caboose)
+        checked += 1
+        if (result.score, result.optimal) != (score, True):
+            mismatches.append(f"{caboose}, pool {pool}, length {length}: {result.score} != recorded {score}")
+    for problem in mismatches:
+        print(f"MISMATCH: {problem}")
+    print(f"chains --quick: {checked} recorded optimal scores checked, {len(mismatches)} mismatches")
+    return 1 if mismatches else 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks chains", description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="best of N timed runs per search (default 3)")
     parser.add_argument("--count", action="store_true", help="also count the distinct optimal trains")
+    parser.add_argument("--cabooses", action="store_true", help="time every caboose over decks and random pools")
+    parser.add_argument("--pools", type=int, default=12, help="random pools of each size for --cabooses (default 12)")
+    parser.add_argument("--seed", type=int, default=10, help="seed of the random pools (default 10)")
+    parser.add_argument("--quick", action="store_true", help="only check the recorded scores (a few seconds, for CI)")
     args = parser.parse_args(argv)
+    if args.quick:
+        return run_quick()
+    if args.cabooses:
+        return run_cabooses(args.pools, args.seed)
 
     header = f"{'deck':<9}{'bonus':<6}{'len':>4}{'score':>6}{'nodes':>7}{'seconds':>9}{'plain enumeration':>19}"
     if args.count:

@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from itertools import accumulate
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
@@ -187,34 +188,41 @@ class _Search:
             self.radix.append(weight)
             weight *= n + 1
         self.code = sum(n * r for n, r in zip(self.count, self.radix))
-        # Cards left per colour that can start (right car c, left car not) or end (left car c,
-        # right car not) a run of c, or sit inside it (both cars c).
-        n_colors = len(_COLORS)
-        self.starts = [0] * n_colors
-        self.ends = [0] * n_colors
-        self.monos = [0] * n_colors
-        # role[t] = (colour t can start, colour t can end, colour t can sit inside), -1 for none.
-        self.role: list[tuple[int, int, int]] = []
-        for t in range(n_types):
-            right, left = _car_color(self.right_id[t]), self.left_color[t]
-            self.role.append((-1, -1, left) if self.mono[t] else (right, left, -1))
-            self._adjust(t, self.count[t])
         self.length = length
         self.bonus = bonus
         self.caboose = caboose if caboose is not None and not caboose.is_relative else None
         # In a train meeting a caboose with ``face_up_ok``, a card it rules out adds 4 at most
         # (face down) and never lengthens a run: the same bound over these restricted weights.
         face_up_ok = None if self.caboose is None else self.caboose.face_up_ok
-        self.lists = [self._weight_lists([True] * n_types)]
-        if face_up_ok is not None:
-            self.lists.append(self._weight_lists([face_up_ok(card) for card in types]))
+        allowed = [True if face_up_ok is None else face_up_ok(card) for card in types]
         # The met-case search (see the module docstring): only trains meeting the caboose count.
         self.met = met if self.caboose is not None else None
-        restricted = met is not None and met.restricted and face_up_ok is not None
-        self.met_face_up = [face_up_ok(card) if restricted and face_up_ok else True for card in types]
+        restricted = self.met is not None and self.met.restricted and face_up_ok is not None
+        self.met_face_up = allowed if restricted else [True] * n_types
+        # Cards left per colour that can start (right car c, left car not) or end (left car c,
+        # right car not) a run of c, or sit inside it (both cars c); in the met case only the
+        # cards it lets lie face up start or end a run.
+        n_colors = len(_COLORS)
+        self.starts = [0] * n_colors
+        self.ends = [0] * n_colors
+        self.monos = [0] * n_colors
+        self.met_starts = [0] * n_colors
+        self.met_ends = [0] * n_colors
+        # role[t] = (colour t can start, colour t can end, colour t can sit inside), -1 for none.
+        self.role: list[tuple[int, int, int]] = []
+        self.met_role: list[tuple[int, int]] = []
+        for t in range(n_types):
+            right, left = _car_color(self.right_id[t]), self.left_color[t]
+            self.role.append((-1, -1, left) if self.mono[t] else (right, left, -1))
+            self.met_role.append((-1, -1) if self.mono[t] or not self.met_face_up[t] else (right, left))
+            self._adjust(t, self.count[t])
+        self.lists = [self._weight_lists([True] * n_types)]
+        if face_up_ok is not None:
+            self.lists.append(self._weight_lists(allowed))
         self.met_lists = self.lists[1] if restricted else self.lists[0]
         self.slot_values = [(card.left.value, card.right.value) for card in types]
-        self.prefix_cache: dict[int, list[list[int]]] = {}
+        # Per count vector (code): the largest k met-case weights left per list, and their prefix sums.
+        self.selection_cache: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
         # For value_joints: the card types laid face up, grouped by their (left, right) values.
         self.chain_classes = sorted({self.slot_values[t] for t in range(n_types) if self.met_face_up[t]})
         self.chain_class = [
@@ -222,6 +230,8 @@ class _Search:
         ]
         self.chain_memo: dict[tuple[tuple[int, ...], int, int], int] = {}
         self.slot_candidates: dict[Slot, list[list[tuple[int, int]]]] = {}
+        self.way_groups: dict[Way, tuple[tuple[Slot, int], ...]] = {}
+        self.slot_cache: dict[tuple[int, Slot, int], list[int] | None] = {}
         self.count_optimal = count_optimal
         self.node_limit = node_limit
         self.deadline = deadline
@@ -242,6 +252,11 @@ class _Search:
             self.ends[end] += delta
         if inside >= 0:
             self.monos[inside] += delta
+        start, end = self.met_role[t]
+        if start >= 0:
+            self.met_starts[start] += delta
+        if end >= 0:
+            self.met_ends[end] += delta
 
     def _take(self, t: int) -> None:
         self.count[t] -= 1
@@ -312,34 +327,51 @@ class _Search:
         # plain bound, or of the restricted one when the caboose rules cards out face up.
         return max(bounds[0], min(bounds) + caboose.points)
 
-    def _prefix_sums(self, k: int) -> list[list[int]]:
-        """Per met-case weight list, the sums of the i largest weights left, for i = 0..k."""
-        cached = self.prefix_cache.get(self.code)
+    def _selection(self, k: int) -> tuple[list[list[int]], list[list[int]]]:
+        """Per met-case weight list, the k largest weights left (largest first) and their
+        prefix sums (the sums of the i largest, i = 0..k). Cached per count vector."""
+        cached = self.selection_cache.get(self.code)
         if cached is not None:
             return cached
         count = self.count
-        result: list[list[int]] = []
+        chosen: list[list[int]] = []
         for order, weight in self.met_lists:
-            sums = [0]
-            total = taken = 0
+            top: list[int] = []
             for t in order:
                 n = count[t]
                 if n:
-                    w = weight[t]
-                    for _ in range(min(n, k - taken)):
-                        total += w
-                        sums.append(total)
-                    taken = len(sums) - 1
-                    if taken == k:
+                    top.extend([weight[t]] * min(n, k - len(top)))
+                    if len(top) == k:
                         break
-            result.append(sums)
-        self.prefix_cache[self.code] = result
+            chosen.append(top)
+        result = (chosen, [list(accumulate(top, initial=0)) for top in chosen])
+        self.selection_cache[self.code] = result
         return result
 
-    def _slot_weights(self, slot: Slot) -> list[int] | None:
-        """Per met-case weight list, the most one card left can weigh in ``slot`` (None: no card
-        fits). A card fits face up when its car values match and the caboose allows it face up;
-        any card fits face down, as two wild cars worth 2, when the slot asks for 2s or anything."""
+    def _select_child(self, parent: list[list[int]], t: int) -> None:
+        """Cache the selection of the current counts, which are the parent's (whose k largest
+        weights are ``parent``) less one card of type t: the parent's less that card when it is
+        among them (any card of equal weight will do), else the parent's less its smallest."""
+        if self.code in self.selection_cache:
+            return
+        chosen: list[list[int]] = []
+        for top, (_, weight) in zip(parent, self.met_lists):
+            w = weight[t]
+            if top and w >= top[-1]:
+                i = top.index(w)
+                chosen.append(top[:i] + top[i + 1 :])
+            else:
+                chosen.append(top[:-1])
+        self.selection_cache[self.code] = (chosen, [list(accumulate(top, initial=0)) for top in chosen])
+
+    def _slot_weights(self, slot: Slot, m: int) -> list[int] | None:
+        """Per met-case weight list, the most m distinct cards left can weigh in ``slot``
+        (None: fewer fit). A card fits face up when its car values match and the caboose allows
+        it face up; any card fits face down, as two wild cars worth 2, when the slot asks for 2s
+        or anything (face-down fillers are not counted off: that only raises the sum)."""
+        key = (self.code, slot, m)
+        if key in self.slot_cache:
+            return self.slot_cache[key]
         candidates = self.slot_candidates.get(slot)
         left, right = slot
         if candidates is None:
@@ -354,16 +386,22 @@ class _Search:
         count = self.count
         result: list[int] = []
         for ranked in candidates:
-            best = _FACE_DOWN_VALUE if face_down else -1
+            total, need = 0, m
             for w, t in ranked:
-                if w <= best:
+                if need == 0 or (face_down and w <= _FACE_DOWN_VALUE):
                     break
-                if count[t]:
-                    best = w
-                    break
-            if best < 0:
-                return None
-            result.append(best)
+                n = count[t]
+                if n:
+                    used = n if n < need else need
+                    total += used * w
+                    need -= used
+            if need:
+                if not face_down:
+                    self.slot_cache[key] = None
+                    return None
+                total += need * _FACE_DOWN_VALUE
+            result.append(total)
+        self.slot_cache[key] = result
         return result
 
     def _chain_bound(self, k: int, last: int) -> int:
@@ -413,10 +451,10 @@ class _Search:
             return 0 if caboose.test(row) else _NEG
         if caboose.monotone and not caboose.test(row):
             return _NEG
-        ways: tuple[Way, ...] = met.ways(row, k, self._cars_left())
+        ways: tuple[Way, ...] = met.ways(row, k, self._cars_left() if met.counts_colours else ())
         if not ways:
             return _NEG
-        prefix = self._prefix_sums(k)
+        prefix = self._selection(k)[1]
         # What the run adds on top of each weight list's sum: nothing on the values (list 0);
         # on colour c's list the start and end of a run of c, as in the plain bound; or, when no
         # run of a met train exceeds max_run, at most max_run - L on the values alone.
@@ -429,29 +467,32 @@ class _Search:
             extra = [0]
             last_color = _car_color(last)
             for c in range(n_lists - 1):
-                start = 1 if self.starts[c] else 0
+                start = 1 if self.met_starts[c] else 0
                 if c == last_color and cur > start:
                     start = cur
-                extra.append(start + (1 if self.ends[c] else 0) - longest)
+                extra.append(start + (1 if self.met_ends[c] else 0) - longest)
         if met.value_joints:
             # The values alone are bounded by the walk over card values (_chain_bound) as well.
             chain = self._chain_bound(k, last)
             prefix = [[min(total, chain) for total in top] for top in prefix]
-        weights: dict[Slot, list[int] | None] = {}
+        weights: dict[tuple[Slot, int], list[int] | None] = {}
         best = _NEG
         for way in ways:
-            # The k cards: the way's slots, each weighing at most its best fit, and k - len(way)
-            # others, weighing at most the largest weights left (a card counted twice only raises
+            # The k cards: the way's slots, each weighing at most its best fit (m slots alike: the
+            # m best distinct fits), and k - len(way) others, weighing at most the largest weights left (a card counted twice only raises
             # the sum); and, like any k cards, at most the k largest weights left. Either sum
             # bounds the weights of a met train's cards, so the smaller does (per weight list, as
             # in the plain bound).
             n = len(way)
             sums = [top[k - n] for top in prefix]
-            for slot in way:
-                if slot in weights:
-                    fit = weights[slot]
+            groups = self.way_groups.get(way)
+            if groups is None:
+                groups = self.way_groups[way] = tuple(Counter(way).items())
+            for group in groups:
+                if group in weights:
+                    fit = weights[group]
                 else:
-                    fit = weights[slot] = self._slot_weights(slot)
+                    fit = weights[group] = self._slot_weights(*group)
                 if fit is None:
                     break
                 sums = [a + b for a, b in zip(sums, fit)]
@@ -461,6 +502,36 @@ class _Search:
                     if bound > best:
                         best = bound
         return best
+
+    def _met_children(self, k: int, last: int, cur: int, longest: int) -> list[tuple[int, _Move]]:
+        """The met case's children, best first, each with gain plus an upper bound of its value.
+
+        A face-up child's bound is its own. Every face-down child shares one: the bound of the
+        row with two wild cars added but the parent's cards left, which is at least each
+        child's own (more cards left never lower a bound); it spares a bound per card, and the
+        child's own is still taken when it is searched. Among them the cheapest card goes first.
+        """
+        parent = self._selection(k)[0]
+        scored: list[tuple[int, int, _Move]] = []
+        shared: int | None = None
+        for move in self._moves(last, cur, longest):
+            gain, t, face_up, new_last, new_cur, new_longest = move
+            if face_up:
+                self._take(t)
+                self._select_child(parent, t)
+                self.row.extend((self.types[t].left, self.types[t].right))
+                estimate = gain + self._met_bound(k - 1, new_last, new_cur, new_longest)
+                del self.row[-2:]
+                self._put_back(t)
+                scored.append((estimate, 0, move))
+                continue
+            if shared is None:
+                self.row.extend((WILD, WILD))
+                shared = self._met_bound(k - 1, new_last, new_cur, new_longest)
+                del self.row[-2:]
+            scored.append((gain + shared, self.value[t], move))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [(estimate, move) for estimate, _, move in scored]
 
     def _caboose_state(self) -> tuple[Hashable, bool]:
         """The caboose's memo key of the row so far, and whether its points are still reachable."""
@@ -577,18 +648,12 @@ class _Search:
 
         # Order children by gain plus their own bound, computed on the spot (cached per multiset).
         scored: list[tuple[int, _Move]] = []
-        for move in self._moves(last, cur, longest):
+        if self.met is not None:
+            scored = self._met_children(k, last, cur, longest)
+        for move in self._moves(last, cur, longest) if self.met is None else ():
             gain, t, face_up, new_last, new_cur, new_longest = move
             self._take(t)
             child_open = caboose_open
-            if self.met is not None:
-                # The met case reads the caboose's progress off the child's row.
-                self.row.extend(Play(self.types[t], face_up).cars)
-                child_bound = self._met_bound(k - 1, new_last, new_cur, new_longest)
-                del self.row[-2:]
-                self._put_back(t)
-                scored.append((gain + child_bound, move))
-                continue
             if caboose_open and self.caboose is not None and self.caboose.monotone:
                 # Only a monotone condition can close for good; the others stay open to the end.
                 self.row.extend(Play(self.types[t], face_up).cars)
