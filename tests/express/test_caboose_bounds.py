@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -28,7 +29,7 @@ def plain(plays: tuple[Play, ...]) -> list[brute.PlainPlay]:
     return [(str(play.card), play.face_up) for play in plays]
 
 
-def library_test(caboose: Caboose) -> brute.Callable[[list[brute.PlainCar]], bool]:
+def library_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
     def test(row: list[brute.PlainCar]) -> bool:
         cars = tuple(WILD if colour is None else Car(Color(colour), value) for colour, value in row)
         return caboose.test(cars)
