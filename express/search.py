@@ -219,7 +219,23 @@ class _Search:
         self.lists = [self._weight_lists([True] * n_types)]
         if face_up_ok is not None:
             self.lists.append(self._weight_lists(allowed))
-        self.met_lists = self.lists[1] if restricted else self.lists[0]
+        # The met case's weight lists: the values; with the run bonus, unless max_run caps the
+        # runs, per colour the plain bound's list (value + 2 for a card with both cars c), then
+        # the same with +1 for a card with one car c (see _met_bound).
+        face_up = allowed if restricted else [True] * n_types
+        plain_lists = self.lists[1] if restricted else self.lists[0]
+        if not bonus or (self.met is not None and self.met.max_run is not None):
+            self.met_lists = plain_lists[:1]
+        else:
+            self.met_lists = plain_lists + [
+                self._ordered(
+                    [
+                        plain_lists[1 + c][1][t] + (1 if face_up[t] and not self.mono[t] and c in self._colors(t) else 0)
+                        for t in range(n_types)
+                    ]
+                )
+                for c in range(n_colors)
+            ]
         self.slot_values = [(card.left.value, card.right.value) for card in types]
         # Per count vector (code): the largest k met-case weights left per list, and their prefix sums.
         self.selection_cache: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
@@ -277,7 +293,15 @@ class _Search:
             [value[t] + (2 if face_up[t] and self.mono[t] and self.left_color[t] == c else 0) for t in range(n_types)]
             for c in range(len(_COLORS))
         ]
-        return [(sorted(range(n_types), key=w.__getitem__, reverse=True), w) for w in weights]
+        return [self._ordered(w) for w in weights]
+
+    def _ordered(self, weights: list[int]) -> tuple[list[int], list[int]]:
+        """A weight list with the card types in decreasing order of weight."""
+        return sorted(range(len(weights)), key=weights.__getitem__, reverse=True), weights
+
+    def _colors(self, t: int) -> tuple[int, int]:
+        """The colour indices of card type t's left and right cars."""
+        return self.left_color[t], _car_color(self.right_id[t])
 
     def _top_sums(self, k: int) -> list[list[int]]:
         """Per weight list (see :meth:`_weight_lists`), the sums of the k largest weights left."""
@@ -458,23 +482,31 @@ class _Search:
         # What the run adds on top of each weight list's sum: nothing on the values (list 0);
         # on colour c's list the start and end of a run of c, as in the plain bound; or, when no
         # run of a met train exceeds max_run, at most max_run - L on the values alone.
-        n_lists = len(prefix)
+        n_colors = (len(prefix) - 1) // 2
         if not self.bonus:
-            extra = [0] + [_NEG] * (n_lists - 1)
+            extra = [0]
         elif met.max_run is not None:
-            extra = [max(0, met.max_run - longest)] + [_NEG] * (n_lists - 1)
+            extra = [max(0, met.max_run - longest)]
         else:
+            # On colour c's lists: a run of c that ends after this point is the current run (cur
+            # cars, when the last car is c) or a start card's right car, then cards with both
+            # cars c (2 each), then an end card's left car. The plain bound adds the start and
+            # the end to the sum of value + 2 per card of both cars c (B_c of the module
+            # docstring); the second list instead weighs +1 on every card with one car c, which
+            # covers the start and end cards among them, and adds only cur. Both are admissible,
+            # so the smaller is.
             extra = [0]
             last_color = _car_color(last)
-            for c in range(n_lists - 1):
+            for c in range(n_colors):
                 start = 1 if self.met_starts[c] else 0
                 if c == last_color and cur > start:
                     start = cur
                 extra.append(start + (1 if self.met_ends[c] else 0) - longest)
+            extra += [(cur if c == last_color else 0) - longest for c in range(n_colors)]
         if met.value_joints:
             # The values alone are bounded by the walk over card values (_chain_bound) as well.
             chain = self._chain_bound(k, last)
-            prefix = [[min(total, chain) for total in top] for top in prefix]
+            prefix = [[min(total, chain) for total in prefix[0]], *prefix[1:]]
         weights: dict[tuple[Slot, int], list[int] | None] = {}
         best = _NEG
         for way in ways:
@@ -497,10 +529,14 @@ class _Search:
                     break
                 sums = [a + b for a, b in zip(sums, fit)]
             else:
-                for top, total, e in zip(prefix, sums, extra):
-                    bound = (top[k] if top[k] < total else total) + e
-                    if bound > best:
-                        best = bound
+                bounds = [(top[k] if top[k] < total else total) + e for top, total, e in zip(prefix, sums, extra)]
+                bound = bounds[0]
+                for c in range(1, n_colors + 1):
+                    run = min(bounds[c], bounds[c + n_colors])
+                    if run > bound:
+                        bound = run
+                if bound > best:
+                    best = bound
         return best
 
     def _met_children(self, k: int, last: int, cur: int, longest: int) -> list[tuple[int, _Move]]:
