@@ -15,7 +15,7 @@ any card left can weigh in it, the other ``k - len(way)`` cards the most of the 
 ``express.search``). Every rule below says why each train meeting the caboose fills some way
 it returns: that is what makes the bound admissible (never below the true value-to-go).
 
-Three facts more per caboose: ``restricted`` — a train meeting it lays face up only cards its
+Four facts more per caboose: ``exact_colours`` (below); ``restricted`` — a train meeting it lays face up only cards its
 ``face_up_ok`` allows (the other cards weigh their face-down 4 and lengthen no run);
 ``max_run`` — no run of a train meeting it is longer (the run bonus then gains at most
 ``max_run`` minus the longest run so far); and ``value_joints`` (below).
@@ -58,6 +58,11 @@ class MetRules:
     ways: WaysFunction
     restricted: bool = False
     max_run: int | None = None
+    exact_colours: Callable[[Row], tuple[tuple[tuple[int, int], ...], ...]] | None = None
+    """For a condition on exact colour counts: the alternatives, one of which a met train
+    fulfils, each a tuple of (colour index, cars of it the rest must add exactly); the search
+    then bounds the values by the best cards that add exactly that many (see
+    ``express.search``)."""
     counts_colours: bool = False
     """True when ``ways`` reads ``cars_left`` (else the search passes an empty sequence)."""
     value_joints: bool = False
@@ -90,6 +95,18 @@ def _specialized_ways(row: Row, k: int, cars_left: Sequence[int]) -> tuple[Way, 
         if n <= 5 and cars_left[i] >= 5 - n and 5 - n <= 2 * k:
             return _OPEN
     return _CLOSED
+
+
+def _two_timer_colours(row: Row) -> tuple[tuple[tuple[int, int], ...], ...]:
+    # Met exactly when some two colours end with exactly 3 cars each.
+    counts = _color_counts(row)
+    open_ = [(i, 3 - n) for i, n in enumerate(counts) if n <= 3]
+    return tuple((a, b) for j, a in enumerate(open_) for b in open_[j + 1 :])
+
+
+def _specialized_colours(row: Row) -> tuple[tuple[tuple[int, int], ...], ...]:
+    # Met exactly when some colour ends with exactly 5 cars.
+    return tuple(((i, 5 - n),) for i, n in enumerate(_color_counts(row)) if n <= 5)
 
 
 def _end_of_line_ways(row: Row, k: int, cars_left: Sequence[int]) -> tuple[Way, ...]:
@@ -141,9 +158,9 @@ def _monotone_ways(row: Row, k: int, cars_left: Sequence[int]) -> tuple[Way, ...
 
 
 _RULES: dict[str, MetRules] = {
-    "Two-Timer": MetRules(_two_timer_ways, counts_colours=True),
+    "Two-Timer": MetRules(_two_timer_ways, exact_colours=_two_timer_colours, counts_colours=True),
     "Lightweight": MetRules(_monotone_ways, restricted=True),
-    "Specialized": MetRules(_specialized_ways, counts_colours=True),
+    "Specialized": MetRules(_specialized_ways, exact_colours=_specialized_colours, counts_colours=True),
     "Efficient": MetRules(_monotone_ways, restricted=True),
     "Sequence 1": MetRules(_SequenceWays((2, 2, 2, 2, 2))),
     "Sequence 2": MetRules(_SequenceWays((3, 3, 3, 3, 3))),

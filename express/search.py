@@ -38,11 +38,32 @@ monotone and already failed), where
   This is what a remaining card can add to value and run *together*: a bound that adds the best
   values to the best possible run separately is several points looser and needs far more nodes.
 
-*Caboose.* With an absolute caboose still open (a monotone one can fail for good: then it
-adds nothing), the bound is the larger of the plain bound (the caboose fails) and the plain
-bound plus the caboose's points (it is met). A caboose with ``face_up_ok`` (Lightweight,
-Efficient, Inefficient) also gives a restricted bound for the met case: the same sums with every
-card it rules out face up weighing 4 and adding no run; the smaller of the two is used.
+*Caboose.* With an absolute caboose the score of a train is its plain score plus the caboose's
+points when it meets it, so the optimum is the larger of the best plain score over all trains
+and the best plain score over the trains meeting the caboose, plus its points (a best train
+that happens to meet the caboose is also found by the second). :func:`best_train` runs the
+two as separate searches: the first is the plain search; the second (the *met case*) counts
+only trains meeting the caboose and needs to beat the first minus the points, which is its
+threshold from the start. Its bound knows what meeting the caboose still asks
+(:mod:`express.caboose_bounds`): whether it can still be met at all (else the state is cut),
+and, as *ways*, which cards of given car values the rest must contain — a Sequence's window,
+End of Line's last card. It is the plain bound with the k cards split into a way's slots
+(each weighing at most the best card left that fits, m alike slots the m best) and the others
+(the largest weights left), never more than the plain bound itself, maximised over the ways.
+On top of that: a caboose with ``face_up_ok`` (Lightweight, Efficient, Inefficient) lays the
+cards it rules out face down, so they weigh 4 and lengthen no run; where runs are capped
+(Inefficient: none longer than 1) the run adds at most the cap minus ``L``; where a face-up
+card after a coloured car must join it by value (Inefficient, whose colour joins would make a
+run of 2) the values are also bounded by the best walk over the cards' (left, right) values,
+solved exactly on the relaxation that drops colours. And per colour ``c`` a second run bound
+weighs +1 on every card with one car ``c`` instead of adding the run's start and end (a run
+has at most one of each, and they are among those cards); the smaller of the two is used.
+Counting optimal trains adds the two searches' counts where each reaches the optimum (no
+train of the first at the optimum meets the caboose, or the second would beat it).
+
+An absolute caboose the library does not know (a user's own card) is searched as one: the
+plain bound plus the caboose's points while it is open (a monotone caboose can fail for good),
+the smaller with the restricted weights above for ``face_up_ok``.
 
 *Order.* Children are tried best first by their own bound plus what the play gains, so the first
 dive finds a good train, and a node stops as soon as the next child's bound cannot beat (or,
@@ -149,6 +170,9 @@ class _Interrupted(Exception):
     """Raised inside the search when a caller's node or time limit is reached."""
 
 
+# One alternative of a caboose on exact colour counts: (colour index, cars to add exactly) each.
+_Needs = tuple[tuple[int, int], ...]
+
 # A move: (gain, type index, face up, next last-car id, next cur, next longest run).
 _Move = tuple[int, int, bool, int, int, int]
 
@@ -248,6 +272,10 @@ class _Search:
         self.slot_candidates: dict[Slot, list[list[tuple[int, int]]]] = {}
         self.way_groups: dict[Way, tuple[tuple[Slot, int], ...]] = {}
         self.slot_cache: dict[tuple[int, Slot, int], list[int] | None] = {}
+        self.bound_cache: dict[tuple[int, int, int, int, int, tuple[Way, ...], tuple[_Needs, ...]], int] = {}
+        self.colour_cache: dict[tuple[int, int, int, int], int] = {}
+        # colour_cars[t][c]: how many cars of colour c card type t shows face up.
+        self.colour_cars = [[self._colors(t).count(c) for c in range(n_colors)] for t in range(n_types)]
         self.count_optimal = count_optimal
         self.node_limit = node_limit
         self.deadline = deadline
@@ -355,7 +383,9 @@ class _Search:
         """Per met-case weight list, the k largest weights left (largest first) and their
         prefix sums (the sums of the i largest, i = 0..k). Cached per count vector."""
         cached = self.selection_cache.get(self.code)
-        if cached is not None:
+        # A selection of more weights serves too (the shared face-down bound asks k - 1 of the
+        # parent's counts).
+        if cached is not None and len(cached[1][0]) > k:
             return cached
         count = self.count
         chosen: list[list[int]] = []
@@ -461,6 +491,41 @@ class _Search:
         self.chain_memo[key] = best
         return best
 
+    def _exact_colour_bound(self, k: int, colour: int, need: int) -> int:
+        """The most value k plays can add when their face-up cards add exactly ``need`` cars of
+        ``colour`` (``_NEG``: impossible).
+
+        Such plays lay some a cards with one car of the colour and b with two, a + 2b = need,
+        and the other k - a - b cards either face up without the colour (their value) or face
+        down (4, which no card is below). So the values are at most the a best of the first
+        kind, the b best of the second and the k - a - b best of the cards without the colour,
+        made up with 4s; the best split over b bounds them. Cached per count vector and k."""
+        key = (self.code, k, colour, need)
+        cached = self.colour_cache.get(key)
+        if cached is not None:
+            return cached
+        ones: list[int] = []
+        twos: list[int] = []
+        others: list[int] = []
+        for t, n in enumerate(self.count):
+            if n:
+                cars = self.colour_cars[t][colour]
+                (others if cars == 0 else ones if cars == 1 else twos).extend([self.value[t]] * n)
+        ones.sort(reverse=True)
+        twos.sort(reverse=True)
+        others.sort(reverse=True)
+        best = _NEG
+        for b in range(need // 2 + 1):
+            a = need - 2 * b
+            if a > len(ones) or b > len(twos) or a + b > k:
+                continue
+            rest = k - a - b
+            fill = others[:rest]
+            total = sum(ones[:a]) + sum(twos[:b]) + sum(fill) + _FACE_DOWN_VALUE * (rest - len(fill))
+            best = max(best, total)
+        self.colour_cache[key] = best
+        return best
+
     def _cars_left(self) -> list[int]:
         # A start card adds one car of its colour, an end card one, a card of one colour two.
         return [s + e + 2 * m for s, e, m in zip(self.starts, self.ends, self.monos)]
@@ -478,6 +543,36 @@ class _Search:
         ways: tuple[Way, ...] = met.ways(row, k, self._cars_left() if met.counts_colours else ())
         if not ways:
             return _NEG
+        if self.bonus:
+            # Beyond cur + 2k the longest run cannot grow: all those states bound alike.
+            longest = min(longest, cur + 2 * k)
+        needs = () if met.exact_colours is None else met.exact_colours(row)
+        key = (self.code, k, last, cur, longest, ways, needs)
+        cached = self.bound_cache.get(key)
+        if cached is not None:
+            return cached
+        bound = self._met_ways_bound(k, last, cur, longest, ways, needs)
+        self.bound_cache[key] = bound
+        return bound
+
+    def _met_ways_bound(
+        self, k: int, last: int, cur: int, longest: int, ways: tuple[Way, ...], needs: tuple[_Needs, ...]
+    ) -> int:
+        """:meth:`_met_bound` once the ways to meet the caboose and its exact colour needs are
+        known (they, the counts, k and the last car, run and longest run decide it: it is
+        cached on them)."""
+        met = self.met
+        assert met is not None
+        colour_bound: int | None = None
+        if met.exact_colours is not None:
+            # The values alone, given the exact colour counts the caboose asks (the best
+            # alternative; within one, every requirement holds, so the smallest bound does).
+            colour_bound = max(
+                (min(self._exact_colour_bound(k, c, d) for c, d in alternative) for alternative in needs),
+                default=_NEG,
+            )
+            if colour_bound < 0:
+                return _NEG
         prefix = self._selection(k)[1]
         # What the run adds on top of each weight list's sum: nothing on the values (list 0);
         # on colour c's list the start and end of a run of c, as in the plain bound; or, when no
@@ -537,6 +632,19 @@ class _Search:
                         bound = run
                 if bound > best:
                     best = bound
+        if colour_bound is not None and best > colour_bound:
+            # The run adds at most its longest possible growth: a run of c is at most its start
+            # (cur, or a start card's car), every card with both cars c left (at most k), and
+            # an end card's car.
+            gain = 0
+            if self.bonus:
+                last_color = _car_color(last)
+                for c in range(len(_COLORS)):
+                    start = 1 if self.met_starts[c] else 0
+                    if c == last_color and cur > start:
+                        start = cur
+                    gain = max(gain, start + 2 * min(self.monos[c], k) + (1 if self.met_ends[c] else 0) - longest)
+            best = min(best, colour_bound + gain)
         return best
 
     def _met_children(self, k: int, last: int, cur: int, longest: int) -> list[tuple[int, _Move]]:
