@@ -251,13 +251,12 @@ class _Search:
         if not bonus or (self.met is not None and self.met.max_run is not None):
             self.met_lists = plain_lists[:1]
         else:
+            one_car = [
+                [face_up[t] and not self.mono[t] and c in self._colors(t) for t in range(n_types)]
+                for c in range(n_colors)
+            ]
             self.met_lists = plain_lists + [
-                self._ordered(
-                    [
-                        plain_lists[1 + c][1][t] + (1 if face_up[t] and not self.mono[t] and c in self._colors(t) else 0)
-                        for t in range(n_types)
-                    ]
-                )
+                self._ordered([plain_lists[1 + c][1][t] + one_car[c][t] for t in range(n_types)])
                 for c in range(n_colors)
             ]
         self.slot_values = [(card.left.value, card.right.value) for card in types]
@@ -606,10 +605,10 @@ class _Search:
         best = _NEG
         for way in ways:
             # The k cards: the way's slots, each weighing at most its best fit (m slots alike: the
-            # m best distinct fits), and k - len(way) others, weighing at most the largest weights left (a card counted twice only raises
-            # the sum); and, like any k cards, at most the k largest weights left. Either sum
-            # bounds the weights of a met train's cards, so the smaller does (per weight list, as
-            # in the plain bound).
+            # m best distinct fits), and k - len(way) others, weighing at most the largest weights
+            # left (a card counted twice only raises the sum); and, like any k cards, at most the
+            # k largest weights left. Either sum bounds the weights of a met train's cards, so the
+            # smaller does (per weight list, as in the plain bound).
             n = len(way)
             sums = [top[k - n] for top in prefix]
             groups = self.way_groups.get(way)

@@ -147,7 +147,9 @@ def test_split_search_agrees_with_brute_force(caboose: Caboose) -> None:
             assert found.score == brute.solo_score(plays, bonus=bonus) + found.caboose_points
 
 
-def old_search(cards: list[Card], length: int, caboose: Caboose, *, start: Train, count: bool) -> tuple[int, int | None]:
+def old_search(
+    cards: list[Card], length: int, caboose: Caboose, *, start: Train, count: bool
+) -> tuple[int, int | None]:
     result = _best_train(
         cards,
         length,
