@@ -212,3 +212,45 @@ def test_length_zero_with_a_caboose() -> None:
     assert (result.score, result.caboose_points, result.count) == (start.value + 2 + 6, 6, 1)
     result = best_train([], 0, start=start, caboose="Two-Timer", count_optimal=True)
     assert (result.score, result.caboose_points, result.count) == (start.value + 2, 0, 1)
+
+
+def search_at(pool: list[str], k: int, start: Train, caboose: Caboose) -> tuple[_Search, int]:
+    """A met-case search without the run bonus rooted at (pool, k, start), and its last car id."""
+    rules = met_rules(caboose)
+    assert rules is not None
+    search = _Search(Counter(Card.parse(t) for t in pool), start, k, False, caboose, False, None, None, met=rules)
+    return search, _car_id(start.last_car)
+
+
+@pytest.mark.parametrize("name", ["Inefficient", "Two-Timer", "Specialized"])
+def test_value_bounds_alone_are_never_below_the_true_values(name: str) -> None:
+    """The value-only parts, each on its own (inside the met bound a smaller part could hide a
+    wrong one): the walk over card values (Inefficient) and the exact colour counts (Two-Timer,
+    Specialized), against the brute force without the run bonus (value-to-go = value added)."""
+    caboose = caboose_named(name)
+    rules = met_rules(caboose)
+    assert rules is not None
+    rng = random.Random(f"values {name}")
+    checked = tight = 0
+    for _ in range(800):
+        if checked == 30:
+            break
+        pool = random_pool(rng, rng.randint(1, 5))
+        k = rng.randint(1, min(4, len(pool)))
+        start = random_start(rng, 5)
+        if caboose.monotone and not caboose.met_by(start):
+            continue
+        truth = met_value_to_go(pool, k, start, caboose, bonus=False)
+        if truth is None:
+            continue
+        search, last = search_at(pool, k, start, caboose)
+        if rules.value_joints:
+            bound = search._chain_bound(k, last)
+        else:
+            assert rules.exact_colours is not None
+            alternatives = rules.exact_colours(start.cars)
+            bound = max(min(search._exact_colour_bound(k, c, d) for c, d in needs) for needs in alternatives)
+        assert bound >= truth, (pool, k, str(start), bound, truth)
+        checked += 1
+        tight += bound == truth
+    assert checked == 30 and tight >= 1
