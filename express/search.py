@@ -602,6 +602,8 @@ class _Search:
             chain = self._chain_bound(k, last)
             prefix = [[min(total, chain) for total in prefix[0]], *prefix[1:]]
         weights: dict[tuple[Slot, int], list[int] | None] = {}
+        # Per way that the cards left can fill: its slot count and its slots' summed fits.
+        filled: list[tuple[int, list[int]]] = []
         best = _NEG
         for way in ways:
             # The k cards: the way's slots, each weighing at most its best fit (m slots alike: the
@@ -609,11 +611,10 @@ class _Search:
             # left (a card counted twice only raises the sum); and, like any k cards, at most the
             # k largest weights left. Either sum bounds the weights of a met train's cards, so the
             # smaller does (per weight list, as in the plain bound).
-            n = len(way)
-            sums = [top[k - n] for top in prefix]
             groups = self.way_groups.get(way)
             if groups is None:
                 groups = self.way_groups[way] = tuple(Counter(way).items())
+            sums = [0] * len(prefix)
             for group in groups:
                 if group in weights:
                     fit = weights[group]
@@ -623,14 +624,26 @@ class _Search:
                     break
                 sums = [a + b for a, b in zip(sums, fit)]
             else:
-                bounds = [(top[k] if top[k] < total else total) + e for top, total, e in zip(prefix, sums, extra)]
-                bound = bounds[0]
-                for c in range(1, n_colors + 1):
-                    run = min(bounds[c], bounds[c + n_colors])
-                    if run > bound:
-                        bound = run
+                n = len(way)
+                filled.append((n, sums))
+                top = prefix[0]
+                bound = min(top[k], top[k - n] + sums[0]) + extra[0]
                 if bound > best:
                     best = bound
+        # The colours' run bounds, skipping a colour whose bound over all k cards cannot beat
+        # the best so far (a way's bound on a list is at most that).
+        for c in range(1, n_colors + 1):
+            first, second = prefix[c], prefix[c + n_colors]
+            extra_first, extra_second = extra[c], extra[c + n_colors]
+            if min(first[k] + extra_first, second[k] + extra_second) <= best:
+                continue
+            for n, sums in filled:
+                run = min(
+                    min(first[k], first[k - n] + sums[c]) + extra_first,
+                    min(second[k], second[k - n] + sums[c + n_colors]) + extra_second,
+                )
+                if run > best:
+                    best = run
         if colour_bound is not None and best > colour_bound:
             # The run adds at most its longest possible growth: a run of c is at most its start
             # (cur, or a start card's car), every card with both cars c left (at most k), and
