@@ -268,9 +268,10 @@ class _Search:
             self.chain_classes.index(self.slot_values[t]) if self.met_face_up[t] else -1 for t in range(n_types)
         ]
         self.chain_memo: dict[tuple[tuple[int, ...], int, int], int] = {}
-        self.slot_candidates: dict[Slot, list[list[tuple[int, int]]]] = {}
-        self.way_groups: dict[Way, tuple[tuple[Slot, int], ...]] = {}
-        self.slot_cache: dict[tuple[int, Slot, int], list[int] | None] = {}
+        self.slot_candidates: dict[tuple[Slot, ...], list[list[tuple[int, int]]]] = {}
+        # Per way: its groups of alike slots (slots, m), then, with more than one, all slots.
+        self.way_groups: dict[Way, tuple[tuple[tuple[Slot, ...], int], ...]] = {}
+        self.slot_cache: dict[tuple[int, tuple[Slot, ...], int], list[int] | None] = {}
         self.bound_cache: dict[tuple[int, int, int, int, int, tuple[Way, ...], tuple[_Needs, ...]], int] = {}
         self.colour_cache: dict[tuple[int, int, int, int], int] = {}
         # colour_cars[t][c]: how many cars of colour c card type t shows face up.
@@ -417,25 +418,26 @@ class _Search:
                 chosen.append(top[:-1])
         self.selection_cache[self.code] = (chosen, [list(accumulate(top, initial=0)) for top in chosen])
 
-    def _slot_weights(self, slot: Slot, m: int) -> list[int] | None:
-        """Per met-case weight list, the most m distinct cards left can weigh in ``slot``
-        (None: fewer fit). A card fits face up when its car values match and the caboose allows
-        it face up; any card fits face down, as two wild cars worth 2, when the slot asks for 2s
-        or anything (face-down fillers are not counted off: that only raises the sum)."""
-        key = (self.code, slot, m)
+    def _slot_weights(self, slots: tuple[Slot, ...], m: int) -> list[int] | None:
+        """Per met-case weight list, the most m distinct cards left that each fit one of
+        ``slots`` can weigh (None: fewer fit). A card fits a slot face up when its car values
+        match and the caboose allows it face up; any card fits face down, as two wild cars
+        worth 2, when the slot asks for 2s or anything (face-down fillers are not counted off:
+        that only raises the sum)."""
+        key = (self.code, slots, m)
         if key in self.slot_cache:
             return self.slot_cache[key]
-        candidates = self.slot_candidates.get(slot)
-        left, right = slot
+        candidates = self.slot_candidates.get(slots)
         if candidates is None:
             fits = [
                 t
                 for t, (lv, rv) in enumerate(self.slot_values)
-                if self.met_face_up[t] and (not left or lv == left) and (not right or rv == right)
+                if self.met_face_up[t]
+                and any((not left or lv == left) and (not right or rv == right) for left, right in slots)
             ]
             candidates = [sorted(((weight[t], t) for t in fits), reverse=True) for _, weight in self.met_lists]
-            self.slot_candidates[slot] = candidates
-        face_down = left in (0, 2) and right in (0, 2)
+            self.slot_candidates[slots] = candidates
+        face_down = any(left in (0, 2) and right in (0, 2) for left, right in slots)
         count = self.count
         result: list[int] = []
         for ranked in candidates:
@@ -601,7 +603,7 @@ class _Search:
             # The values alone are bounded by the walk over card values (_chain_bound) as well.
             chain = self._chain_bound(k, last)
             prefix = [[min(total, chain) for total in prefix[0]], *prefix[1:]]
-        weights: dict[tuple[Slot, int], list[int] | None] = {}
+        weights: dict[tuple[tuple[Slot, ...], int], list[int] | None] = {}
         # Per way that the cards left can fill: its slot count and its slots' summed fits.
         filled: list[tuple[int, list[int]]] = []
         best = _NEG
@@ -611,18 +613,26 @@ class _Search:
             # left (a card counted twice only raises the sum); and, like any k cards, at most the
             # k largest weights left. Either sum bounds the weights of a met train's cards, so the
             # smaller does (per weight list, as in the plain bound).
+            # The slots' cards are distinct: alike slots take the m best fits, and all of them
+            # together weigh at most the len(way) best cards fitting any of them.
             groups = self.way_groups.get(way)
             if groups is None:
-                groups = self.way_groups[way] = tuple(Counter(way).items())
+                alike: list[tuple[tuple[Slot, ...], int]] = [((slot,), m) for slot, m in Counter(way).items()]
+                if len(alike) > 1:
+                    alike.append((tuple(slot for (slot,), _ in alike), len(way)))
+                groups = self.way_groups[way] = tuple(alike)
             sums = [0] * len(prefix)
-            for group in groups:
+            for i, group in enumerate(groups):
                 if group in weights:
                     fit = weights[group]
                 else:
                     fit = weights[group] = self._slot_weights(*group)
                 if fit is None:
                     break
-                sums = [a + b for a, b in zip(sums, fit)]
+                if i < len(groups) - 1 or len(groups) == 1:
+                    sums = [a + b for a, b in zip(sums, fit)]
+                else:
+                    sums = [a if a < b else b for a, b in zip(sums, fit)]
             else:
                 n = len(way)
                 filled.append((n, sums))
