@@ -94,7 +94,7 @@ def test_bound_is_never_below_the_true_value_to_go(caboose: Caboose) -> None:
     rng = random.Random(f"bound {caboose.name}")
     checked = tight = 0
     for _ in range(600):
-        if checked == 30:
+        if checked == 24:
             break
         pool = random_pool(rng, rng.randint(1, 5))
         k = rng.randint(1, min(4, len(pool)))
@@ -107,7 +107,7 @@ def test_bound_is_never_below_the_true_value_to_go(caboose: Caboose) -> None:
             checked += 1
             tight += bound == truth
     # The states are varied enough to test something, and the bound is not vacuous.
-    assert checked == 30 and tight >= 1
+    assert checked == 24 and tight >= 1
 
 
 @pytest.mark.parametrize("caboose", ABSOLUTE, ids=lambda c: c.name)
@@ -116,7 +116,7 @@ def test_split_search_agrees_with_brute_force(caboose: Caboose) -> None:
     (the length-6 pools of three cards twice each, which keeps the enumeration short), half of
     them from a start train."""
     rng = random.Random(f"brute {caboose.name}")
-    for i in range(12):
+    for i in range(10):
         if i < 2:
             length = 6
             pool = random_pool(rng, 3) * 2
