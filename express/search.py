@@ -38,11 +38,32 @@ monotone and already failed), where
   This is what a remaining card can add to value and run *together*: a bound that adds the best
   values to the best possible run separately is several points looser and needs far more nodes.
 
-*Caboose.* With an absolute caboose still open (a monotone one can fail for good: then it
-adds nothing), the bound is the larger of the plain bound (the caboose fails) and the plain
-bound plus the caboose's points (it is met). A caboose with ``face_up_ok`` (Lightweight,
-Efficient, Inefficient) also gives a restricted bound for the met case: the same sums with every
-card it rules out face up weighing 4 and adding no run; the smaller of the two is used.
+*Caboose.* With an absolute caboose the score of a train is its plain score plus the caboose's
+points when it meets it, so the optimum is the larger of the best plain score over all trains
+and the best plain score over the trains meeting the caboose, plus its points (a best train
+that happens to meet the caboose is also found by the second). :func:`best_train` runs the
+two as separate searches: the first is the plain search; the second (the *met case*) counts
+only trains meeting the caboose and needs to beat the first minus the points, which is its
+threshold from the start. Its bound knows what meeting the caboose still asks
+(:mod:`express.caboose_bounds`): whether it can still be met at all (else the state is cut),
+and, as *ways*, which cards of given car values the rest must contain — a Sequence's window,
+End of Line's last card. It is the plain bound with the k cards split into a way's slots
+(each weighing at most the best card left that fits, m alike slots the m best) and the others
+(the largest weights left), never more than the plain bound itself, maximised over the ways.
+On top of that: a caboose with ``face_up_ok`` (Lightweight, Efficient, Inefficient) lays the
+cards it rules out face down, so they weigh 4 and lengthen no run; where runs are capped
+(Inefficient: none longer than 1) the run adds at most the cap minus ``L``; where a face-up
+card after a coloured car must join it by value (Inefficient, whose colour joins would make a
+run of 2) the values are also bounded by the best walk over the cards' (left, right) values,
+solved exactly on the relaxation that drops colours. And per colour ``c`` a second run bound
+weighs +1 on every card with one car ``c`` instead of adding the run's start and end (a run
+has at most one of each, and they are among those cards); the smaller of the two is used.
+Counting optimal trains adds the two searches' counts where each reaches the optimum (no
+train of the first at the optimum meets the caboose, or the second would beat it).
+
+An absolute caboose the library does not know (a user's own card) is searched as one: the
+plain bound plus the caboose's points while it is open (a monotone caboose can fail for good),
+the smaller with the restricted weights above for ``face_up_ok``.
 
 *Order.* Children are tried best first by their own bound plus what the play gains, so the first
 dive finds a good train, and a node stops as soon as the next child's bound cannot beat (or,
@@ -64,9 +85,11 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from itertools import accumulate
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
+from express.caboose_bounds import MetRules, Slot, Way, met_rules
 from express.cabooses import Caboose, caboose_named
 from express.cards import WILD, Car, Card, Color, parse_deck
 from express.errors import LimitError, PoolError, type_error
@@ -78,6 +101,9 @@ __all__ = ["TrainSearch", "best_train"]
 _COLORS = tuple(Color)
 _WILD_ID = 0
 _FACE_DOWN_VALUE = 4
+# The value-to-go of a state from which no train meets the caboose, in the met-case search: far
+# below any real value-to-go (the sums of a few dozen card values), so never reaching a threshold.
+_NEG = -(1 << 30)
 
 
 def _car_id(car: Car) -> int:
@@ -146,6 +172,9 @@ class _Interrupted(Exception):
     """Raised inside the search when a caller's node or time limit is reached."""
 
 
+# One alternative of a caboose on exact colour counts: (colour index, cars to add exactly) each.
+_Needs = tuple[tuple[int, int], ...]
+
 # A move: (gain, type index, face up, next last-car id, next cur, next longest run).
 _Move = tuple[int, int, bool, int, int, int]
 
@@ -163,6 +192,7 @@ class _Search:
         count_optimal: bool,
         node_limit: int | None,
         deadline: float | None,
+        met: MetRules | None = None,
     ) -> None:
         # Most valuable first: the natural order for the bound's top-k sums and for move ordering.
         self.types = sorted(pool, key=lambda card: (-card.value, str(card)))
@@ -184,27 +214,70 @@ class _Search:
             self.radix.append(weight)
             weight *= n + 1
         self.code = sum(n * r for n, r in zip(self.count, self.radix))
-        # Cards left per colour that can start (right car c, left car not) or end (left car c,
-        # right car not) a run of c, or sit inside it (both cars c).
-        n_colors = len(_COLORS)
-        self.starts = [0] * n_colors
-        self.ends = [0] * n_colors
-        self.monos = [0] * n_colors
-        # role[t] = (colour t can start, colour t can end, colour t can sit inside), -1 for none.
-        self.role: list[tuple[int, int, int]] = []
-        for t in range(n_types):
-            right, left = _car_color(self.right_id[t]), self.left_color[t]
-            self.role.append((-1, -1, left) if self.mono[t] else (right, left, -1))
-            self._adjust(t, self.count[t])
         self.length = length
         self.bonus = bonus
         self.caboose = caboose if caboose is not None and not caboose.is_relative else None
         # In a train meeting a caboose with ``face_up_ok``, a card it rules out adds 4 at most
         # (face down) and never lengthens a run: the same bound over these restricted weights.
         face_up_ok = None if self.caboose is None else self.caboose.face_up_ok
+        allowed = [True if face_up_ok is None else face_up_ok(card) for card in types]
+        # The met-case search (see the module docstring): only trains meeting the caboose count.
+        self.met = met if self.caboose is not None else None
+        restricted = self.met is not None and self.met.restricted and face_up_ok is not None
+        self.met_face_up = allowed if restricted else [True] * n_types
+        # Cards left per colour that can start (right car c, left car not) or end (left car c,
+        # right car not) a run of c, or sit inside it (both cars c); in the met case only the
+        # cards it lets lie face up start or end a run.
+        n_colors = len(_COLORS)
+        self.starts = [0] * n_colors
+        self.ends = [0] * n_colors
+        self.monos = [0] * n_colors
+        self.met_starts = [0] * n_colors
+        self.met_ends = [0] * n_colors
+        # role[t] = (colour t can start, colour t can end, colour t can sit inside), -1 for none.
+        self.role: list[tuple[int, int, int]] = []
+        self.met_role: list[tuple[int, int]] = []
+        for t in range(n_types):
+            right, left = _car_color(self.right_id[t]), self.left_color[t]
+            self.role.append((-1, -1, left) if self.mono[t] else (right, left, -1))
+            self.met_role.append((-1, -1) if self.mono[t] or not self.met_face_up[t] else (right, left))
+            self._adjust(t, self.count[t])
         self.lists = [self._weight_lists([True] * n_types)]
         if face_up_ok is not None:
-            self.lists.append(self._weight_lists([face_up_ok(card) for card in types]))
+            self.lists.append(self._weight_lists(allowed))
+        # The met case's weight lists: the values; with the run bonus, unless max_run caps the
+        # runs, per colour the plain bound's list (value + 2 for a card with both cars c), then
+        # the same with +1 for a card with one car c (see _met_bound).
+        face_up = allowed if restricted else [True] * n_types
+        plain_lists = self.lists[1] if restricted else self.lists[0]
+        if not bonus or (self.met is not None and self.met.max_run is not None):
+            self.met_lists = plain_lists[:1]
+        else:
+            one_car = [
+                [face_up[t] and not self.mono[t] and c in self._colors(t) for t in range(n_types)]
+                for c in range(n_colors)
+            ]
+            self.met_lists = plain_lists + [
+                self._ordered([plain_lists[1 + c][1][t] + one_car[c][t] for t in range(n_types)])
+                for c in range(n_colors)
+            ]
+        self.slot_values = [(card.left.value, card.right.value) for card in types]
+        # Per count vector (code): the largest k met-case weights left per list, and their prefix sums.
+        self.selection_cache: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
+        # For value_joints: the card types laid face up, grouped by their (left, right) values.
+        self.chain_classes = sorted({self.slot_values[t] for t in range(n_types) if self.met_face_up[t]})
+        self.chain_class = [
+            self.chain_classes.index(self.slot_values[t]) if self.met_face_up[t] else -1 for t in range(n_types)
+        ]
+        self.chain_memo: dict[tuple[tuple[int, ...], int, int], int] = {}
+        self.slot_candidates: dict[tuple[Slot, ...], list[list[tuple[int, int]]]] = {}
+        # Per way: its groups of alike slots (slots, m), then, with more than one, all slots.
+        self.way_groups: dict[Way, tuple[tuple[tuple[Slot, ...], int], ...]] = {}
+        self.slot_cache: dict[tuple[int, tuple[Slot, ...], int], list[int] | None] = {}
+        self.bound_cache: dict[tuple[int, int, int, int, int, tuple[Way, ...], tuple[_Needs, ...]], int] = {}
+        self.colour_cache: dict[tuple[int, int, int, int], int] = {}
+        # colour_cars[t][c]: how many cars of colour c card type t shows face up.
+        self.colour_cars = [[self._colors(t).count(c) for c in range(n_colors)] for t in range(n_types)]
         self.count_optimal = count_optimal
         self.node_limit = node_limit
         self.deadline = deadline
@@ -225,6 +298,11 @@ class _Search:
             self.ends[end] += delta
         if inside >= 0:
             self.monos[inside] += delta
+        start, end = self.met_role[t]
+        if start >= 0:
+            self.met_starts[start] += delta
+        if end >= 0:
+            self.met_ends[end] += delta
 
     def _take(self, t: int) -> None:
         self.count[t] -= 1
@@ -245,7 +323,15 @@ class _Search:
             [value[t] + (2 if face_up[t] and self.mono[t] and self.left_color[t] == c else 0) for t in range(n_types)]
             for c in range(len(_COLORS))
         ]
-        return [(sorted(range(n_types), key=w.__getitem__, reverse=True), w) for w in weights]
+        return [self._ordered(w) for w in weights]
+
+    def _ordered(self, weights: list[int]) -> tuple[list[int], list[int]]:
+        """A weight list with the card types in decreasing order of weight."""
+        return sorted(range(len(weights)), key=weights.__getitem__, reverse=True), weights
+
+    def _colors(self, t: int) -> tuple[int, int]:
+        """The colour indices of card type t's left and right cars."""
+        return self.left_color[t], _car_color(self.right_id[t])
 
     def _top_sums(self, k: int) -> list[list[int]]:
         """Per weight list (see :meth:`_weight_lists`), the sums of the k largest weights left."""
@@ -273,6 +359,8 @@ class _Search:
 
     def _bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool) -> int:
         """An upper bound on the value-to-go (see the module docstring for why it is admissible)."""
+        if self.met is not None:
+            return self._met_bound(k, last, cur, longest)
         sums = self._top_sums(k)
         bounds = [top[0] for top in sums]
         if self.bonus:
@@ -292,6 +380,326 @@ class _Search:
         # Either the caboose fails (the plain bound) or it is met: its points on top of the
         # plain bound, or of the restricted one when the caboose rules cards out face up.
         return max(bounds[0], min(bounds) + caboose.points)
+
+    def _selection(self, k: int) -> tuple[list[list[int]], list[list[int]]]:
+        """Per met-case weight list, the k largest weights left (largest first) and their
+        prefix sums (the sums of the i largest, i = 0..k). Cached per count vector."""
+        cached = self.selection_cache.get(self.code)
+        # A selection of more weights serves too (the shared face-down bound asks k - 1 of the
+        # parent's counts).
+        if cached is not None and len(cached[1][0]) > k:
+            return cached
+        count = self.count
+        chosen: list[list[int]] = []
+        for order, weight in self.met_lists:
+            top: list[int] = []
+            for t in order:
+                n = count[t]
+                if n:
+                    top.extend([weight[t]] * min(n, k - len(top)))
+                    if len(top) == k:
+                        break
+            chosen.append(top)
+        result = (chosen, [list(accumulate(top, initial=0)) for top in chosen])
+        self.selection_cache[self.code] = result
+        return result
+
+    def _select_child(self, parent: list[list[int]], t: int) -> None:
+        """Cache the selection of the current counts, which are the parent's (whose k largest
+        weights are ``parent``) less one card of type t: the parent's less that card when it is
+        among them (any card of equal weight will do), else the parent's less its smallest."""
+        if self.code in self.selection_cache:
+            return
+        chosen: list[list[int]] = []
+        for top, (_, weight) in zip(parent, self.met_lists):
+            w = weight[t]
+            if top and w >= top[-1]:
+                i = top.index(w)
+                chosen.append(top[:i] + top[i + 1 :])
+            else:
+                chosen.append(top[:-1])
+        self.selection_cache[self.code] = (chosen, [list(accumulate(top, initial=0)) for top in chosen])
+
+    def _slot_weights(self, slots: tuple[Slot, ...], m: int) -> list[int] | None:
+        """Per met-case weight list, the most m distinct cards left that each fit one of
+        ``slots`` can weigh (None: fewer fit). A card fits a slot face up when its car values
+        match and the caboose allows it face up; any card fits face down, as two wild cars
+        worth 2, when the slot asks for 2s or anything (face-down fillers are not counted off:
+        that only raises the sum)."""
+        key = (self.code, slots, m)
+        if key in self.slot_cache:
+            return self.slot_cache[key]
+        candidates = self.slot_candidates.get(slots)
+        if candidates is None:
+            fits = [
+                t
+                for t, (lv, rv) in enumerate(self.slot_values)
+                if self.met_face_up[t]
+                and any((not left or lv == left) and (not right or rv == right) for left, right in slots)
+            ]
+            candidates = [sorted(((weight[t], t) for t in fits), reverse=True) for _, weight in self.met_lists]
+            self.slot_candidates[slots] = candidates
+        face_down = any(left in (0, 2) and right in (0, 2) for left, right in slots)
+        count = self.count
+        result: list[int] = []
+        for ranked in candidates:
+            total, need = 0, m
+            for w, t in ranked:
+                if need == 0 or (face_down and w <= _FACE_DOWN_VALUE):
+                    break
+                n = count[t]
+                if n:
+                    used = n if n < need else need
+                    total += used * w
+                    need -= used
+            if need:
+                if not face_down:
+                    self.slot_cache[key] = None
+                    return None
+                total += need * _FACE_DOWN_VALUE
+            result.append(total)
+        self.slot_cache[key] = result
+        return result
+
+    def _chain_bound(self, k: int, last: int) -> int:
+        """For a caboose with ``value_joints``: the most value k plays can add when every face-up
+        card after a coloured car must match its value.
+
+        A relaxation of the met case, solved exactly by memoised search: cards are reduced to
+        their (left, right) values and colours are dropped (a met train's plays are such a
+        walk), and a face-down play (4, then a wild that anything may follow) takes no card
+        from the classes (taking one only narrows the choices). So it is never below the value
+        the plays of a met train add."""
+        counts = [0] * len(self.chain_classes)
+        for t, n in enumerate(self.count):
+            if n and self.chain_class[t] >= 0:
+                counts[self.chain_class[t]] += n
+        value = 0 if last == _WILD_ID else _CARS_BY_ID[last].value
+        return self._chain(tuple(counts), value, k)
+
+    def _chain(self, counts: tuple[int, ...], value: int, k: int) -> int:
+        if k == 0:
+            return 0
+        # More than k cards of a class are as good as k: one memo entry for all of them.
+        counts = tuple(n if n < k else k for n in counts)
+        key = (counts, value, k)
+        cached = self.chain_memo.get(key)
+        if cached is not None:
+            return cached
+        best = _FACE_DOWN_VALUE + self._chain(counts, 0, k - 1)
+        for i, (left, right) in enumerate(self.chain_classes):
+            if counts[i] and (value == 0 or left == value):
+                rest = counts[:i] + (counts[i] - 1,) + counts[i + 1 :]
+                best = max(best, left + right + self._chain(rest, right, k - 1))
+        self.chain_memo[key] = best
+        return best
+
+    def _exact_colour_bound(self, k: int, colour: int, need: int) -> int:
+        """The most value k plays can add when their face-up cards add exactly ``need`` cars of
+        ``colour`` (``_NEG``: impossible).
+
+        Such plays lay some a cards with one car of the colour and b with two, a + 2b = need,
+        and the other k - a - b cards either face up without the colour (their value) or face
+        down (4, which no card is below). So the values are at most the a best of the first
+        kind, the b best of the second and the k - a - b best of the cards without the colour,
+        made up with 4s; the best split over b bounds them. Cached per count vector and k."""
+        key = (self.code, k, colour, need)
+        cached = self.colour_cache.get(key)
+        if cached is not None:
+            return cached
+        ones: list[int] = []
+        twos: list[int] = []
+        others: list[int] = []
+        for t, n in enumerate(self.count):
+            if n:
+                cars = self.colour_cars[t][colour]
+                (others if cars == 0 else ones if cars == 1 else twos).extend([self.value[t]] * n)
+        ones.sort(reverse=True)
+        twos.sort(reverse=True)
+        others.sort(reverse=True)
+        best = _NEG
+        for b in range(need // 2 + 1):
+            a = need - 2 * b
+            if a > len(ones) or b > len(twos) or a + b > k:
+                continue
+            rest = k - a - b
+            fill = others[:rest]
+            total = sum(ones[:a]) + sum(twos[:b]) + sum(fill) + _FACE_DOWN_VALUE * (rest - len(fill))
+            best = max(best, total)
+        self.colour_cache[key] = best
+        return best
+
+    def _cars_left(self) -> list[int]:
+        # A start card adds one car of its colour, an end card one, a card of one colour two.
+        return [s + e + 2 * m for s, e, m in zip(self.starts, self.ends, self.monos)]
+
+    def _met_bound(self, k: int, last: int, cur: int, longest: int) -> int:
+        """An upper bound on the value-to-go over the continuations that meet the caboose
+        (``_NEG`` when none can): the plain bound over the cards of the best way."""
+        met, caboose = self.met, self.caboose
+        assert met is not None and caboose is not None
+        row = tuple(self.row)
+        if k == 0:
+            return 0 if caboose.test(row) else _NEG
+        if caboose.monotone and not caboose.test(row):
+            return _NEG
+        ways: tuple[Way, ...] = met.ways(row, k, self._cars_left() if met.counts_colours else ())
+        if not ways:
+            return _NEG
+        if self.bonus:
+            # Beyond cur + 2k the longest run cannot grow: all those states bound alike.
+            longest = min(longest, cur + 2 * k)
+        needs = () if met.exact_colours is None else met.exact_colours(row)
+        key = (self.code, k, last, cur, longest, ways, needs)
+        cached = self.bound_cache.get(key)
+        if cached is not None:
+            return cached
+        bound = self._met_ways_bound(k, last, cur, longest, ways, needs)
+        self.bound_cache[key] = bound
+        return bound
+
+    def _met_ways_bound(
+        self, k: int, last: int, cur: int, longest: int, ways: tuple[Way, ...], needs: tuple[_Needs, ...]
+    ) -> int:
+        """:meth:`_met_bound` once the ways to meet the caboose and its exact colour needs are
+        known (they, the counts, k and the last car, run and longest run decide it: it is
+        cached on them)."""
+        met = self.met
+        assert met is not None
+        colour_bound: int | None = None
+        if met.exact_colours is not None:
+            # The values alone, given the exact colour counts the caboose asks (the best
+            # alternative; within one, every requirement holds, so the smallest bound does).
+            colour_bound = max(
+                (min(self._exact_colour_bound(k, c, d) for c, d in alternative) for alternative in needs),
+                default=_NEG,
+            )
+            if colour_bound < 0:
+                return _NEG
+        prefix = self._selection(k)[1]
+        # What the run adds on top of each weight list's sum: nothing on the values (list 0);
+        # on colour c's list the start and end of a run of c, as in the plain bound; or, when no
+        # run of a met train exceeds max_run, at most max_run - L on the values alone.
+        n_colors = (len(prefix) - 1) // 2
+        if not self.bonus:
+            extra = [0]
+        elif met.max_run is not None:
+            extra = [max(0, met.max_run - longest)]
+        else:
+            # On colour c's lists: a run of c that ends after this point is the current run (cur
+            # cars, when the last car is c) or a start card's right car, then cards with both
+            # cars c (2 each), then an end card's left car. The plain bound adds the start and
+            # the end to the sum of value + 2 per card of both cars c (B_c of the module
+            # docstring); the second list instead weighs +1 on every card with one car c, which
+            # covers the start and end cards among them, and adds only cur. Both are admissible,
+            # so the smaller is.
+            extra = [0]
+            last_color = _car_color(last)
+            for c in range(n_colors):
+                start = 1 if self.met_starts[c] else 0
+                if c == last_color and cur > start:
+                    start = cur
+                extra.append(start + (1 if self.met_ends[c] else 0) - longest)
+            extra += [(cur if c == last_color else 0) - longest for c in range(n_colors)]
+        if met.value_joints:
+            # The values alone are bounded by the walk over card values (_chain_bound) as well.
+            chain = self._chain_bound(k, last)
+            prefix = [[min(total, chain) for total in prefix[0]], *prefix[1:]]
+        weights: dict[tuple[tuple[Slot, ...], int], list[int] | None] = {}
+        # Per way that the cards left can fill: its slot count and its slots' summed fits.
+        filled: list[tuple[int, list[int]]] = []
+        best = _NEG
+        for way in ways:
+            # The k cards: the way's slots, each weighing at most its best fit (m slots alike: the
+            # m best distinct fits), and k - len(way) others, weighing at most the largest weights
+            # left (a card counted twice only raises the sum); and, like any k cards, at most the
+            # k largest weights left. Either sum bounds the weights of a met train's cards, so the
+            # smaller does (per weight list, as in the plain bound).
+            # The slots' cards are distinct: alike slots take the m best fits, and all of them
+            # together weigh at most the len(way) best cards fitting any of them.
+            groups = self.way_groups.get(way)
+            if groups is None:
+                alike: list[tuple[tuple[Slot, ...], int]] = [((slot,), m) for slot, m in Counter(way).items()]
+                if len(alike) > 1:
+                    alike.append((tuple(slot for (slot,), _ in alike), len(way)))
+                groups = self.way_groups[way] = tuple(alike)
+            sums = [0] * len(prefix)
+            for i, group in enumerate(groups):
+                if group in weights:
+                    fit = weights[group]
+                else:
+                    fit = weights[group] = self._slot_weights(*group)
+                if fit is None:
+                    break
+                if i < len(groups) - 1 or len(groups) == 1:
+                    sums = [a + b for a, b in zip(sums, fit)]
+                else:
+                    sums = [a if a < b else b for a, b in zip(sums, fit)]
+            else:
+                n = len(way)
+                filled.append((n, sums))
+                top = prefix[0]
+                bound = min(top[k], top[k - n] + sums[0]) + extra[0]
+                if bound > best:
+                    best = bound
+        # The colours' run bounds, skipping a colour whose bound over all k cards cannot beat
+        # the best so far (a way's bound on a list is at most that).
+        for c in range(1, n_colors + 1):
+            first, second = prefix[c], prefix[c + n_colors]
+            extra_first, extra_second = extra[c], extra[c + n_colors]
+            if min(first[k] + extra_first, second[k] + extra_second) <= best:
+                continue
+            for n, sums in filled:
+                run = min(
+                    min(first[k], first[k - n] + sums[c]) + extra_first,
+                    min(second[k], second[k - n] + sums[c + n_colors]) + extra_second,
+                )
+                if run > best:
+                    best = run
+        if colour_bound is not None and best > colour_bound:
+            # The run adds at most its longest possible growth: a run of c is at most its start
+            # (cur, or a start card's car), every card with both cars c left (at most k), and
+            # an end card's car.
+            gain = 0
+            if self.bonus:
+                last_color = _car_color(last)
+                for c in range(len(_COLORS)):
+                    start = 1 if self.met_starts[c] else 0
+                    if c == last_color and cur > start:
+                        start = cur
+                    gain = max(gain, start + 2 * min(self.monos[c], k) + (1 if self.met_ends[c] else 0) - longest)
+            best = min(best, colour_bound + gain)
+        return best
+
+    def _met_children(self, k: int, last: int, cur: int, longest: int) -> list[tuple[int, _Move]]:
+        """The met case's children, best first, each with gain plus an upper bound of its value.
+
+        A face-up child's bound is its own. Every face-down child shares one: the bound of the
+        row with two wild cars added but the parent's cards left, which is at least each
+        child's own (more cards left never lower a bound); it spares a bound per card, and the
+        child's own is still taken when it is searched. Among them the cheapest card goes first.
+        """
+        parent = self._selection(k)[0]
+        scored: list[tuple[int, int, _Move]] = []
+        shared: int | None = None
+        for move in self._moves(last, cur, longest):
+            gain, t, face_up, new_last, new_cur, new_longest = move
+            if face_up:
+                self._take(t)
+                self._select_child(parent, t)
+                self.row.extend((self.types[t].left, self.types[t].right))
+                estimate = gain + self._met_bound(k - 1, new_last, new_cur, new_longest)
+                del self.row[-2:]
+                self._put_back(t)
+                scored.append((estimate, 0, move))
+                continue
+            if shared is None:
+                self.row.extend((WILD, WILD))
+                shared = self._met_bound(k - 1, new_last, new_cur, new_longest)
+                del self.row[-2:]
+            scored.append((gain + shared, self.value[t], move))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [(estimate, move) for estimate, _, move in scored]
 
     def _caboose_state(self) -> tuple[Hashable, bool]:
         """The caboose's memo key of the row so far, and whether its points are still reachable."""
@@ -370,9 +778,12 @@ class _Search:
 
     def _leaf_value(self) -> int:
         """What a complete train adds at the end: the caboose's points when it meets it."""
-        if self.caboose is not None and self.caboose.test(tuple(self.row)):
-            return self.caboose.points
-        return 0
+        if self.caboose is None:
+            return 0
+        met = self.caboose.test(tuple(self.row))
+        if self.met is not None:
+            return 0 if met else _NEG
+        return self.caboose.points if met else 0
 
     def solve(self, k: int, last: int, cur: int, longest: int, alpha: int) -> tuple[int, bool, int]:
         """The value-to-go ``h`` of the current state: ``(h, True, count)`` when ``h >= alpha``,
@@ -405,7 +816,9 @@ class _Search:
 
         # Order children by gain plus their own bound, computed on the spot (cached per multiset).
         scored: list[tuple[int, _Move]] = []
-        for move in self._moves(last, cur, longest):
+        if self.met is not None:
+            scored = self._met_children(k, last, cur, longest)
+        for move in self._moves(last, cur, longest) if self.met is None else ():
             gain, t, face_up, new_last, new_cur, new_longest = move
             self._take(t)
             child_open = caboose_open
@@ -420,8 +833,9 @@ class _Search:
         scored.sort(key=lambda item: -item[0])
 
         strict = 0 if self.count_optimal else 1
-        best, best_count, best_move = -1, 0, None
-        upper = -1
+        # Below every value-to-go, including the met case's _NEG of a train that fails.
+        best, best_count, best_move = 2 * _NEG, 0, None
+        upper = 2 * _NEG
         for estimate, move in scored:
             need = max(alpha, best + strict)
             if estimate < need:
@@ -550,6 +964,62 @@ def best_train(
             raise type_error("best_train: time_limit", "a number of seconds (float) or None", time_limit)
         if not (math.isfinite(time_limit) and time_limit > 0):
             raise LimitError(f"invalid time limit: {time_limit!r} (a positive, finite number of seconds)")
+    return _best_train(
+        tuple(pool.elements()),
+        length,
+        start=start,
+        bonus=bonus,
+        caboose=caboose,
+        count_optimal=count_optimal,
+        node_limit=node_limit,
+        time_limit=time_limit,
+        split=True,
+    )
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What one search of :func:`_best_train` found.
+
+    ``proven`` is False when a limit stopped the search (``moves`` is then its best complete
+    train, or empty). When proven, ``value`` is the value-to-go and ``moves`` reach it if
+    ``exact``; else no train reaches the search's threshold and ``moves`` is empty.
+    """
+
+    moves: list[_Move]
+    proven: bool
+    exact: bool
+    value: int
+    count: int
+
+
+def _run(search: _Search, length: int, last: int, cur: int, longest: int, alpha: int) -> _Outcome:
+    """Solve from the root with threshold ``alpha``; on a limit, keep the search's incumbent."""
+    try:
+        value, exact, count = search.solve(length, last, cur, longest, alpha)
+    except _Interrupted:
+        return _Outcome(search.incumbent_path, False, False, 0, 0)
+    if not exact or value < 0:
+        # Below the threshold, or (met case, length 0) the start train fails the caboose.
+        return _Outcome([], True, False, value, 0)
+    return _Outcome(search.follow(search.state_key(length, last, cur, longest)), True, True, value, count)
+
+
+def _best_train(
+    cards: Iterable[Card] | str,
+    length: int,
+    *,
+    start: Train | None,
+    bonus: bool,
+    caboose: Caboose | str | None,
+    count_optimal: bool,
+    node_limit: int | None,
+    time_limit: float | None,
+    split: bool,
+) -> TrainSearch:
+    """:func:`best_train`; ``split=False`` runs the single search whose bound only adds the
+    caboose's points while the caboose is open (the tests cross-check the two)."""
+    pool = Counter(parse_deck(cards) if isinstance(cards, str) else cards)
     size = sum(pool.values())
     if length < 0:
         raise PoolError(f"invalid length: {length!r} (a train gets 0 or more cards)")
@@ -560,23 +1030,44 @@ def best_train(
     start = Train() if start is None else start
     began = time.perf_counter()
     deadline = None if time_limit is None else began + time_limit
-    search = _Search(pool, start, length, bonus, caboose, count_optimal, node_limit, deadline)
     last = _car_id(start.last_car)
     # The run ending at the last car is the train's last run, unless the last car is wild.
     cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
     longest = start.longest_run if bonus else 0
-    count: int | None = None
+    rules = met_rules(caboose) if split and caboose is not None and not caboose.is_relative else None
+
+    # Without met-case rules: one search, the caboose's points added while it is open.
+    search = _Search(pool, start, length, bonus, None if rules else caboose, count_optimal, node_limit, deadline)
     search.greedy(length, last, cur, longest)
-    try:
-        _, _, n_optimal = search.solve(length, last, cur, longest, 0)
-        moves = search.follow(search.state_key(length, last, cur, longest))
-        optimal = True
-        count = n_optimal if count_optimal else None
-    except _Interrupted:
-        optimal = False
-        moves = search.incumbent_path
-    plays = tuple(Play(search.types[move[1]], move[2]) for move in moves)
-    train = start.extend(plays)
+    found = _run(search, length, last, cur, longest, 0)
+    nodes = search.nodes
+    outcomes = [found]
+    count = found.count
+    if rules is not None and caboose is not None:
+        # The optimum is the better of the best train (found above) and the best train meeting
+        # the caboose plus its points; the second only matters if it can beat (or, counting,
+        # tie) the first, which sets its threshold.
+        points = caboose.points
+        alpha = max(0, found.value - points + (0 if count_optimal else 1)) if found.proven else 0
+        remaining = None if node_limit is None else max(0, node_limit - nodes)
+        met = _Search(pool, start, length, bonus, caboose, count_optimal, remaining, deadline, met=rules)
+        met_found = _run(met, length, last, cur, longest, alpha)
+        nodes += met.nodes
+        outcomes.append(met_found)
+        if met_found.exact:
+            # The optimal trains: those of the first search if its optimum is reached (none of
+            # them meets the caboose, or the second search would beat it), plus those of the
+            # second if it reaches the optimum with the points.
+            best = max(found.value, met_found.value + points)
+            count = (found.count if found.value == best else 0) + (
+                met_found.count if met_found.value + points == best else 0
+            )
+
+    optimal = all(outcome.proven for outcome in outcomes)
+    trains = [start.extend(Play(search.types[m[1]], m[2]) for m in o.moves) for o in outcomes if len(o.moves) == length]
+    # Both searches list the pool's card types in the same order, so a move means the same card.
+    train = max(trains, key=lambda t: solo_score(t, bonus=bonus, caboose=caboose))
+    plays = train.plays[len(start.plays) :]
     active = caboose is not None and not caboose.is_relative and caboose.met_by(train)
     return TrainSearch(
         start=start,
@@ -588,7 +1079,7 @@ def best_train(
         caboose=caboose,
         caboose_points=caboose.points if active and caboose is not None else 0,
         optimal=optimal,
-        nodes=search.nodes,
-        count=count,
+        nodes=nodes,
+        count=count if optimal and count_optimal else None,
         seconds=time.perf_counter() - began,
     )

@@ -1,0 +1,256 @@
+"""The met-case bounds of the absolute cabooses (express.caboose_bounds) and the split search.
+
+Three layers: each bound against the true value-to-go of random states, worked out by the
+brute force (it must never be below it); every absolute caboose's search against the brute
+force on small pools, with and without a start train; and against the single search without
+the new bounds (``split=False``) on larger pools, optimal counts included.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+
+from express import CABOOSES, DECK, WILD, Caboose, Card, Car, Color, Play, Train, best_train, caboose_named, deck_for
+from express.caboose_bounds import met_rules
+from express.search import _best_train, _car_id, _Search
+from tests.express import brute
+
+ABSOLUTE = [c for c in CABOOSES if not c.is_relative]
+COLOURS = "BRGYP"
+# Far above any train's score: the brute force's best exceeds it exactly when some train meets.
+MET_MARK = 1000
+
+
+def plain(plays: tuple[Play, ...]) -> list[brute.PlainPlay]:
+    return [(str(play.card), play.face_up) for play in plays]
+
+
+def library_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
+    def test(row: list[brute.PlainCar]) -> bool:
+        cars = tuple(WILD if colour is None else Car(Color(colour), value) for colour, value in row)
+        return caboose.test(cars)
+
+    return test
+
+
+def random_pool(rng: random.Random, size: int) -> list[str]:
+    if rng.random() < 0.4:
+        return [str(card) for card in rng.sample(DECK, size)]
+    # Few colours and the values 2 and 3: many joints, runs, and the sequences' values.
+    colours = rng.sample(COLOURS, rng.randint(1, 3))
+    values = rng.choice(["23", "23", "234", "2", "3"])
+    return [f"{rng.choice(colours)}{rng.choice(values)}|{rng.choice(colours)}{rng.choice(values)}" for _ in range(size)]
+
+
+def random_start(rng: random.Random, most: int) -> Train:
+    """A legal train of up to ``most`` random cards, each face up when it may be (mostly)."""
+    train = Train()
+    for text in random_pool(rng, rng.randint(0, most)):
+        card = Card.parse(text)
+        train = train.add(card, face_up=train.can_add(card) and rng.random() < 0.85)
+    return train
+
+
+def met_value_to_go(pool: list[str], k: int, start: Train, caboose: Caboose, *, bonus: bool) -> int | None:
+    """The true value-to-go of the met case by brute force: the most the k plays add to the
+    start train's plain score among trains meeting the caboose (None: no train meets it)."""
+    start_plays = plain(start.plays)
+    best, _, _ = brute.brute_best(
+        pool, k, start=start_plays, bonus=bonus, caboose=library_test(caboose), caboose_points=MET_MARK
+    )
+    if best < MET_MARK:
+        return None
+    return best - MET_MARK - brute.solo_score(start_plays, bonus=bonus)
+
+
+def root_bound(pool: list[str], k: int, start: Train, caboose: Caboose, *, bonus: bool) -> int:
+    """The met-case search's bound at the root state of (pool, k, start)."""
+    rules = met_rules(caboose)
+    assert rules is not None
+    search = _Search(Counter(Card.parse(t) for t in pool), start, k, bonus, caboose, False, None, None, met=rules)
+    last = _car_id(start.last_car)
+    cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
+    longest = start.longest_run if bonus else 0
+    return search._bound(k, last, cur, longest, True)
+
+
+def test_every_absolute_caboose_has_met_rules() -> None:
+    assert all(met_rules(caboose) is not None for caboose in ABSOLUTE)
+    assert all(met_rules(caboose) is None for caboose in CABOOSES if caboose.is_relative)
+    # A user's own card under a library name gets no rules: the search falls back to one search.
+    own = Caboose("Sequence 1", 9, "my own reading", caboose_named("Sequence 1").kind)
+    assert met_rules(own) is None
+
+
+@pytest.mark.parametrize("caboose", ABSOLUTE, ids=lambda c: c.name)
+def test_bound_is_never_below_the_true_value_to_go(caboose: Caboose) -> None:
+    """On random states (a random start train, a random pool, k cards to play) the met-case
+    bound is at least the best the k plays add among trains meeting the caboose; and when no
+    such train exists the bound may say so, but when one does it must not."""
+    rng = random.Random(f"bound {caboose.name}")
+    checked = tight = 0
+    for _ in range(600):
+        if checked == 24:
+            break
+        pool = random_pool(rng, rng.randint(1, 5))
+        k = rng.randint(1, min(4, len(pool)))
+        start = random_start(rng, 5)
+        bonus = rng.random() < 0.7
+        truth = met_value_to_go(pool, k, start, caboose, bonus=bonus)
+        bound = root_bound(pool, k, start, caboose, bonus=bonus)
+        if truth is not None:
+            assert bound >= truth, (pool, k, str(start), bonus, bound, truth)
+            checked += 1
+            tight += bound == truth
+    # The states are varied enough to test something, and the bound is not vacuous.
+    assert checked == 24 and tight >= 1
+
+
+@pytest.mark.parametrize("caboose", ABSOLUTE, ids=lambda c: c.name)
+def test_split_search_agrees_with_brute_force(caboose: Caboose) -> None:
+    """Score and optimal count against the brute force: pools up to 6 cards, lengths up to 6
+    (the length-6 pools of three cards twice each, which keeps the enumeration short), half of
+    them from a start train."""
+    rng = random.Random(f"brute {caboose.name}")
+    for i in range(10):
+        if i < 2:
+            length = 6
+            pool = random_pool(rng, 3) * 2
+        else:
+            length = rng.randint(1, 5)
+            pool = random_pool(rng, min(length + rng.randint(0, 1), 5))
+        start = random_start(rng, 3) if i % 2 else Train()
+        bonus = rng.random() < 0.75
+        expected, count, _ = brute.brute_best(
+            pool,
+            length,
+            start=plain(start.plays),
+            bonus=bonus,
+            caboose=library_test(caboose),
+            caboose_points=caboose.points,
+        )
+        cards = [Card.parse(t) for t in pool]
+        result = best_train(cards, length, start=start, bonus=bonus, caboose=caboose, count_optimal=True)
+        fast = best_train(cards, length, start=start, bonus=bonus, caboose=caboose)
+        assert (result.score, result.count, fast.score) == (expected, count, expected), (pool, length, str(start))
+        assert result.optimal and fast.optimal
+        for found in (result, fast):
+            plays = plain(found.start.plays) + plain(found.plays)
+            assert brute.legal(plays) and len(found.plays) == length
+            assert not Counter(card for card, _ in plain(found.plays)) - Counter(t.upper() for t in pool)
+            met = library_test(caboose)(brute.cars(plays))
+            assert found.caboose_points == (caboose.points if met else 0)
+            assert found.score == brute.solo_score(plays, bonus=bonus) + found.caboose_points
+
+
+def old_search(
+    cards: list[Card], length: int, caboose: Caboose, *, start: Train, count: bool
+) -> tuple[int, int | None]:
+    result = _best_train(
+        cards,
+        length,
+        start=start,
+        bonus=True,
+        caboose=caboose,
+        count_optimal=count,
+        node_limit=None,
+        time_limit=None,
+        split=False,
+    )
+    assert result.optimal
+    return result.score, result.count
+
+
+@pytest.mark.parametrize("caboose", ABSOLUTE, ids=lambda c: c.name)
+def test_split_search_agrees_with_the_single_search(caboose: Caboose) -> None:
+    """Larger pools (9-12 cards from the deck, lengths 4-5): the same optimum as the search
+    without the met-case bounds, and the same number of optimal trains at length 4."""
+    rng = random.Random(f"single {caboose.name}")
+    for i in range(4):
+        size = rng.randint(9, 12)
+        cards = rng.sample(deck_for(rng.choice([2, 4])), size)
+        length = rng.randint(4, 5)
+        start = random_start(rng, 2) if i % 2 else Train()
+        count = length <= 4
+        new = best_train(cards, length, start=start, caboose=caboose, count_optimal=count)
+        assert new.optimal
+        assert (new.score, new.count) == old_search(cards, length, caboose, start=start, count=count), (
+            ",".join(map(str, cards)),
+            length,
+            str(start),
+        )
+        assert new.caboose_points == (caboose.points if caboose.met_by(new.train) else 0)
+
+
+def test_the_issue_cases() -> None:
+    # The cases that took tens of seconds with the single search (issue 10); the answers were
+    # proven by it, and these runs (milliseconds now) must agree.
+    assert best_train(deck_for(2), 9, caboose="Inefficient").score == 66
+    pool = (
+        "B2|B2,P2|P2,P3|B3,R2|R2,B3|Y3,G2|G3,Y3|G3,G3|B3,P2|P2,P3|R3,G2|G2,B2|B3,P3|G3,G4|Y4,"
+        "G3|R3,B3|R3,G2|G2,Y2|Y3,B4|G4,Y2|Y2,R3|Y3,R2|R2,Y3|B3,P3|Y3"
+    )
+    result = best_train(pool, 7, caboose="Inefficient")
+    assert result.score == 50 and result.optimal and caboose_named("Inefficient").met_by(result.train)
+
+
+def test_limits_still_return_a_legal_train() -> None:
+    result = best_train(DECK, 8, caboose="Sequence 1", node_limit=2)
+    assert not result.optimal and len(result.plays) == 8
+    assert brute.legal(plain(result.plays))
+    timed = best_train(DECK, 8, caboose="Two-Timer", time_limit=1e-9)
+    assert len(timed.plays) == 8 and brute.legal(plain(timed.plays))
+
+
+def test_length_zero_with_a_caboose() -> None:
+    start = Train.parse("B2|B2,~R3|G3,G2|Y3")
+    result = best_train([], 0, start=start, caboose="Sequence 1", count_optimal=True)
+    assert (result.score, result.caboose_points, result.count) == (start.value + 2 + 6, 6, 1)
+    result = best_train([], 0, start=start, caboose="Two-Timer", count_optimal=True)
+    assert (result.score, result.caboose_points, result.count) == (start.value + 2, 0, 1)
+
+
+def search_at(pool: list[str], k: int, start: Train, caboose: Caboose) -> tuple[_Search, int]:
+    """A met-case search without the run bonus rooted at (pool, k, start), and its last car id."""
+    rules = met_rules(caboose)
+    assert rules is not None
+    search = _Search(Counter(Card.parse(t) for t in pool), start, k, False, caboose, False, None, None, met=rules)
+    return search, _car_id(start.last_car)
+
+
+@pytest.mark.parametrize("name", ["Inefficient", "Two-Timer", "Specialized"])
+def test_value_bounds_alone_are_never_below_the_true_values(name: str) -> None:
+    """The value-only parts, each on its own (inside the met bound a smaller part could hide a
+    wrong one): the walk over card values (Inefficient) and the exact colour counts (Two-Timer,
+    Specialized), against the brute force without the run bonus (value-to-go = value added)."""
+    caboose = caboose_named(name)
+    rules = met_rules(caboose)
+    assert rules is not None
+    rng = random.Random(f"values {name}")
+    checked = tight = 0
+    for _ in range(800):
+        if checked == 30:
+            break
+        pool = random_pool(rng, rng.randint(1, 5))
+        k = rng.randint(1, min(4, len(pool)))
+        start = random_start(rng, 5)
+        if caboose.monotone and not caboose.met_by(start):
+            continue
+        truth = met_value_to_go(pool, k, start, caboose, bonus=False)
+        if truth is None:
+            continue
+        search, last = search_at(pool, k, start, caboose)
+        if rules.value_joints:
+            bound = search._chain_bound(k, last)
+        else:
+            assert rules.exact_colours is not None
+            alternatives = rules.exact_colours(start.cars)
+            bound = max(min(search._exact_colour_bound(k, c, d) for c, d in needs) for needs in alternatives)
+        assert bound >= truth, (pool, k, str(start), bound, truth)
+        checked += 1
+        tight += bound == truth
+    assert checked == 30 and tight >= 1
