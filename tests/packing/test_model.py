@@ -2,7 +2,7 @@
 
 import pytest
 
-from packing import DICE, Cargo, LoadPlan, ParseError, Placement, Status, Truck
+from packing import DICE, Cargo, Engine, LoadPlan, ParseError, Placement, Status, Truck
 
 
 def test_cargo_from_roll_and_mapping() -> None:
@@ -73,7 +73,7 @@ def test_load_plan_scores_come_from_the_placements() -> None:
     plan = LoadPlan.from_placements(truck, Cargo({2: 2}), [Placement(2, 0, 0, 0, "x")])
     assert (plan.loaded, plan.empty, plan.left_over, plan.penalty) == (2, 1, 2, 5)
     assert plan.left_behind == Cargo({2: 1})
-    assert plan.status is Status.UNKNOWN and not plan.optimal
+    assert plan.status is Status.BY_HAND and plan.engine is Engine.BY_HAND and not plan.optimal
     assert "penalty 5" in plan.render()
 
 
