@@ -310,7 +310,7 @@ def _cp_sat(
             f"CP-SAT rejects the loading model as invalid ({model.validate()!r}): a bug in the "
             f"model (cargo {cargo}, truck {truck} height {truck.height})"
         )
-    raise InternalError(f"unknown CP-SAT status {result!r} ({cp.status_name(result)})")
+    raise InternalError(f"unknown CP-SAT status {result!r}: this solver does not know it")
 
 
 def _chosen(cp: cp_model.CpSolver, chosen: dict[Placement, cp_model.IntVar]) -> tuple[Placement, ...]:
