@@ -84,3 +84,45 @@ def test_render_shows_every_level_and_rod() -> None:
     text = plan.render()
     assert "level 0  level 1" in text
     assert "AB       A." in text and "A=2 B=1" in text
+
+
+@pytest.mark.parametrize(
+    ("mask", "row"),
+    [("#####//#####", "row 2 of 3"), ("/#####", "row 1 of 2"), ("#####/", "row 2 of 2"),
+     ("#####/   /#####", "row 2 of 3"), ("##\n\n##", "row 2 of 3"), ("##/ /", "row 2 of 3")],
+)
+def test_empty_mask_rows_are_errors_not_dropped(mask: str, row: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        Truck.parse(mask, height=1)
+    message = str(caught.value)
+    assert repr(mask) in message and f"{row} is empty" in message
+
+
+def test_space_around_the_mask_text_is_not_a_row() -> None:
+    assert Truck.parse("  ##/#.\n", height=1) == Truck.parse("##/#.", height=1)
+    assert Truck.parse("\n##\n#.\n", height=1) == Truck.parse("##/#.", height=1)
+
+
+@pytest.mark.parametrize(
+    ("mask", "height", "variant"),
+    [("#####/#####/#####", 4, False), ("##/#.", 1, False), ("#####/#####/#####", 5, True),
+     ("######/######", 2, True), ("##/##/##/##", 1, True), ("#", 4, False)],
+)
+def test_variants_are_told_apart(mask: str, height: int, variant: bool) -> None:
+    truck = Truck.parse(mask, height=height)  # accepted either way: designers explore variants
+    assert truck.is_variant is variant
+
+
+def test_the_sample_deck_has_no_variant() -> None:
+    from packing import SAMPLE_DECK
+
+    assert not any(truck.is_variant for truck in SAMPLE_DECK)
+
+
+def test_plan_status_and_engine_read_as_text() -> None:
+    truck = Truck.parse("##", height=1)
+    plan = LoadPlan(truck, Cargo({2: 1}), (Placement.parse("2x@0,0,0"),), "optimal", 2, engine="cp-sat")  # type: ignore[arg-type]
+    assert plan.status is Status.OPTIMAL and plan.engine is Engine.CP_SAT
+    assert (str(plan.status), str(plan.engine), str(Engine.BOUND), str(Status.BY_HAND)) == (
+        "optimal", "cp-sat", "bound", "by-hand")
+    assert plan.to_dict()["engine"] == "cp-sat" and plan.to_dict()["status"] == "optimal"
