@@ -7,8 +7,9 @@ Two stages, and every answer is proven:
    looks for a loading that reaches it; if it finds one, that loading is optimal by the bound
    and no model is built. Most cargos end here.
 2. **CP-SAT.** Otherwise a CP-SAT model with one Boolean per rod placement (length × position
-   × axis) maximises the loaded volume, warm-started with the search's best loading and with
-   the objective capped at the bound.
+   × axis) maximises the loaded volume, with the objective capped at the bound. It gets no
+   hint (measured faster than hinting the search's loading); the search's loading is kept only
+   when a time limit stops CP-SAT before it does as well.
 
 The search's key fact: since every cube above the floor rests on the cube below it, each
 column of the truck is filled from the floor up without gaps, so a loading is a height map.
@@ -108,6 +109,8 @@ def solve(
     if not 0 <= seed < 2**31:
         raise PackingError(f"invalid seed {seed!r}: it must be in 0..2**31-1 (CP-SAT's range)")
     workers = positive_int_arg(workers, "workers", "solve")
+    if not isinstance(fast_path, bool):
+        raise TypeError(f"solve: fast_path must be True or False, not {type(fast_path).__name__} {fast_path!r}")
     deadline = None if limit is None else start + limit
 
     bound = upper_bound(cargo, truck)
@@ -117,9 +120,9 @@ def solve(
         if _volume(best) >= bound or _expired(deadline):
             return _plan(truck, cargo, best, bound, start, Engine.BOUND)
     placements, bound = _cp_sat(
-        cargo, truck, bound=bound, hint=best, deadline=deadline, seed=seed, workers=workers
+        cargo, truck, bound=bound, deadline=deadline, seed=seed, workers=workers
     )
-    if _volume(placements) >= _volume(best):  # else CP-SAT stopped before matching its hint
+    if _volume(placements) >= _volume(best):  # else a time limit stopped CP-SAT early
         best = placements
     return _plan(truck, cargo, best, bound, start, Engine.CP_SAT)
 
@@ -238,16 +241,16 @@ def _cp_sat(
     truck: Truck,
     *,
     bound: int,
-    hint: tuple[Placement, ...],
     deadline: float | None,
     seed: int,
     workers: int,
 ) -> tuple[tuple[Placement, ...], int]:
     """The CP-SAT model's best loading and the proven bound on any loading's volume.
 
-    ``hint``'s rods are hinted True (nothing else is hinted); with ``deadline`` the model is
-    built only while time is left and CP-SAT gets the rest. A model left unsolved, or solved
-    without a loading, gives back no loading and the bound it was given.
+    No hint: hinting the fast path's loading (its rods True, with or without every other
+    placement False) made CP-SAT slower on larger grids (see benchmarks/README.md). With
+    ``deadline`` the model is built only while time is left and CP-SAT gets the rest. A model
+    left unsolved gives back no loading and the bound it was given.
     """
     model = cp_model.CpModel()
     chosen: dict[Placement, cp_model.IntVar] = {}
@@ -273,7 +276,6 @@ def _cp_sat(
     volume = sum(p.length * var for p, var in chosen.items())
     model.add(volume <= bound)
     model.maximize(volume)
-    _add_hint(model, chosen, hint)
 
     cp = cp_model.CpSolver()
     cp.parameters.num_workers = workers
@@ -315,19 +317,3 @@ def _cp_sat(
 
 def _chosen(cp: cp_model.CpSolver, chosen: dict[Placement, cp_model.IntVar]) -> tuple[Placement, ...]:
     return tuple(p for p, var in chosen.items() if cp.boolean_value(var))
-
-
-#: Which variables the normal path hints (measured, see benchmarks/README.md): "placements"
-#: hints only the search's rods True, "all" also hints every other variable False.
-_HINT = "placements"
-
-
-def _add_hint(model: cp_model.CpModel, chosen: dict[Placement, cp_model.IntVar], hint: tuple[Placement, ...]) -> None:
-    if _HINT == "none" or not hint:
-        return
-    hinted = set(hint)
-    for p, var in chosen.items():
-        if p in hinted:
-            model.add_hint(var, True)
-        elif _HINT == "all":
-            model.add_hint(var, False)

@@ -51,6 +51,7 @@ TRUCK = Truck.parse("#####/###../#####", height=3)
         (lambda: solve(CARGO, TRUCK, time_limit=True), "time_limit must be a number"),
         (lambda: solve(CARGO, TRUCK, workers=1.5), "workers must be an int"),  # type: ignore[arg-type]
         (lambda: solve(CARGO, TRUCK, seed="0"), "seed must be an int"),  # type: ignore[arg-type]
+        (lambda: solve(CARGO, TRUCK, fast_path="no"), "fast_path must be True or False"),  # type: ignore[arg-type]
         (lambda: verify("plan"), "expects a LoadPlan"),  # type: ignore[arg-type]
         (lambda: problems(None), "expects a LoadPlan"),  # type: ignore[arg-type]
         (lambda: Cargo("3,2,3,0,1"), r"use Cargo\.parse"),  # type: ignore[arg-type]

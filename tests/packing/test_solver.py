@@ -238,14 +238,11 @@ def test_the_model_alone_gets_no_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     assert plan.optimal and plan.engine is Engine.CP_SAT and hints == []
 
 
-def test_the_normal_path_hints_as_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_normal_path_gives_no_hint_either(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Measured: hinting the search's loading made CP-SAT slower (benchmarks/README.md).
     hints = _count_hints(monkeypatch)
     plan = verify(solve(HARD_CARGO, HARD_TRUCK))
-    assert plan.optimal and plan.engine is Engine.CP_SAT
-    if solver._HINT == "none":
-        assert hints == []
-    else:  # only the search's rods, each hinted True
-        assert len(hints) == 4 and all(value is True for _, value in hints)
+    assert plan.optimal and plan.engine is Engine.CP_SAT and hints == []
 
 
 def test_a_time_limited_plan_shows_its_bound() -> None:
