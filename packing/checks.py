@@ -23,21 +23,26 @@ def _what(value: object) -> str:
 def cargo_arg(value: object, where: str) -> Cargo:
     """``value`` when it is a :class:`Cargo`; TypeError naming ``where`` else."""
     if not isinstance(value, Cargo):
-        raise TypeError(f"{where}: the cargo must be a Cargo, e.g. {_CARGO_EXAMPLE}; not {_what(value)}")
+        raise TypeError(
+            f"{where}: the cargo must be a Cargo, e.g. {_CARGO_EXAMPLE}; not {_what(value)}"
+        )
     return value
 
 
 def truck_arg(value: object, where: str) -> Truck:
     """``value`` when it is a :class:`Truck`; TypeError naming ``where`` else."""
     if not isinstance(value, Truck):
-        raise TypeError(f"{where}: the truck must be a Truck, e.g. {_TRUCK_EXAMPLE}; not {_what(value)}")
+        raise TypeError(
+            f"{where}: the truck must be a Truck, e.g. {_TRUCK_EXAMPLE}; not {_what(value)}"
+        )
     return value
 
 
 def trucks_arg(value: object, where: str) -> tuple[Truck, ...]:
     """``value`` as a tuple of trucks when it is a sequence (or other iterable) of them."""
     if isinstance(value, Truck):
-        raise TypeError(f"{where}: expected a sequence of trucks (a deck), not a single Truck: pass [truck]")
+        raise TypeError(f"{where}: expected a sequence of trucks (a deck), not a single Truck: "
+                        f"pass [truck]")
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise TypeError(
             f"{where}: expected a sequence of trucks, e.g. SAMPLE_DECK or [{_TRUCK_EXAMPLE}]; "
@@ -46,7 +51,9 @@ def trucks_arg(value: object, where: str) -> tuple[Truck, ...]:
     trucks = tuple(value)
     for truck in trucks:
         if not isinstance(truck, Truck):
-            raise TypeError(f"{where}: every truck must be a Truck, e.g. {_TRUCK_EXAMPLE}; not {_what(truck)}")
+            raise TypeError(
+                f"{where}: every truck must be a Truck, e.g. {_TRUCK_EXAMPLE}; not {_what(truck)}"
+            )
     return trucks
 
 
@@ -57,7 +64,9 @@ def time_limit_arg(value: object, where: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{where}: time_limit must be a number of seconds or None, not {_what(value)}")
     if not math.isfinite(value) or value <= 0:
-        raise PackingError(f"invalid time limit {value!r}: it must be a positive finite number of seconds")
+        raise PackingError(
+            f"invalid time limit {value!r}: it must be a positive finite number of seconds"
+        )
     return float(value)
 
 

@@ -54,7 +54,7 @@ class Cargo:
         else:
             raise TypeError(
                 f"Cargo takes counts per length (a sequence such as (3, 2, 3, 0, 1) or a mapping "
-                f"such as {{1: 3, 2: 2}}), not {type(counts).__name__} {counts!r}"
+                f"such as {{1: 3, 2: 2}}), not {_what(counts)}"
             )
         values = tuple(_count(value, counts) for value in raw)
         object.__setattr__(self, "counts", values)
@@ -75,7 +75,7 @@ class Cargo:
     def parse(cls, text: str, *, roll: bool = False) -> Cargo:
         """Read ``"3,2,3,0,1"`` (counts of lengths 1..5); ``roll=True`` also checks the dice."""
         if not isinstance(text, str):
-            raise TypeError(f"Cargo.parse takes text such as '3,2,3,0,1', not {type(text).__name__} {text!r}")
+            raise TypeError(f"Cargo.parse takes text such as '3,2,3,0,1', not {_what(text)}")
         parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
         try:
             values = [int(p) for p in parts]
@@ -144,8 +144,8 @@ class Truck:
     def __post_init__(self) -> None:
         if isinstance(self.mask, (str, bytes)) or not isinstance(self.mask, Iterable):
             raise TypeError(
-                f"Truck takes a mask of rows of booleans, not {type(self.mask).__name__} "
-                f"{self.mask!r}: to read text use Truck.parse('#####/###../#####', height=3)"
+                f"Truck takes a mask of rows of booleans, not {_what(self.mask)}: "
+                f"to read text use Truck.parse('#####/###../#####', height=3)"
             )
         rows = tuple(self.mask)
         for row in rows:
@@ -156,9 +156,9 @@ class Truck:
                     f"to read text use Truck.parse('#####/###../#####', height=3)"
                 )
         if isinstance(self.height, bool) or not isinstance(self.height, int):
-            raise TypeError(f"Truck height must be an int, not {type(self.height).__name__} {self.height!r}")
+            raise TypeError(f"Truck height must be an int, not {_what(self.height)}")
         if not isinstance(self.name, str):
-            raise TypeError(f"Truck name must be a str, not {type(self.name).__name__} {self.name!r}")
+            raise TypeError(f"Truck name must be a str, not {_what(self.name)}")
         # Accept any nested sequence of truthy values, store tuples of bools (hashable).
         object.__setattr__(self, "mask", tuple(tuple(bool(c) for c in row) for row in rows))
         if not self.mask or not self.mask[0]:
@@ -191,8 +191,7 @@ class Truck:
         """
         if not isinstance(text, str):
             raise TypeError(
-                f"Truck.parse takes mask text such as '#####/###../#####', "
-                f"not {type(text).__name__} {text!r}"
+                f"Truck.parse takes mask text such as '#####/###../#####', not {_what(text)}"
             )
         rows = [r.strip() for r in text.strip().replace("\n", "/").split("/")]
         if rows == [""]:
@@ -287,7 +286,7 @@ class Placement:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(
-                    f"Placement {name} must be an int, not {type(value).__name__} {value!r}"
+                    f"Placement {name} must be an int, not {_what(value)}"
                     f" (to read text such as '3x@0,1,0' use Placement.parse)"
                 )
         if self.length not in LENGTHS:
@@ -301,7 +300,7 @@ class Placement:
     def parse(cls, text: str) -> Placement:
         """Read the text form, e.g. ``"3x@0,1,0"``."""
         if not isinstance(text, str):
-            raise TypeError(f"Placement.parse takes text such as '3x@0,1,0', not {type(text).__name__} {text!r}")
+            raise TypeError(f"Placement.parse takes text such as '3x@0,1,0', not {_what(text)}")
         try:
             head, coords = text.strip().split("@")
             x, y, z = (int(c) for c in coords.split(","))
@@ -364,13 +363,13 @@ class LoadPlan:
 
     def __post_init__(self) -> None:
         if not isinstance(self.truck, Truck):
-            raise TypeError(f"LoadPlan truck must be a Truck, not {type(self.truck).__name__} {self.truck!r}")
+            raise TypeError(f"LoadPlan truck must be a Truck, not {_what(self.truck)}")
         if not isinstance(self.cargo, Cargo):
-            raise TypeError(f"LoadPlan cargo must be a Cargo, not {type(self.cargo).__name__} {self.cargo!r}")
+            raise TypeError(f"LoadPlan cargo must be a Cargo, not {_what(self.cargo)}")
         placements = tuple(self.placements)
         for p in placements:
             if not isinstance(p, Placement):
-                raise TypeError(f"LoadPlan placements must be Placements, not {type(p).__name__} {p!r}")
+                raise TypeError(f"LoadPlan placements must be Placements, not {_what(p)}")
         object.__setattr__(self, "placements", placements)
         # The status and engine may also be given as their text ("optimal", "cp-sat").
         for name, kind in (("status", Status), ("engine", Engine)):
@@ -381,7 +380,7 @@ class LoadPlan:
                 choices = ", ".join(member.value for member in kind)
                 raise ParseError(f"invalid plan {name} {value!r} (one of {choices})") from None
         if self.bound is not None and (isinstance(self.bound, bool) or not isinstance(self.bound, int)):
-            raise TypeError(f"LoadPlan bound must be an int or None, not {type(self.bound).__name__} {self.bound!r}")
+            raise TypeError(f"LoadPlan bound must be an int or None, not {_what(self.bound)}")
 
     @property
     def optimal(self) -> bool:
@@ -516,3 +515,8 @@ def _count(value: object, counts: object) -> int:
             if number >= 0:
                 return number
     raise ParseError(f"invalid cargo {counts!r}: counts must be non-negative integers")
+
+
+def _what(value: object) -> str:
+    """A wrong argument as error messages quote it: its type and its repr."""
+    return f"{type(value).__name__} {value!r}"

@@ -19,6 +19,7 @@ Visiting cells level by level in reading order, the first open cell is either th
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -110,7 +111,7 @@ def solve(
         raise PackingError(f"invalid seed {seed!r}: it must be in 0..2**31-1 (CP-SAT's range)")
     workers = positive_int_arg(workers, "workers", "solve")
     if not isinstance(fast_path, bool):
-        raise TypeError(f"solve: fast_path must be True or False, not {type(fast_path).__name__} {fast_path!r}")
+        raise TypeError(f"solve: fast_path must be True or False, not {fast_path!r}")
     deadline = None if limit is None else start + limit
 
     bound = upper_bound(cargo, truck)
@@ -128,7 +129,12 @@ def solve(
 
 
 def _plan(
-    truck: Truck, cargo: Cargo, placements: tuple[Placement, ...], bound: int, start: float, engine: Engine
+    truck: Truck,
+    cargo: Cargo,
+    placements: tuple[Placement, ...],
+    bound: int,
+    start: float,
+    engine: Engine,
 ) -> LoadPlan:
     # Whatever stopped the call, a loading that meets the proven bound is optimal.
     status = Status.OPTIMAL if _volume(placements) >= bound else Status.FEASIBLE
@@ -160,6 +166,7 @@ def _search(
     state = {"best": 0, "nodes": 0}
     volume = cargo.volume
     capacity = n * h
+    stop_at = math.inf if deadline is None else deadline
 
     def visit(pos: int, loaded: int, lost: int, rods_left: int) -> bool:
         if loaded > state["best"]:
@@ -170,7 +177,7 @@ def _search(
         state["nodes"] += 1
         if state["nodes"] > node_limit:
             return False
-        if deadline is not None and not state["nodes"] % _CLOCK_EVERY and time.perf_counter() >= deadline:
+        if not state["nodes"] % _CLOCK_EVERY and time.perf_counter() >= stop_at:
             state["nodes"] = node_limit  # out of time: every later node stops at once
             return False
         if loaded + min(rods_left, capacity - lost - loaded) < target:
