@@ -237,7 +237,7 @@ class Truck:
     def is_variant(self) -> bool:
         """True when the truck could not be a printed card: its mask does not fit the cards'
         3-row × 5-column grid, or its height is above 4. Such trucks are accepted on purpose
-        (designers explore variants); the CLI labels them."""
+        (designers explore variants), and this tells a user interface to label them."""
         return self.rows > GRID_ROWS or self.columns > GRID_COLUMNS or self.height > MAX_HEIGHT
 
     def usable(self, x: int, y: int) -> bool:
