@@ -8,9 +8,9 @@ import dataclasses
 import multiprocessing
 import os
 import pickle
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
-from concurrent.futures import ProcessPoolExecutor
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
