@@ -1,8 +1,11 @@
 """Value types: parsing, canonical text, round trips and errors that quote the input."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from packing import DICE, Cargo, Engine, LoadPlan, ParseError, Placement, Status, Truck
+from tests.packing.strategies import trucks
 
 
 def test_cargo_from_roll_and_mapping() -> None:
@@ -126,3 +129,16 @@ def test_plan_status_and_engine_read_as_text() -> None:
     assert (str(plan.status), str(plan.engine), str(Engine.BOUND), str(Status.BY_HAND)) == (
         "optimal", "cp-sat", "bound", "by-hand")
     assert plan.to_dict()["engine"] == "cp-sat" and plan.to_dict()["status"] == "optimal"
+
+
+@given(trucks(rows=6, columns=8, max_height=6), st.data())
+def test_an_empty_row_anywhere_is_an_error(truck: Truck, data: st.DataObject) -> None:
+    rows = str(truck).split("/")
+    assert Truck.parse("/".join(rows), height=truck.height) == truck
+    at = data.draw(st.integers(0, len(rows)))
+    blank = data.draw(st.sampled_from(["", " ", "   "]))
+    text = "/".join([*rows[:at], blank, *rows[at:]])
+    with pytest.raises(ParseError, match=f"row {at + 1} of {len(rows) + 1} is empty") as caught:
+        Truck.parse(text, height=truck.height)
+    assert repr(text) in str(caught.value)
+    assert truck.is_variant == (truck.rows > 3 or truck.columns > 5 or truck.height > 4)
