@@ -33,8 +33,8 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:8.1f} ms"
+def _ms(seconds: float, digits: int = 1) -> str:
+    return f"{seconds * 1000:8.{digits}f} ms"
 
 
 def _grid(text: str) -> tuple[int, int]:
@@ -59,8 +59,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--time-limit", type=float, default=20.0, metavar="SECONDS",
                         help="--grid: time limit of each solve (default 20)")
     parser.add_argument("--check", action="store_true",
-                        help="short correctness run for CI: fast path against the model alone and the table")
-    parser.add_argument("--check-cases", type=int, default=160, help="--check: sample-deck cases (default 160)")
+                        help="short correctness run for CI: the fast path against the model alone "
+                             "and the table")
+    parser.add_argument("--check-cases", type=int, default=160,
+                        help="--check: sample-deck cases (default 160)")
     args = parser.parse_args(argv)
     if args.check:
         return check(args.check_cases, args.seed)
@@ -96,8 +98,8 @@ def deck(args: argparse.Namespace) -> int:
     print(f"  proven optimal : {optimal}/{n} ({100 * optimal / n:.1f} %)")
     print(f"  fast path      : {engines[Engine.BOUND]} ({100 * engines[Engine.BOUND] / n:.1f} %), "
           f"CP-SAT: {engines[Engine.CP_SAT]}")
-    print(f"  median {_ms(statistics.median(times))}   p99 {_ms(_percentile(times, 0.99))}   "
-          f"max {_ms(max(times))}   mean {_ms(statistics.fmean(times))}")
+    print(f"  median {_ms(statistics.median(times), 3)}   p99 {_ms(_percentile(times, 0.99), 3)}   "
+          f"max {_ms(max(times), 3)}   mean {_ms(statistics.fmean(times), 3)}")
     print(f"  total {total:.2f} s (including verify)")
 
     # The same solves with the CP-SAT model alone (no fast path), on a sample, for the ratio.
@@ -112,7 +114,7 @@ def deck(args: argparse.Namespace) -> int:
             print(f"MISMATCH: cargo {cargo} on {truck.name}: the model alone loads {plan.loaded}")
             return 1
     print(f"CP-SAT model alone on {len(sample)} of these solves: median "
-          f"{_ms(statistics.median(model_times))}   p99 {_ms(_percentile(model_times, 0.99))}   "
+          f"{_ms(statistics.median(model_times), 3)}   p99 {_ms(_percentile(model_times, 0.99), 3)}   "
           f"(same answers; the fast path makes the median "
           f"{statistics.median(model_times) / statistics.median(times):.0f}x faster)")
 
@@ -135,8 +137,8 @@ def deck(args: argparse.Namespace) -> int:
             print(f"MISMATCH: cargo {cargo} on {truck}: solve loads {plan.loaded}, brute force {brute}")
             return 1
     print(f"exhaustive search (tests/packing/brute.py) on {args.brute_cases} small trucks: "
-          f"median {_ms(statistics.median(brute_times))}, solve median "
-          f"{_ms(statistics.median(solve_times))}: ratio "
+          f"median {_ms(statistics.median(brute_times), 3)}, solve median "
+          f"{_ms(statistics.median(solve_times), 3)}: ratio "
           f"{statistics.median(brute_times) / statistics.median(solve_times):.0f}x "
           f"(mean ratio {statistics.fmean(brute_times) / statistics.fmean(solve_times):.0f}x)")
     return 0
@@ -231,10 +233,12 @@ def check(cases: int, seed: int) -> int:
     cargos = list(roll_counts())
     # Half the cases where the upper bound is out of reach (the table says so), so that CP-SAT
     # must prove them; half drawn at random, as players roll.
-    hard = [(row, column) for row, cargo in enumerate(cargos) for column, truck in enumerate(SAMPLE_DECK)
+    hard = [(row, column)
+            for row, cargo in enumerate(cargos) for column, truck in enumerate(SAMPLE_DECK)
             if table.loaded[row, column] < upper_bound(cargo, truck)]
     pairs = rng.sample(hard, min(len(hard), cases // 2))
-    pairs += [(rng.randrange(len(cargos)), rng.randrange(len(SAMPLE_DECK))) for _ in range(cases - len(pairs))]
+    while len(pairs) < cases:
+        pairs.append((rng.randrange(len(cargos)), rng.randrange(len(SAMPLE_DECK))))
     start = time.perf_counter()
     mismatches = 0
     reached = 0
