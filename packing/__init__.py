@@ -7,8 +7,8 @@
 """
 
 from packing.deck import SAMPLE_DECK, dump_deck, load_deck, parse_deck, save_deck
-from packing.errors import DeckError, InvalidPlan, PackingError, ParseError
-from packing.model import Cargo, LoadPlan, Placement, Status, Truck
+from packing.errors import DeckError, InternalError, InvalidPlan, PackingError, ParseError
+from packing.model import Cargo, Engine, LoadPlan, Placement, Status, Truck
 from packing.odds import ROLLS, roll_counts, roll_distribution, volume_distribution
 from packing.queries import best_truck, expected_penalty, rank_trucks
 from packing.rules import DICE, LENGTHS, SUPPLY, penalty, penalty_floor
@@ -22,6 +22,8 @@ __all__ = [
     "SUPPLY",
     "Cargo",
     "DeckError",
+    "Engine",
+    "InternalError",
     "InvalidPlan",
     "LoadPlan",
     "PackingError",

@@ -17,3 +17,9 @@ class DeckError(ParseError):
 
 class InvalidPlan(PackingError):
     """A load plan that breaks a loading rule or misstates its own score."""
+
+
+class InternalError(AssertionError):
+    """The solver met a state its proofs rule out (e.g. CP-SAT calls the model infeasible,
+    though loading nothing is always a solution). A bug, never the input's fault: it is not a
+    :class:`PackingError`, so it is not mistaken for bad input; please report it."""

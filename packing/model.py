@@ -7,13 +7,14 @@ form: ``str()`` gives it and ``parse()`` reads it back. This module knows nothin
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from packing import render
 from packing.errors import ParseError
-from packing.rules import DICE, LENGTHS, penalty
+from packing.rules import DICE, GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT, penalty
 
 Axis = Literal["x", "y", "z"]
 AXES: tuple[Axis, ...] = ("x", "y", "z")
@@ -35,19 +36,27 @@ class Cargo:
     counts: tuple[int, int, int, int, int]
 
     def __init__(self, counts: Mapping[int, int] | Sequence[int] = ()) -> None:
+        if isinstance(counts, (str, bytes)):
+            raise TypeError(
+                f"Cargo takes counts per length (a sequence such as (3, 2, 3, 0, 1) or a mapping "
+                f"such as {{1: 3, 2: 2}}), not the text {counts!r}: use Cargo.parse(text)"
+            )
         if isinstance(counts, Mapping):
             unknown = [k for k in counts if k not in LENGTHS]
             if unknown:
                 raise ParseError(f"invalid rod length {unknown[0]!r} in cargo {dict(counts)!r}")
-            values = tuple(counts.get(length, 0) for length in LENGTHS)
+            raw = tuple(counts.get(length, 0) for length in LENGTHS)
+        elif isinstance(counts, Iterable):
+            raw = tuple(counts)
+            if len(raw) > len(LENGTHS):
+                raise ParseError(f"invalid cargo {raw!r}: at most 5 counts, one per length")
+            raw += (0,) * (len(LENGTHS) - len(raw))
         else:
-            values = tuple(counts)
-            if len(values) > len(LENGTHS):
-                raise ParseError(f"invalid cargo {values!r}: at most 5 counts, one per length")
-            values += (0,) * (len(LENGTHS) - len(values))
-        for value in values:
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ParseError(f"invalid cargo {counts!r}: counts must be non-negative integers")
+            raise TypeError(
+                f"Cargo takes counts per length (a sequence such as (3, 2, 3, 0, 1) or a mapping "
+                f"such as {{1: 3, 2: 2}}), not {_what(counts)}"
+            )
+        values = tuple(_count(value, counts) for value in raw)
         object.__setattr__(self, "counts", values)
 
     @classmethod
@@ -65,6 +74,8 @@ class Cargo:
     @classmethod
     def parse(cls, text: str, *, roll: bool = False) -> Cargo:
         """Read ``"3,2,3,0,1"`` (counts of lengths 1..5); ``roll=True`` also checks the dice."""
+        if not isinstance(text, str):
+            raise TypeError(f"Cargo.parse takes text such as '3,2,3,0,1', not {_what(text)}")
         parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
         try:
             values = [int(p) for p in parts]
@@ -114,9 +125,13 @@ class Truck:
     ``mask[y][x]`` is True where a cube may stand; ``x`` is the column and ``y`` the row,
     row 0 being the first row of the text.
 
+    The printed cards have a loading area inside 3 rows × 5 columns and a height of 1..4, but
+    any mask and height ≥ 1 is accepted on purpose, so designers can explore variants;
+    :attr:`is_variant` tells such trucks apart.
+
     >>> truck = Truck.parse("#####/###../#####", height=3, name="T07")
-    >>> truck.capacity, str(truck)
-    (39, '#####/###../#####')
+    >>> truck.capacity, str(truck), truck.is_variant
+    (39, '#####/###../#####', False)
     """
 
     mask: tuple[tuple[bool, ...], ...]
@@ -127,21 +142,41 @@ class Truck:
     _longest_run: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.mask, (str, bytes)) or not isinstance(self.mask, Iterable):
+            raise TypeError(
+                f"Truck takes a mask of rows of booleans, not {_what(self.mask)}: "
+                f"to read text use Truck.parse('#####/###../#####', height=3)"
+            )
+        rows = tuple(self.mask)
+        for row in rows:
+            # A row of text would pass as truthy characters ('.' included): refuse it.
+            if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+                raise TypeError(
+                    f"Truck takes a mask of rows of booleans, not a row {row!r}: "
+                    f"to read text use Truck.parse('#####/###../#####', height=3)"
+                )
+        if isinstance(self.height, bool) or not isinstance(self.height, int):
+            raise TypeError(f"Truck height must be an int, not {_what(self.height)}")
+        if not isinstance(self.name, str):
+            raise TypeError(f"Truck name must be a str, not {_what(self.name)}")
         # Accept any nested sequence of truthy values, store tuples of bools (hashable).
-        object.__setattr__(self, "mask", tuple(tuple(bool(c) for c in row) for row in self.mask))
+        object.__setattr__(self, "mask", tuple(tuple(bool(c) for c in row) for row in rows))
         if not self.mask or not self.mask[0]:
             raise ParseError(f"invalid truck mask {self.mask!r}: it has no rows")
         if any(len(row) != len(self.mask[0]) for row in self.mask):
             raise ParseError(f"invalid truck mask {str(self)!r}: rows differ in length")
-        if isinstance(self.height, bool) or not isinstance(self.height, int) or self.height < 1:
+        if self.height < 1:
             raise ParseError(f"invalid truck height {self.height!r}: it must be an integer ≥ 1")
         cells = tuple((x, y) for y, row in enumerate(self.mask) for x, ok in enumerate(row) if ok)
         if not cells:
             raise ParseError(f"invalid truck mask {str(self)!r}: no usable cell ('#')")
         object.__setattr__(self, "cells", cells)
-        # Decks are looked up by value in hot paths (table queries): hash once. The longest run
-        # is asked by every solve (``upper_bound`` via ``fits``): work it out once too.
-        object.__setattr__(self, "_hash", hash((self.mask, self.height, self.name)))
+        # Decks are looked up by value in hot paths (table queries): hash once. The cached hash
+        # leaves out the name: bools and ints hash the same in every process, strings do not,
+        # and the cache travels with a pickled truck. Equality still compares the name.
+        # The longest run is asked by every solve (``upper_bound`` via ``fits``): work it out
+        # once too.
+        object.__setattr__(self, "_hash", hash((self.mask, self.height)))
         object.__setattr__(self, "_longest_run", _longest_line(self.mask))
 
     def __hash__(self) -> int:
@@ -149,18 +184,30 @@ class Truck:
 
     @classmethod
     def parse(cls, text: str, *, height: int, name: str = "") -> Truck:
-        """Read a mask such as ``"#####/###../#####"`` (rows split by ``/`` or newlines)."""
-        rows = [r.strip() for r in text.replace("\n", "/").split("/")]
-        rows = [r for r in rows if r]
-        for row in rows:
+        """Read a mask such as ``"#####/###../#####"`` (rows split by ``/`` or newlines).
+
+        Space around the text and around each row is ignored; an empty row (``"##//##"``, a
+        leading or trailing ``/``, a row of spaces) is an error, never silently dropped.
+        """
+        if not isinstance(text, str):
+            raise TypeError(
+                f"Truck.parse takes mask text such as '#####/###../#####', not {_what(text)}"
+            )
+        rows = [r.strip() for r in text.strip().replace("\n", "/").split("/")]
+        if rows == [""]:
+            raise ParseError(f"invalid truck mask {text!r}: it has no rows")
+        for number, row in enumerate(rows, start=1):
+            if not row:
+                raise ParseError(
+                    f"invalid truck mask {text!r}: row {number} of {len(rows)} is empty "
+                    f"(rows are separated by '/' or newlines; use '.' for unusable cells)"
+                )
             bad = set(row) - {"#", "."}
             if bad:
                 raise ParseError(
                     f"invalid truck mask {text!r}: use '#' for usable and '.' for unusable "
                     f"cells, not {sorted(bad)[0]!r}"
                 )
-        if not rows:
-            raise ParseError(f"invalid truck mask {text!r}: it has no rows")
         if any(len(r) != len(rows[0]) for r in rows):
             raise ParseError(f"invalid truck mask {text!r}: rows differ in length")
         mask = tuple(tuple(c == "#" for c in row) for row in rows)
@@ -185,6 +232,13 @@ class Truck:
     def capacity(self) -> int:
         """Cubes the truck holds: usable cells × height."""
         return len(self.cells) * self.height
+
+    @property
+    def is_variant(self) -> bool:
+        """True when the truck could not be a printed card: its mask does not fit the cards'
+        3-row × 5-column grid, or its height is above 4. Such trucks are accepted on purpose
+        (designers explore variants), and this tells a user interface to label them."""
+        return self.rows > GRID_ROWS or self.columns > GRID_COLUMNS or self.height > MAX_HEIGHT
 
     def usable(self, x: int, y: int) -> bool:
         """True when (x, y) lies inside the grid and the loading area."""
@@ -228,6 +282,13 @@ class Placement:
     axis: Axis
 
     def __post_init__(self) -> None:
+        for name in ("length", "x", "y", "z"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(
+                    f"Placement {name} must be an int, not {_what(value)}"
+                    f" (to read text such as '3x@0,1,0' use Placement.parse)"
+                )
         if self.length not in LENGTHS:
             raise ParseError(f"invalid rod length {self.length!r} (lengths are 1..5)")
         if self.axis not in AXES:
@@ -237,6 +298,9 @@ class Placement:
 
     @classmethod
     def parse(cls, text: str) -> Placement:
+        """Read the text form, e.g. ``"3x@0,1,0"``."""
+        if not isinstance(text, str):
+            raise TypeError(f"Placement.parse takes text such as '3x@0,1,0', not {_what(text)}")
         try:
             head, coords = text.strip().split("@")
             x, y, z = (int(c) for c in coords.split(","))
@@ -258,15 +322,21 @@ class Placement:
         )
 
 
-class Status(enum.Enum):
-    """How much a plan's optimality is known."""
+class Status(enum.StrEnum):
+    """How much a plan's optimality is known. Its text (``str``, JSON) is the value."""
 
     OPTIMAL = "optimal"  # proven: no loading loads more
-    FEASIBLE = "feasible"  # a valid loading; a better one may exist (search was cut short)
-    UNKNOWN = "unknown"  # a loading given by hand, never searched
+    FEASIBLE = "feasible"  # a valid loading; a better one may exist (the time limit cut it short)
+    BY_HAND = "by-hand"  # a loading given by hand (LoadPlan.from_placements), never searched
 
-    def __str__(self) -> str:
-        return self.value
+
+class Engine(enum.StrEnum):
+    """What produced a plan. Its text (``str``, JSON) is the value."""
+
+    BOUND = "bound"  # the fast path: a search whose loading reaches the upper bound (or, cut
+    # short by the time limit before CP-SAT started, the search's best loading)
+    CP_SAT = "cp-sat"  # the CP-SAT model
+    BY_HAND = "by-hand"  # given by hand
 
 
 @dataclass(frozen=True)
@@ -276,17 +346,41 @@ class LoadPlan:
     Every score is recomputed from the placements as an integer. ``bound`` is a proven upper
     bound on the volume any loading of this cargo onto this truck can reach (``None`` when
     unknown), so ``penalty_bound`` is a proven lower bound on the penalty. ``engine`` says
-    what produced it: ``"bound"`` (a loading that reaches the upper bound, found by the fast
-    search), ``"cp-sat"`` (the CP-SAT model), or ``""`` (given by hand).
+    what produced it (:class:`Engine`), ``wall_time`` how long it took.
+
+    Two plans are equal when they have the same truck, cargo, placements, status and bound:
+    ``wall_time`` and ``engine`` say how a plan was found, not what it is, so two solves of
+    the same problem give equal plans.
     """
 
     truck: Truck
     cargo: Cargo
     placements: tuple[Placement, ...]
-    status: Status = Status.UNKNOWN
+    status: Status = Status.BY_HAND
     bound: int | None = None
-    wall_time: float = 0.0
-    engine: str = ""
+    wall_time: float = field(default=0.0, compare=False)
+    engine: Engine = field(default=Engine.BY_HAND, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.truck, Truck):
+            raise TypeError(f"LoadPlan truck must be a Truck, not {_what(self.truck)}")
+        if not isinstance(self.cargo, Cargo):
+            raise TypeError(f"LoadPlan cargo must be a Cargo, not {_what(self.cargo)}")
+        placements = tuple(self.placements)
+        for p in placements:
+            if not isinstance(p, Placement):
+                raise TypeError(f"LoadPlan placements must be Placements, not {_what(p)}")
+        object.__setattr__(self, "placements", placements)
+        # The status and engine may also be given as their text ("optimal", "cp-sat").
+        for name, kind in (("status", Status), ("engine", Engine)):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(value))
+            except ValueError:
+                choices = ", ".join(member.value for member in kind)
+                raise ParseError(f"invalid plan {name} {value!r} (one of {choices})") from None
+        if self.bound is not None and (isinstance(self.bound, bool) or not isinstance(self.bound, int)):
+            raise TypeError(f"LoadPlan bound must be an int or None, not {_what(self.bound)}")
 
     @property
     def optimal(self) -> bool:
@@ -337,11 +431,23 @@ class LoadPlan:
             f"truck {name}{self.truck} height {self.truck.height} "
             f"(capacity {self.truck.capacity}), cargo {self.cargo} (volume {self.cargo.volume})\n"
             f"loaded {self.loaded}, empty {self.empty}, left over {self.left_over} "
-            f"-> penalty {self.penalty} ({self.status})"
+            f"-> penalty {self.penalty} ({self._status_text()})"
         )
         behind = self.left_behind
         tail = f"\nleft behind (count×length): {_describe(behind)}" if behind.volume else ""
         return f"{head}{tail}\n{layers}"
+
+    def _status_text(self) -> str:
+        if self.status is Status.OPTIMAL:
+            return "optimal"
+        if self.status is Status.BY_HAND:
+            return "by hand, not searched"
+        if self.bound is None:
+            return "feasible, not proven optimal"
+        return (
+            f"feasible, not proven optimal: any loading loads at most {self.bound}, "
+            f"penalty at least {self.penalty_bound}"
+        )
 
     def __str__(self) -> str:
         return self.render()
@@ -366,7 +472,7 @@ class LoadPlan:
 
     @classmethod
     def from_placements(cls, truck: Truck, cargo: Cargo, placements: Iterable[Placement]) -> LoadPlan:
-        """A plan for a loading given by hand (status unknown); check it with ``verify``."""
+        """A plan for a loading given by hand (:attr:`Status.BY_HAND`); check it with ``verify``."""
         return cls(truck, cargo, tuple(placements))
 
 
@@ -396,3 +502,21 @@ def _reading_order(p: Placement) -> tuple[int, int, int]:
 
 def _describe(cargo: Cargo) -> str:
     return ", ".join(f"{n}×{length}" for length, n in zip(LENGTHS, cargo.counts) if n)
+
+
+def _count(value: object, counts: object) -> int:
+    """One rod count as a plain int (numpy integers too); ParseError quoting the cargo else."""
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if number >= 0:
+                return number
+    raise ParseError(f"invalid cargo {counts!r}: counts must be non-negative integers")
+
+
+def _what(value: object) -> str:
+    """A wrong argument as error messages quote it: its type and its repr."""
+    return f"{type(value).__name__} {value!r}"

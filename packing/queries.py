@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from packing.checks import cargo_arg, positive_int_arg, time_limit_arg, trucks_arg
+from packing.errors import PackingError
 from packing.model import Cargo, LoadPlan, Truck
 from packing.rules import penalty_floor
 from packing.solver import solve
@@ -39,8 +41,11 @@ def best_truck(
     >>> plans[0].truck.name, plans[0].penalty
     ('S15', 1)
     """
-    if top is not None and top < 1:
-        raise ValueError(f"top must be at least 1, not {top!r}")
+    cargo = cargo_arg(cargo, "best_truck")
+    trucks = trucks_arg(trucks, "best_truck")
+    if top is not None:
+        top = positive_int_arg(top, "top", "best_truck")
+    time_limit = time_limit_arg(time_limit, "best_truck")
     wanted = len(trucks) if top is None else min(top, len(trucks))
     table = _table(trucks, use_table)
     ranking = table.rank(cargo) if table is not None else None
@@ -72,6 +77,8 @@ def rank_trucks(
     >>> [(t.name, p) for t, p in rank_trucks(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK)[:3]]
     [('S15', 1), ('S14', 2), ('S16', 3)]
     """
+    cargo = cargo_arg(cargo, "rank_trucks")
+    trucks = trucks_arg(trucks, "rank_trucks")
     table = _table(trucks, use_table)
     ranking = table.rank(cargo) if table is not None else None
     if ranking is not None:
@@ -89,8 +96,10 @@ def expected_penalty(
     >>> expected_penalty(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK)
     Fraction(66, 5)
     """
+    cargo = cargo_arg(cargo, "expected_penalty")
+    trucks = trucks_arg(trucks, "expected_penalty")
     if not trucks:
-        raise ValueError("expected_penalty needs at least one truck")
+        raise PackingError("expected_penalty needs at least one truck, got an empty deck")
     table = _table(trucks, use_table)
     blind = table.blind_draw(cargo) if table is not None else None
     if blind is not None:

@@ -7,8 +7,9 @@ Two stages, and every answer is proven:
    looks for a loading that reaches it; if it finds one, that loading is optimal by the bound
    and no model is built. Most cargos end here.
 2. **CP-SAT.** Otherwise a CP-SAT model with one Boolean per rod placement (length × position
-   × axis) maximises the loaded volume, warm-started with the search's best loading and with
-   the objective capped at the bound.
+   × axis) maximises the loaded volume, with the objective capped at the bound. It gets no
+   hint (measured faster than hinting the search's loading); the search's loading is kept only
+   when a time limit stops CP-SAT before it does as well.
 
 The search's key fact: since every cube above the floor rests on the cube below it, each
 column of the truck is filled from the floor up without gaps, so a loading is a height map.
@@ -18,18 +19,23 @@ Visiting cells level by level in reading order, the first open cell is either th
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ortools.sat.python import cp_model
 
-from packing.model import Axis, Cargo, LoadPlan, Placement, Status, Truck
+from packing.checks import cargo_arg, positive_int_arg, time_limit_arg, truck_arg
+from packing.errors import InternalError, PackingError
+from packing.model import AXES, Axis, Cargo, Engine, LoadPlan, Placement, Status, Truck
 from packing.rules import LENGTHS
 
 #: Nodes the fast path may visit before handing over to CP-SAT. Searches that reach the bound
 #: almost always do so within a few dozen nodes; the rest rarely succeed later.
 FAST_PATH_NODES = 400
+#: Under a time limit the search reads the clock every this many nodes (a node costs ~1 µs).
+_CLOCK_EVERY = 16
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,8 @@ def upper_bound(cargo: Cargo, truck: Truck) -> int:
     >>> upper_bound(Cargo({5: 1, 1: 2}), Truck.parse("####/####/####", height=4))
     2
     """
+    cargo = cargo_arg(cargo, "upper_bound")
+    truck = truck_arg(truck, "upper_bound")
     fitting = sum(length * cargo.count(length) for length in LENGTHS if truck.fits(length))
     return min(truck.capacity, fitting)
 
@@ -82,33 +90,72 @@ def solve(
 ) -> LoadPlan:
     """The loading of ``cargo`` onto ``truck`` that loads the most volume (least penalty).
 
-    Deterministic by default (one worker, fixed seed). With ``time_limit`` (seconds) the
-    CP-SAT stage may stop early: the plan is then the best found, with status ``feasible``
-    and the proven ``bound``. ``fast_path=False`` always builds and solves the CP-SAT model
-    (no search, no hint): slower, and an independent check of the fast path.
+    Deterministic by default (one worker, fixed seed). ``time_limit`` (seconds, a positive
+    finite number) bounds the whole call: the search, building the model and solving it. A
+    plan cut short is the best loading found, with status ``feasible`` and the proven
+    ``bound`` (``optimal`` when that loading already meets the bound). ``fast_path=False``
+    always builds and solves the CP-SAT model, with no search and no hint: slower, and an
+    independent check of the fast path.
 
     >>> plan = solve(Cargo({4: 3}), Truck.parse("#####/#####/#####", height=1))
     >>> plan.loaded, plan.penalty, plan.optimal
     (12, 3, True)
     """
     start = time.perf_counter()
+    cargo = cargo_arg(cargo, "solve")
+    truck = truck_arg(truck, "solve")
+    limit = time_limit_arg(time_limit, "solve")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"solve: seed must be an int, not {type(seed).__name__} {seed!r}")
+    if not 0 <= seed < 2**31:
+        raise PackingError(f"invalid seed {seed!r}: it must be in 0..2**31-1 (CP-SAT's range)")
+    workers = positive_int_arg(workers, "workers", "solve")
+    if not isinstance(fast_path, bool):
+        raise TypeError(f"solve: fast_path must be True or False, not {fast_path!r}")
+    deadline = None if limit is None else start + limit
+
     bound = upper_bound(cargo, truck)
-    best = _search(cargo, truck, target=bound, node_limit=FAST_PATH_NODES) if fast_path else ()
-    loaded = sum(p.length for p in best)
-    if fast_path and loaded >= bound:
-        return LoadPlan(truck, cargo, best, Status.OPTIMAL, bound, time.perf_counter() - start, "bound")
-    placements, status, bound = _cp_sat(
-        cargo, truck, bound=bound, hint=best, time_limit=time_limit, seed=seed, workers=workers
+    best: tuple[Placement, ...] = ()
+    if fast_path:
+        best = _search(cargo, truck, target=bound, node_limit=FAST_PATH_NODES, deadline=deadline)
+        if _volume(best) >= bound or _expired(deadline):
+            return _plan(truck, cargo, best, bound, start, Engine.BOUND)
+    placements, bound = _cp_sat(
+        cargo, truck, bound=bound, deadline=deadline, seed=seed, workers=workers
     )
-    if sum(p.length for p in placements) < loaded:  # CP-SAT stopped before matching its hint
-        placements = best
-    return LoadPlan(truck, cargo, placements, status, bound, time.perf_counter() - start, "cp-sat")
+    if _volume(placements) >= _volume(best):  # else a time limit stopped CP-SAT early
+        best = placements
+    return _plan(truck, cargo, best, bound, start, Engine.CP_SAT)
 
 
-def _search(cargo: Cargo, truck: Truck, *, target: int, node_limit: int) -> tuple[Placement, ...]:
+def _plan(
+    truck: Truck,
+    cargo: Cargo,
+    placements: tuple[Placement, ...],
+    bound: int,
+    start: float,
+    engine: Engine,
+) -> LoadPlan:
+    # Whatever stopped the call, a loading that meets the proven bound is optimal.
+    status = Status.OPTIMAL if _volume(placements) >= bound else Status.FEASIBLE
+    return LoadPlan(truck, cargo, placements, status, bound, time.perf_counter() - start, engine)
+
+
+def _volume(placements: tuple[Placement, ...]) -> int:
+    return sum(p.length for p in placements)
+
+
+def _expired(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() >= deadline
+
+
+def _search(
+    cargo: Cargo, truck: Truck, *, target: int, node_limit: int, deadline: float | None = None
+) -> tuple[Placement, ...]:
     """Depth-first search for a loading of volume ``target``; the best loading seen.
 
-    Stops at the first loading that reaches ``target`` or after ``node_limit`` nodes.
+    Stops at the first loading that reaches ``target``, after ``node_limit`` nodes, or at
+    ``deadline`` (a ``time.perf_counter()`` value, looked at every few nodes).
     """
     geo = _geometry(truck)
     n, h = len(geo.cells), geo.height
@@ -119,6 +166,7 @@ def _search(cargo: Cargo, truck: Truck, *, target: int, node_limit: int) -> tupl
     state = {"best": 0, "nodes": 0}
     volume = cargo.volume
     capacity = n * h
+    stop_at = math.inf if deadline is None else deadline
 
     def visit(pos: int, loaded: int, lost: int, rods_left: int) -> bool:
         if loaded > state["best"]:
@@ -128,6 +176,9 @@ def _search(cargo: Cargo, truck: Truck, *, target: int, node_limit: int) -> tupl
             return True
         state["nodes"] += 1
         if state["nodes"] > node_limit:
+            return False
+        if not state["nodes"] % _CLOCK_EVERY and time.perf_counter() >= stop_at:
+            state["nodes"] = node_limit  # out of time: every later node stops at once
             return False
         if loaded + min(rods_left, capacity - lost - loaded) < target:
             return False
@@ -177,14 +228,19 @@ def _search(cargo: Cargo, truck: Truck, *, target: int, node_limit: int) -> tupl
 
 def placements_of(truck: Truck, length: int) -> list[Placement]:
     """Every position a rod of ``length`` can take in an empty truck (support aside)."""
+    return list(_placements(truck, length))
+
+
+@lru_cache(maxsize=1024)
+def _placements(truck: Truck, length: int) -> tuple[Placement, ...]:
     out = []
     for x, y in truck.cells:
         for z in range(truck.height):
-            for axis in ("x", "y", "z") if length > 1 else ("z",):
+            for axis in AXES if length > 1 else ("z",):
                 p = Placement(length, x, y, z, axis)
                 if all(truck.usable(cx, cy) and cz < truck.height for cx, cy, cz in p.cubes()):
                     out.append(p)
-    return out
+    return tuple(out)
 
 
 def _cp_sat(
@@ -192,19 +248,27 @@ def _cp_sat(
     truck: Truck,
     *,
     bound: int,
-    hint: tuple[Placement, ...],
-    time_limit: float | None,
+    deadline: float | None,
     seed: int,
     workers: int,
-) -> tuple[tuple[Placement, ...], Status, int]:
+) -> tuple[tuple[Placement, ...], int]:
+    """The CP-SAT model's best loading and the proven bound on any loading's volume.
+
+    No hint: hinting the fast path's loading (its rods True, with or without every other
+    placement False) made CP-SAT slower on larger grids (see benchmarks/README.md). With
+    ``deadline`` the model is built only while time is left and CP-SAT gets the rest. A model
+    left unsolved gives back no loading and the bound it was given.
+    """
     model = cp_model.CpModel()
     chosen: dict[Placement, cp_model.IntVar] = {}
     covering: dict[tuple[int, int, int], list[cp_model.IntVar]] = {}
     for length in LENGTHS:
-        if not cargo.count(length):
+        if not cargo.count(length) or not truck.fits(length):
             continue
+        if _expired(deadline):
+            return (), bound
         rods = []
-        for p in placements_of(truck, length):
+        for p in _placements(truck, length):
             var = model.new_bool_var(str(p))
             chosen[p] = var
             rods.append(var)
@@ -219,23 +283,44 @@ def _cp_sat(
     volume = sum(p.length * var for p, var in chosen.items())
     model.add(volume <= bound)
     model.maximize(volume)
-    hinted = set(hint)
-    for p, var in chosen.items():
-        model.add_hint(var, p in hinted)
 
     cp = cp_model.CpSolver()
     cp.parameters.num_workers = workers
     cp.parameters.random_seed = seed
-    if time_limit is not None:
-        cp.parameters.max_time_in_seconds = time_limit
+    if deadline is not None:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return (), bound
+        cp.parameters.max_time_in_seconds = remaining
     result = cp.solve(model)
-    if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        # No solution within the limit: the hint (possibly empty) is the best loading known.
-        return hint, Status.FEASIBLE, bound
-    placements = tuple(p for p, var in chosen.items() if cp.boolean_value(var))
-    loaded = sum(p.length for p in placements)
+    # Every status CP-SAT can give, spelled out: none falls through to a default.
     if result == cp_model.OPTIMAL:
-        return placements, Status.OPTIMAL, loaded
-    # The objective is integral, so the float bound rounds down to a proven integer bound.
-    proven = min(bound, int(cp.best_objective_bound + 1e-6))
-    return placements, Status.OPTIMAL if proven <= loaded else Status.FEASIBLE, max(proven, loaded)
+        placements = _chosen(cp, chosen)
+        return placements, _volume(placements)
+    if result == cp_model.FEASIBLE:
+        placements = _chosen(cp, chosen)
+        # The objective is integral, so the float bound rounds down to a proven integer bound.
+        proven = min(bound, int(cp.best_objective_bound + 1e-6))
+        return placements, max(proven, _volume(placements))
+    if result == cp_model.UNKNOWN:
+        if deadline is None:
+            raise InternalError(
+                f"CP-SAT stopped without a result and without a time limit "
+                f"(cargo {cargo}, truck {truck} height {truck.height}): please report it"
+            )
+        return (), bound  # the time limit came before any loading
+    if result == cp_model.INFEASIBLE:
+        raise InternalError(
+            f"CP-SAT calls the loading model infeasible, but loading nothing is always a "
+            f"solution: a bug in the model (cargo {cargo}, truck {truck} height {truck.height})"
+        )
+    if result == cp_model.MODEL_INVALID:
+        raise InternalError(
+            f"CP-SAT rejects the loading model as invalid ({model.validate()!r}): a bug in the "
+            f"model (cargo {cargo}, truck {truck} height {truck.height})"
+        )
+    raise InternalError(f"unknown CP-SAT status {result!r}: this solver does not know it")
+
+
+def _chosen(cp: cp_model.CpSolver, chosen: dict[Placement, cp_model.IntVar]) -> tuple[Placement, ...]:
+    return tuple(p for p, var in chosen.items() if cp.boolean_value(var))

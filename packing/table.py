@@ -97,6 +97,19 @@ class OptimalTable:
         object.__setattr__(self, "_rows", {c: i for i, c in enumerate(cargos)})
         object.__setattr__(self, "_rankings", [None] * len(cargos))
 
+    # Equal when built for the same deck with the same entries, in any process; a pickle
+    # carries only those (the caches are rebuilt on arrival).
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OptimalTable):
+            return NotImplemented
+        return self.deck == other.deck and bool(np.array_equal(self.loaded, other.loaded))
+
+    def __hash__(self) -> int:
+        return hash(self.deck)
+
+    def __reduce__(self) -> tuple[type[OptimalTable], tuple[tuple[Truck, ...], npt.NDArray[np.uint8]]]:
+        return (OptimalTable, (self.deck, np.array(self.loaded)))
+
     @property
     def cargos(self) -> tuple[Cargo, ...]:
         """The rows: every distinct cargo a roll gives, in :func:`packing.roll_counts` order."""

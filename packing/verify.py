@@ -22,6 +22,8 @@ def problems(plan: LoadPlan) -> list[str]:
     >>> problems(plan)
     ['rod 2x@1,0,0: cube (2, 0, 0) is outside the loading area']
     """
+    if not isinstance(plan, LoadPlan):
+        raise TypeError(f"expected a LoadPlan to check, not {type(plan).__name__} {plan!r}")
     found: list[str] = []
     truck, cargo = plan.truck, plan.cargo
     occupied: dict[tuple[int, int, int], str] = {}

@@ -1,8 +1,11 @@
 """Value types: parsing, canonical text, round trips and errors that quote the input."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from packing import DICE, Cargo, LoadPlan, ParseError, Placement, Status, Truck
+from packing import DICE, Cargo, Engine, LoadPlan, ParseError, Placement, Status, Truck
+from tests.packing.strategies import trucks
 
 
 def test_cargo_from_roll_and_mapping() -> None:
@@ -73,7 +76,7 @@ def test_load_plan_scores_come_from_the_placements() -> None:
     plan = LoadPlan.from_placements(truck, Cargo({2: 2}), [Placement(2, 0, 0, 0, "x")])
     assert (plan.loaded, plan.empty, plan.left_over, plan.penalty) == (2, 1, 2, 5)
     assert plan.left_behind == Cargo({2: 1})
-    assert plan.status is Status.UNKNOWN and not plan.optimal
+    assert plan.status is Status.BY_HAND and plan.engine is Engine.BY_HAND and not plan.optimal
     assert "penalty 5" in plan.render()
 
 
@@ -84,3 +87,58 @@ def test_render_shows_every_level_and_rod() -> None:
     text = plan.render()
     assert "level 0  level 1" in text
     assert "AB       A." in text and "A=2 B=1" in text
+
+
+@pytest.mark.parametrize(
+    ("mask", "row"),
+    [("#####//#####", "row 2 of 3"), ("/#####", "row 1 of 2"), ("#####/", "row 2 of 2"),
+     ("#####/   /#####", "row 2 of 3"), ("##\n\n##", "row 2 of 3"), ("##/ /", "row 2 of 3")],
+)
+def test_empty_mask_rows_are_errors_not_dropped(mask: str, row: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        Truck.parse(mask, height=1)
+    message = str(caught.value)
+    assert repr(mask) in message and f"{row} is empty" in message
+
+
+def test_space_around_the_mask_text_is_not_a_row() -> None:
+    assert Truck.parse("  ##/#.\n", height=1) == Truck.parse("##/#.", height=1)
+    assert Truck.parse("\n##\n#.\n", height=1) == Truck.parse("##/#.", height=1)
+
+
+@pytest.mark.parametrize(
+    ("mask", "height", "variant"),
+    [("#####/#####/#####", 4, False), ("##/#.", 1, False), ("#####/#####/#####", 5, True),
+     ("######/######", 2, True), ("##/##/##/##", 1, True), ("#", 4, False)],
+)
+def test_variants_are_told_apart(mask: str, height: int, variant: bool) -> None:
+    truck = Truck.parse(mask, height=height)  # accepted either way: designers explore variants
+    assert truck.is_variant is variant
+
+
+def test_the_sample_deck_has_no_variant() -> None:
+    from packing import SAMPLE_DECK
+
+    assert not any(truck.is_variant for truck in SAMPLE_DECK)
+
+
+def test_plan_status_and_engine_read_as_text() -> None:
+    truck = Truck.parse("##", height=1)
+    plan = LoadPlan(truck, Cargo({2: 1}), (Placement.parse("2x@0,0,0"),), "optimal", 2, engine="cp-sat")  # type: ignore[arg-type]
+    assert plan.status is Status.OPTIMAL and plan.engine is Engine.CP_SAT
+    assert (str(plan.status), str(plan.engine), str(Engine.BOUND), str(Status.BY_HAND)) == (
+        "optimal", "cp-sat", "bound", "by-hand")
+    assert plan.to_dict()["engine"] == "cp-sat" and plan.to_dict()["status"] == "optimal"
+
+
+@given(trucks(rows=6, columns=8, max_height=6), st.data())
+def test_an_empty_row_anywhere_is_an_error(truck: Truck, data: st.DataObject) -> None:
+    rows = str(truck).split("/")
+    assert Truck.parse("/".join(rows), height=truck.height) == truck
+    at = data.draw(st.integers(0, len(rows)))
+    blank = data.draw(st.sampled_from(["", " ", "   "]))
+    text = "/".join([*rows[:at], blank, *rows[at:]])
+    with pytest.raises(ParseError, match=f"row {at + 1} of {len(rows) + 1} is empty") as caught:
+        Truck.parse(text, height=truck.height)
+    assert repr(text) in str(caught.value)
+    assert truck.is_variant == (truck.rows > 3 or truck.columns > 5 or truck.height > 4)

@@ -1,11 +1,30 @@
 """The solver's answers: always valid, proven optimal, and equal to an independent brute force."""
 
 import random
+import time
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ortools.sat.python import cp_model
 
-from packing import SAMPLE_DECK, Cargo, Status, Truck, penalty_floor, solve, upper_bound, verify
+from packing import (
+    SAMPLE_DECK,
+    Cargo,
+    Engine,
+    InternalError,
+    LoadPlan,
+    PackingError,
+    Placement,
+    Status,
+    Truck,
+    penalty_floor,
+    solve,
+    upper_bound,
+    verify,
+)
+from packing import solver
 from tests.packing.brute import brute_force_loaded
 from tests.packing.strategies import cargos, rolls, trucks
 
@@ -103,5 +122,130 @@ def test_mirroring_the_mask_leaves_the_penalty_unchanged(cargo: Cargo, truck: Tr
 def test_fast_path_and_cp_sat_alone_agree(cargo: Cargo, truck: Truck) -> None:
     fast = verify(solve(cargo, truck))
     model_only = verify(solve(cargo, truck, fast_path=False))
-    assert model_only.engine == "cp-sat" and model_only.optimal
+    assert model_only.engine is Engine.CP_SAT and model_only.optimal
     assert fast.loaded == model_only.loaded
+
+
+# --- what the solver proved, and time limits ---------------------------------------------------
+
+HARD_CARGO = Cargo({2: 5})  # ten cubes of even rods on an odd floor of nine: the bound 9 is
+HARD_TRUCK = Truck.parse("###/###/###", height=1)  # out of reach, so CP-SAT must prove 8
+
+
+class _Status(cp_model.CpSolver):
+    """A CP-SAT solver that reports ``status`` whatever it found."""
+
+    status = cp_model.UNKNOWN
+
+    def solve(self, model: cp_model.CpModel, *args: object, **kwargs: object) -> Any:
+        super().solve(model)
+        return self.status
+
+
+def _force_status(monkeypatch: pytest.MonkeyPatch, status: Any) -> None:
+    solver = type("Forced", (_Status,), {"status": status})
+    monkeypatch.setattr(cp_model, "CpSolver", solver)
+
+
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [
+        (cp_model.INFEASIBLE, "infeasible, but loading nothing is always a solution"),
+        (cp_model.MODEL_INVALID, "rejects the loading model as invalid"),
+        (cp_model.UNKNOWN, "stopped without a result and without a time limit"),
+        (17, "unknown CP-SAT status 17"),
+    ],
+)
+def test_impossible_cp_sat_statuses_raise_internal_errors(
+    monkeypatch: pytest.MonkeyPatch, status: Any, message: str
+) -> None:
+    _force_status(monkeypatch, status)
+    with pytest.raises(InternalError, match=message):
+        solve(HARD_CARGO, HARD_TRUCK)
+    assert not issubclass(InternalError, PackingError)  # a bug is never reported as bad input
+
+
+def test_a_feasible_answer_that_meets_its_proven_bound_is_optimal(monkeypatch: pytest.MonkeyPatch) -> None:
+    # CP-SAT proves 8 but says only FEASIBLE (as when a time limit stops it after the proof).
+    _force_status(monkeypatch, cp_model.FEASIBLE)
+    plan = verify(solve(HARD_CARGO, HARD_TRUCK, time_limit=30))
+    assert plan.loaded == plan.bound == 8 and plan.status is Status.OPTIMAL
+
+
+def test_no_result_within_the_limit_gives_the_best_loading_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    _force_status(monkeypatch, cp_model.UNKNOWN)
+    plan = verify(solve(HARD_CARGO, HARD_TRUCK, time_limit=30))
+    assert plan.loaded == 8  # the search's loading, kept
+    assert plan.status is Status.FEASIBLE and plan.bound == upper_bound(HARD_CARGO, HARD_TRUCK) == 9
+    model_only = verify(solve(HARD_CARGO, HARD_TRUCK, time_limit=30, fast_path=False))
+    assert model_only.loaded == 0 and model_only.status is Status.FEASIBLE and model_only.bound == 9
+
+
+class _Clock:
+    """A ``time.perf_counter`` that jumps ``step`` seconds at each reading."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_time_limit_stops_the_search_and_skips_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A big truck and a cargo whose bound the search cannot reach in its first few nodes.
+    truck = Truck(tuple(tuple(True for _ in range(10)) for _ in range(6)), 6)
+    cargo = Cargo((0, 0, 40, 40, 40))
+    monkeypatch.setattr(time, "perf_counter", _Clock(step=1.0))
+    built: list[object] = []
+    monkeypatch.setattr(cp_model, "CpModel", lambda: built.append(1))  # must never be called
+    plan = verify(solve(cargo, truck, time_limit=0.5))
+    assert built == [] and plan.engine is Engine.BOUND
+    assert plan.status is Status.FEASIBLE and plan.bound == upper_bound(cargo, truck)
+    assert plan.loaded < plan.bound
+
+
+def test_cp_sat_gets_only_the_time_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    limits: list[float] = []
+
+    class Recording(cp_model.CpSolver):
+        def solve(self, model: cp_model.CpModel, *args: object, **kwargs: object) -> Any:
+            limits.append(self.parameters.max_time_in_seconds)
+            return super().solve(model)
+
+    monkeypatch.setattr(cp_model, "CpSolver", Recording)
+    monkeypatch.setattr(time, "perf_counter", _Clock(step=0.25))
+    plan = verify(solve(HARD_CARGO, HARD_TRUCK, time_limit=10))
+    assert plan.optimal and len(limits) == 1
+    assert 0 < limits[0] <= 10 - 0.25 * 2  # the clock was read at the start and since
+
+
+def _count_hints(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, object]]:
+    hints: list[tuple[object, object]] = []
+    original = cp_model.CpModel.add_hint
+
+    def add_hint(self: cp_model.CpModel, var: Any, value: Any) -> None:
+        hints.append((var, value))
+        original(self, var, value)
+
+    monkeypatch.setattr(cp_model.CpModel, "add_hint", add_hint)
+    return hints
+
+
+def test_the_model_alone_gets_no_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    hints = _count_hints(monkeypatch)
+    plan = verify(solve(HARD_CARGO, HARD_TRUCK, fast_path=False))
+    assert plan.optimal and plan.engine is Engine.CP_SAT and hints == []
+
+
+def test_the_normal_path_gives_no_hint_either(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Measured: hinting the search's loading made CP-SAT slower (benchmarks/README.md).
+    hints = _count_hints(monkeypatch)
+    plan = verify(solve(HARD_CARGO, HARD_TRUCK))
+    assert plan.optimal and plan.engine is Engine.CP_SAT and hints == []
+
+
+def test_a_time_limited_plan_shows_its_bound() -> None:
+    plan = LoadPlan(HARD_TRUCK, HARD_CARGO, (Placement.parse("2x@0,0,0"),), Status.FEASIBLE, 9)
+    assert "penalty 23 (feasible, not proven optimal: any loading loads at most 9, penalty at least 2)" in str(plan)
+    assert "(optimal)" in str(verify(solve(HARD_CARGO, HARD_TRUCK)))

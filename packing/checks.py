@@ -1,0 +1,79 @@
+"""Checks of the public functions' arguments: a wrong type raises ``TypeError`` saying what
+was expected, a value out of range raises :class:`~packing.errors.PackingError` quoting it.
+
+Kept apart from the values (``model``) so the solver and the queries share one wording.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from packing.errors import PackingError
+from packing.model import Cargo, Truck
+
+_CARGO_EXAMPLE = "Cargo.from_roll([3, 2, 3, 0, 1]) or Cargo.parse('3,2,3,0,1')"
+_TRUCK_EXAMPLE = "Truck.parse('#####/###../#####', height=3)"
+
+
+def _what(value: object) -> str:
+    return f"{type(value).__name__} {value!r}"
+
+
+def cargo_arg(value: object, where: str) -> Cargo:
+    """``value`` when it is a :class:`Cargo`; TypeError naming ``where`` else."""
+    if not isinstance(value, Cargo):
+        raise TypeError(
+            f"{where}: the cargo must be a Cargo, e.g. {_CARGO_EXAMPLE}; not {_what(value)}"
+        )
+    return value
+
+
+def truck_arg(value: object, where: str) -> Truck:
+    """``value`` when it is a :class:`Truck`; TypeError naming ``where`` else."""
+    if not isinstance(value, Truck):
+        raise TypeError(
+            f"{where}: the truck must be a Truck, e.g. {_TRUCK_EXAMPLE}; not {_what(value)}"
+        )
+    return value
+
+
+def trucks_arg(value: object, where: str) -> tuple[Truck, ...]:
+    """``value`` as a tuple of trucks when it is a sequence (or other iterable) of them."""
+    if isinstance(value, Truck):
+        raise TypeError(f"{where}: expected a sequence of trucks (a deck), not a single Truck: "
+                        f"pass [truck]")
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(
+            f"{where}: expected a sequence of trucks, e.g. SAMPLE_DECK or [{_TRUCK_EXAMPLE}]; "
+            f"not {_what(value)}"
+        )
+    trucks = tuple(value)
+    for truck in trucks:
+        if not isinstance(truck, Truck):
+            raise TypeError(
+                f"{where}: every truck must be a Truck, e.g. {_TRUCK_EXAMPLE}; not {_what(truck)}"
+            )
+    return trucks
+
+
+def time_limit_arg(value: object, where: str) -> float | None:
+    """``None``, or a positive finite number of seconds as a float."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{where}: time_limit must be a number of seconds or None, not {_what(value)}")
+    if not math.isfinite(value) or value <= 0:
+        raise PackingError(
+            f"invalid time limit {value!r}: it must be a positive finite number of seconds"
+        )
+    return float(value)
+
+
+def positive_int_arg(value: object, name: str, where: str) -> int:
+    """``value`` when it is an int ≥ 1."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{where}: {name} must be an int, not {_what(value)}")
+    if value < 1:
+        raise PackingError(f"invalid {name} {value!r}: it must be at least 1")
+    return value
