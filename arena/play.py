@@ -75,6 +75,14 @@ def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.
     return np.random.default_rng(chance), [np.random.default_rng(s) for s in seats]
 
 
+# Games return the same (cached) outcome list at recurring chance nodes (the 900 cargos of a
+# roll): keeping its sampler, across games too, saves rebuilding the cumulative table every time.
+# Keyed by identity; each entry keeps its outcome list alive, so an id is never reused while
+# cached. Bounded: a game that builds a fresh list at every node only cycles the cache.
+_SAMPLERS: dict[int, tuple[Sequence[tuple[Action, Fraction]], _Sampler]] = {}
+_SAMPLER_CACHE_SIZE = 4096
+
+
 def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 1_000_000) -> S:
     """Play ``state`` to the end in place and return it.
 
@@ -85,9 +93,7 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     if len(policies) != state.num_players:
         raise ArenaError(f"{len(policies)} policies for {state.num_players} players")
     chance_rng, seat_rngs = seat_streams(seed, state.num_players)
-    # Games return the same (cached) outcome list at recurring chance nodes (the 900 cargos of a
-    # roll); keeping its sampler saves rebuilding the cumulative table every time.
-    samplers: dict[int, tuple[Sequence[tuple[Action, Fraction]], _Sampler]] = {}
+    samplers = _SAMPLERS
     for _ in range(max_actions):
         if state.is_terminal():
             return state
@@ -96,6 +102,8 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
             outcomes = state.chance_outcomes()
             cached = samplers.get(id(outcomes))
             if cached is None or cached[0] is not outcomes:
+                if len(samplers) >= _SAMPLER_CACHE_SIZE:
+                    samplers.clear()
                 cached = (outcomes, _Sampler(outcomes))
                 samplers[id(outcomes)] = cached
             state.apply_action(cached[1].draw(chance_rng))
