@@ -402,7 +402,7 @@ class _Setup:
         return hash(self._key())
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_Setup, self._key())
+        return (_setup, self._key())  # unpickles to the cached setup of equal options
 
 
 @lru_cache(maxsize=64)
@@ -698,6 +698,7 @@ class Game:
         self._events.append((self._round, "score"))
         for js in self._revealed:
             self._discards.extend(js)  # taken and unclaimed trucks alike
+        self._discards.extend(j for j, source in zip(taken, self._sources) if source == ("pile",))
         if min(points) <= 0:
             self._new_round()
             self._phase = _OVER
