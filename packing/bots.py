@@ -18,8 +18,8 @@ rng)`` sees only the public :class:`~packing.game.Observation` — and loads wit
 
 >>> from packing import bot, play_game
 >>> state = play_game([bot("optimal"), bot("greedy-loader")], seed=3)
->>> state.is_terminal(), state.rounds[0].plans[1].engine  # P1's plans come from greedy_load
-(True, '')
+>>> state.is_terminal(), state.rounds[0].plans[1].optimal  # P1's plans come from greedy_load
+(True, False)
 """
 
 from __future__ import annotations

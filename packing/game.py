@@ -469,7 +469,7 @@ class Game:
     ``Game(players=4)`` is a new game. Options (keyword-only): ``deck`` (default the sample
     deck), ``start_points`` (75), ``speeds`` (per-player weights of the grab race, default
     equal), ``loaders`` (per-player ``load(cargo, truck) -> LoadPlan``, None for the optimal
-    loading), ``use_table`` (score optimal loadings from the deck's table when there is one;
+    loading; :func:`arena.play` sets them from the policies' ``loader``), ``use_table`` (score optimal loadings from the deck's table when there is one;
     their plans are then solved when first read).
 
     >>> state = Game(players=2)
@@ -518,6 +518,19 @@ class Game:
     @property
     def num_players(self) -> int:
         return self._setup.players
+
+    def seat_policies(self, policies: Sequence[Any]) -> None:
+        """Each player loads with the ``loader`` of the policy in its seat (None, or no such
+        attribute: the optimal loading). :func:`arena.play` calls this before the first action,
+        so loaders follow the policies wherever a tournament seats them."""
+        if len(policies) != self._setup.players:
+            raise PackingError(f"{len(policies)} policies for {self._setup.players} players")
+        loaders = loaders_of(policies)
+        if not all(load is None or callable(load) for load in loaders):
+            raise TypeError("a policy's loader must be a callable load(cargo, truck) -> LoadPlan, or None")
+        s = self._setup
+        if loaders != s.loaders:
+            self._setup = _setup(s.players, s.deck, s.start_points, s.speeds, loaders, s.use_table)
 
     @property
     def setup(self) -> dict[str, object]:
@@ -862,8 +875,8 @@ def play_game(
     speeds: Sequence[int | Fraction] | None = None,
     use_table: bool = True,
 ) -> Game:
-    """Play one game with ``policies`` in seats 0..n-1, each loading with its ``loader``;
-    same seed, same game (:func:`arena.play`).
+    """Play one game with ``policies`` in seats 0..n-1, each loading with its ``loader``
+    (see :meth:`Game.seat_policies`); same seed, same game (:func:`arena.play`).
 
     >>> from packing import bot
     >>> state = play_game([bot("optimal"), bot("capacity"), bot("random")], seed=1)
@@ -871,7 +884,7 @@ def play_game(
     (3, True)
     """
     state = Game(len(policies), deck=deck, start_points=start_points, speeds=speeds,
-                 loaders=loaders_of(policies), use_table=use_table)
+                 use_table=use_table)
     return arena.play(state, policies, seed)
 
 

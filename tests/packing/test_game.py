@@ -415,3 +415,12 @@ def test_strings_read_well() -> None:
     assert "round 1: P0 rolls" in state.events[0]
     assert "Pack & Stack, 2 players" in str(state)
     assert any(e.startswith("round 1: penalties") for e in state.events)
+
+
+def test_loaders_follow_the_policies_into_their_seats() -> None:
+    state = Game(2)
+    arena.play(state, [bot("capacity"), bot("greedy-loader")], seed=6)
+    # greedy_load's plans are given by hand (never proven optimal); capacity loads optimally.
+    assert all(not r.plans[1].optimal and r.plans[0].optimal for r in state.rounds)
+    swapped = arena.play(Game(2), [bot("greedy-loader"), bot("capacity")], seed=6)
+    assert all(not r.plans[0].optimal and r.plans[1].optimal for r in swapped.rounds)
