@@ -115,8 +115,8 @@ def _expected_all(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
     index = penalties.index
     row = penalties.row(cargo)
     if row is None:  # no table: solve (memoised) the trucks asked about
-        row = [penalties.of(cargo, j) if _asked(observation, legal, truck) else 0
-               for j, truck in enumerate(observation.deck)]
+        asked = set(observation.draw_pool_at) | {index[a.truck] for a in legal if a.truck is not None}
+        row = [penalties.of(cargo, j) if j in asked else 0 for j in range(len(observation.deck))]
     out = []
     pile: float | None = None
     for action in legal:
@@ -124,14 +124,10 @@ def _expected_all(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
             out.append(float(row[index[action.truck]]))
         else:
             if pile is None:
-                pool = observation.draw_pool
-                pile = sum([row[index[t]] for t in pool]) / len(pool)
+                pool = observation.draw_pool_at
+                pile = sum([row[j] for j in pool]) / len(pool)
             out.append(pile)
     return out
-
-
-def _asked(observation: Observation, legal: Sequence[Grab], truck: Truck) -> bool:
-    return truck in observation.draw_pool or any(a.truck == truck for a in legal)
 
 
 def _lowest_expected(observation: Observation, cargo: Cargo, legal: Sequence[Grab],

@@ -328,8 +328,11 @@ class RoundRecord:
 class Observation:
     """What ``player`` may know: everything public, never the pile's order.
 
-    ``revealed[p]`` lists the trucks still in front of ``p`` (not yet taken); ``pile`` is the
-    pile's composition in deck order; ``grabbed`` how many players have grabbed this round.
+    Trucks are given by their position in ``deck`` (the column of the deck's optimal table),
+    and as :class:`Truck` values by the properties ``revealed``, ``taken``, ``pile`` and
+    ``discards``. ``revealed_at[p]``: the trucks still in front of ``p`` (not yet taken);
+    ``pile_at``: the pile's composition in deck order; ``grabbed``: how many players have
+    grabbed this round.
     """
 
     player: int
@@ -338,12 +341,12 @@ class Observation:
     start_points: int
     points: tuple[int, ...]
     cargos: tuple[Cargo | None, ...]
-    revealed: tuple[tuple[Truck, ...], ...]
-    taken: tuple[Truck | None, ...]
+    revealed_at: tuple[tuple[int, ...], ...]
+    taken_at: tuple[int | None, ...]
     grab_order: tuple[int, ...] | None
     grabbed: int
-    pile: tuple[Truck, ...]
-    discards: tuple[Truck, ...]
+    pile_at: tuple[int, ...]
+    discards_at: tuple[int, ...]
     deck: tuple[Truck, ...]
 
     @property
@@ -352,10 +355,37 @@ class Observation:
         return self.cargos[self.player]
 
     @property
+    def revealed(self) -> tuple[tuple[Truck, ...], ...]:
+        """The trucks still in front of each player."""
+        deck = self.deck
+        return tuple(tuple(deck[j] for j in js) for js in self.revealed_at)
+
+    @property
+    def taken(self) -> tuple[Truck | None, ...]:
+        """The truck each player has taken this round (None: not yet)."""
+        return tuple(None if j is None else self.deck[j] for j in self.taken_at)
+
+    @property
+    def pile(self) -> tuple[Truck, ...]:
+        """The pile's trucks, in deck order (its order is hidden)."""
+        return tuple(map(self.deck.__getitem__, self.pile_at))
+
+    @property
+    def discards(self) -> tuple[Truck, ...]:
+        """The discard pile's trucks, in deck order."""
+        return tuple(map(self.deck.__getitem__, self.discards_at))
+
+    @property
+    def draw_pool_at(self) -> tuple[int, ...]:
+        """The deck positions of the trucks the top of the pile may be: the pile, or the
+        discards when a grab or draw would find the pile empty (they are then shuffled into a
+        new pile)."""
+        return self.pile_at if self.pile_at else self.discards_at
+
+    @property
     def draw_pool(self) -> tuple[Truck, ...]:
-        """The trucks the top of the pile may be: the pile, or the discards when a grab or draw
-        would find the pile empty (they are then shuffled into a new pile)."""
-        return self.pile if self.pile else self.discards
+        """The trucks the top of the pile may be (see ``draw_pool_at``)."""
+        return tuple(map(self.deck.__getitem__, self.draw_pool_at))
 
     @property
     def waiting(self) -> tuple[int, ...]:
@@ -788,9 +818,7 @@ class Game:
         }
 
     def observation(self, player: int) -> Observation:
-        deck = self._setup.deck
         taken = self._taken
-        truck = deck.__getitem__
         return Observation(
             player=player,
             round=self._round,
@@ -798,13 +826,13 @@ class Game:
             start_points=self._setup.start_points,
             points=tuple(self._points),
             cargos=tuple(self._cargos),
-            revealed=tuple(tuple(truck(j) for j in js if j not in taken) for js in self._revealed),
-            taken=tuple(None if j is None else truck(j) for j in taken),
+            revealed_at=tuple(tuple(j for j in js if j not in taken) for js in self._revealed),
+            taken_at=tuple(taken),
             grab_order=self._order or None,
             grabbed=self._step if self._phase in (_GRAB, _TOP) else 0,
-            pile=tuple(map(truck, self._pile)),
-            discards=tuple(map(truck, sorted(self._discards))),
-            deck=deck,
+            pile_at=tuple(self._pile),
+            discards_at=tuple(sorted(self._discards)),
+            deck=self._setup.deck,
         )
 
     def action_to_string(self, action: Any) -> str:

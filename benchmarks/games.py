@@ -1,0 +1,87 @@
+"""Plays whole games of Pack & Stack: games per second, and the bots' tournament table.
+
+1. Games per second with four ``optimal`` bots through the full API (``arena.play``: exact
+   chance sampling, observations, legal actions, round records), with the sample deck's table
+   and then without it (every penalty solved; solves are memoised within the process, and the
+   memo is emptied first, so the figure includes the solving a cold process does).
+2. Where the time goes: the part spent in ``arena.play``'s own seeding and chance sampling,
+   measured alone over the same number of chance nodes.
+3. The duplicate-deal tournament table of optimal, bonus-aware, capacity and greedy-loader.
+
+See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from functools import partial
+
+import arena
+from arena.play import _Sampler, seat_streams
+from packing import Game, bot, play_game
+from packing.game import optimal_plan, roll_outcomes
+
+TARGET = 1000  # four-player games per second with the table (issue 8)
+
+
+def _rate(games: int, use_table: bool) -> tuple[float, float, int]:
+    """Games per second, mean rounds per game and chance nodes, over seeds 0..games-1."""
+    players = [bot("optimal", use_table=use_table)] * 4
+    play_game(players, seed=10**6, use_table=use_table)  # warm the table and the caches
+    if not use_table:
+        optimal_plan.cache_clear()
+    rounds = chance = 0
+    started = time.perf_counter()
+    for seed in range(games):
+        state = play_game(players, seed=seed, use_table=use_table)
+        rounds += len(state.rounds)
+        # Per round: 4 rolls, 8 draws, the grab order, and one top of the pile per pile grab.
+        chance += sum(13 + sum(s == ("pile",) for s in r.sources) for r in state.rounds)
+    elapsed = time.perf_counter() - started
+    return games / elapsed, rounds / games, chance
+
+
+def _sampling_alone(games: int, chance: int) -> float:
+    """Seconds ``arena.play`` spends seeding ``games`` games and drawing ``chance`` outcomes."""
+    sampler = _Sampler(roll_outcomes())
+    started = time.perf_counter()
+    for seed in range(games):
+        rng, _ = seat_streams(seed, 4)
+    for _ in range(chance):
+        sampler.draw(rng)
+    return time.perf_counter() - started
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks games")
+    parser.add_argument("--games", type=int, default=2000, help="games timed with the table (default 2000)")
+    parser.add_argument("--solve-games", type=int, default=20,
+                        help="games timed without the table (default 20)")
+    parser.add_argument("--deals", type=int, default=2000, help="tournament deals (default 2000)")
+    parser.add_argument("--workers", type=int, default=2, help="tournament worker processes (default 2)")
+    parser.add_argument("--seed", type=int, default=1, help="the tournament's seed (default 1)")
+    args = parser.parse_args(argv)
+
+    rate, rounds, chance = _rate(args.games, use_table=True)
+    print(f"4 optimal bots, with the table: {rate:8.0f} games/s over {args.games} games "
+          f"({rounds:.2f} rounds a game) — target {TARGET} games/s: "
+          f"{'met' if rate >= TARGET else 'NOT met'}")
+    spent = _sampling_alone(args.games, chance)
+    share = spent / (args.games / rate)
+    print(f"  of which arena.play's seeding and chance sampling alone ({chance / args.games:.0f} "
+          f"chance nodes a game): {spent / args.games * 1e6:6.0f} µs a game = {share:.0%} of the time")
+    slow, rounds, _ = _rate(args.solve_games, use_table=False)
+    print(f"4 optimal bots, solving (no table, memo cleared first): {slow:8.1f} games/s over "
+          f"{args.solve_games} games ({rounds:.2f} rounds a game); the table is {rate / slow:,.0f}x faster")
+
+    names = ["optimal", "bonus-aware", "capacity", "greedy-loader"]
+    started = time.perf_counter()
+    result = arena.tournament(partial(Game, 4), {name: bot(name) for name in names},
+                              games=args.deals, seed=args.seed, workers=args.workers, progress=False)
+    elapsed = time.perf_counter() - started
+    print()
+    print(f"tournament: {args.deals} deals × 4 seat rotations, seed {args.seed}, "
+          f"{args.workers} workers, {elapsed:.1f} s")
+    print(result)
+    return 0
