@@ -148,11 +148,12 @@ class OptimalBot:
     use_table: bool = True
     loader: Loader | None = None
 
-    def act(self, observation: Observation, legal_actions: Sequence[Grab],
+    def act(self, observation: Observation, legal_actions: Sequence[Any],
             rng: np.random.Generator) -> Grab:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        return _lowest_expected(observation, _own_cargo(observation), legal_actions, self.use_table)
+        legal: Sequence[Grab] = legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        return _lowest_expected(observation, _own_cargo(observation), legal, self.use_table)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -163,10 +164,11 @@ class BonusAwareBot:
     use_table: bool = True
     loader: Loader | None = None
 
-    def act(self, observation: Observation, legal_actions: Sequence[Grab],
+    def act(self, observation: Observation, legal_actions: Sequence[Any],
             rng: np.random.Generator) -> Grab:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+        legal: Sequence[Grab] = legal_actions
+        if len(legal) == 1:
+            return legal[0]
         cargo = _own_cargo(observation)
         penalties = penalties_for(observation.deck, use_table=self.use_table)
         index = penalties.index
@@ -183,8 +185,8 @@ class BonusAwareBot:
         fixed = [penalties.of(c, index[t]) for p, (c, t) in
                  enumerate(zip(observation.cargos, observation.taken))
                  if p != observation.player and c is not None and t is not None]
-        best, best_value = legal_actions[0], float("-inf")
-        for action in legal_actions:
+        best, best_value = legal[0], float("-inf")
+        for action in legal:
             if action.truck is None:
                 mine = pile(cargo)
             else:
@@ -248,7 +250,7 @@ class CapacityBot:
     name: str = "capacity"
     loader: Loader | None = None
 
-    def act(self, observation: Observation, legal_actions: Sequence[Grab],
+    def act(self, observation: Observation, legal_actions: Sequence[Any],
             rng: np.random.Generator) -> Grab:
         return _closest_capacity(observation, legal_actions)
 
@@ -260,7 +262,7 @@ class GreedyLoaderBot:
     name: str = "greedy-loader"
     loader: Loader | None = greedy_load
 
-    def act(self, observation: Observation, legal_actions: Sequence[Grab],
+    def act(self, observation: Observation, legal_actions: Sequence[Any],
             rng: np.random.Generator) -> Grab:
         return _closest_capacity(observation, legal_actions)
 
@@ -272,9 +274,10 @@ class RandomBot:
     name: str = "random"
     loader: Loader | None = None
 
-    def act(self, observation: Observation, legal_actions: Sequence[Grab],
+    def act(self, observation: Observation, legal_actions: Sequence[Any],
             rng: np.random.Generator) -> Grab:
-        return legal_actions[int(rng.integers(len(legal_actions)))]
+        legal: Sequence[Grab] = legal_actions
+        return legal[int(rng.integers(len(legal)))]
 
 
 _BOTS: dict[str, type[OptimalBot | BonusAwareBot | CapacityBot | GreedyLoaderBot | RandomBot]] = {

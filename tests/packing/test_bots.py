@@ -44,9 +44,9 @@ class Recorder:
     def loader(self) -> Any:
         return getattr(self.inner, "loader", None)
 
-    def act(self, observation: Observation, legal: Sequence[Grab], rng: np.random.Generator) -> Grab:
+    def act(self, observation: Observation, legal: Sequence[Any], rng: np.random.Generator) -> Grab:
         choice = self.inner.act(observation, legal, rng)
-        assert choice in legal
+        assert isinstance(choice, Grab) and choice in legal
         self.seen.append((observation, list(legal), choice))
         return choice
 

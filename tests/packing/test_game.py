@@ -50,7 +50,7 @@ def named(deck: tuple[Truck, ...], name: str) -> Truck:
 def draw(state: Game, name: str) -> None:
     """Resolve a draw (or the top of the pile) as the truck called ``name``."""
     trucks = state.trucks()
-    pool = trucks["pile"] or tuple(sorted(trucks["discards"], key=SMALL_DECK_ORDER.get))
+    pool = trucks["pile"] or tuple(sorted(trucks["discards"], key=SMALL_DECK_ORDER.__getitem__))
     state.apply_action(Draw([t.name for t in pool].index(name)))
 
 
@@ -68,8 +68,9 @@ def check_invariant(state: arena.GameState) -> None:
     """Every truck is somewhere exactly once; every point is accounted for by the records."""
     assert isinstance(state, Game)
     deck = state.setup["deck"]
+    assert isinstance(deck, tuple)
     where = state.trucks()
-    assert Counter(t for place in where.values() for t in place) == Counter(deck)  # type: ignore[arg-type]
+    assert Counter(t for place in where.values() for t in place) == Counter(deck)
     start = state.setup["start_points"]
     assert isinstance(start, int)
     n = state.num_players
