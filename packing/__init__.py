@@ -7,7 +7,7 @@
 """
 
 from packing.deck import SAMPLE_DECK, dump_deck, load_deck, parse_deck, save_deck
-from packing.bots import BOTS, bot, greedy_load
+from packing.bots import BOTS, bot, greedy_load, tournament
 from packing.errors import DeckError, InvalidPlan, PackingError, ParseError
 from packing.game import Game, Grab, Observation, RoundRecord, play_game
 from packing.model import Cargo, LoadPlan, Placement, Status, Truck
@@ -53,6 +53,7 @@ __all__ = [
     "roll_distribution",
     "save_deck",
     "solve",
+    "tournament",
     "upper_bound",
     "verify",
     "volume_distribution",

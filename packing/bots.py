@@ -25,14 +25,18 @@ rng)`` sees only the public :class:`~packing.game.Observation` — and loads wit
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 
+import arena
+from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
-from packing.game import PILE, Grab, Loader, Observation, penalties_for
+from packing.game import PILE, Game, Grab, Loader, Observation, penalties_for
 from packing.model import AXES, Axis, Cargo, LoadPlan, Placement, Truck
+from packing.rules import START_POINTS
 
 __all__ = [
     "BOTS",
@@ -43,6 +47,7 @@ __all__ = [
     "RandomBot",
     "bot",
     "greedy_load",
+    "tournament",
 ]
 
 
@@ -309,3 +314,39 @@ def bot(name: str, **options: Any) -> OptimalBot | BonusAwareBot | CapacityBot |
     if cls is None:
         raise PackingError(f"unknown bot {name!r} (choose from {', '.join(BOTS)})")
     return cls(**options)
+
+
+def tournament(
+    players: Sequence[str],
+    *,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    executor: Any = None,
+    deck: Sequence[Truck] = SAMPLE_DECK,
+    start_points: int = START_POINTS,
+    progress: bool = False,
+) -> arena.TournamentResult:
+    """A duplicate-deal tournament (:func:`arena.tournament`) between bots named in ``players``,
+    one per seat; a name given twice plays as ``name``, ``name 2``, ...
+
+    Needs the ``tournament`` extra (scipy, openskill).
+
+    >>> result = tournament(["optimal", "random"], games=20, seed=1)
+    >>> result.stat("optimal").win_rate > result.stat("random").win_rate
+    True
+    """
+    if isinstance(players, str):
+        raise TypeError("players must be a sequence of bot names, not one str")
+    made: dict[str, Any] = {}
+    for name in players:
+        made_bot = bot(name)
+        label, k = name, 1
+        while label in made:
+            k += 1
+            label = f"{name} {k}"
+        made[label] = replace(made_bot, name=label)
+    new_game = partial(Game, len(made), deck=tuple(deck), start_points=start_points)
+    new_game()  # bad options (player count, deck) fail here, before any worker starts
+    return arena.tournament(new_game, made, games=games, seed=seed, executor=executor,
+                            workers=workers, progress=progress)

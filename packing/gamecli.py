@@ -1,6 +1,8 @@
 """The game's commands, registered by :mod:`packing.cli`: ``packing play`` and ``packing tournament``.
 
     packing play --players optimal,capacity,greedy-loader,random --seed 1 [--deck FILE] [--json]
+    packing tournament --players optimal,bonus-aware,capacity,greedy-loader --games 2000 --seed 1
+                       [--workers N] [--deck FILE] [--json]
 
 Bad input raises :class:`packing.PackingError` with one line quoting it (the CLI prints it and
 exits with status 2).
@@ -10,17 +12,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 from typing import Any
 
-from packing.bots import BOTS, bot
+from packing.bots import BOTS, bot, tournament
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
 from packing.game import Game, RoundRecord, play_game
 from packing.game import MAX_PLAYERS, MIN_PLAYERS
 from packing.model import Truck
 
-__all__ = ["add_commands", "cmd_play", "parse_players", "report"]
+__all__ = ["add_commands", "cmd_play", "cmd_tournament", "game_dict", "parse_players", "report"]
 
 
 def parse_players(text: str) -> list[str]:
@@ -119,8 +122,33 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _at_least_one(value: int, option: str) -> int:
+    if value < 1:
+        raise PackingError(f"argument {option}: must be at least 1, not {value}")
+    return value
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``packing tournament``: duplicate deals between bots; the table (``--json``: its data)."""
+    names = parse_players(args.players)
+    games = _at_least_one(args.games, "--games")
+    workers = _at_least_one(args.workers, "--workers")
+    seed = _seed(args.seed)
+    deck = _deck(args.deck)
+    try:
+        result = tournament(names, games=games, seed=seed, workers=workers, deck=deck,
+                            progress=not args.json and sys.stderr.isatty())
+    except ImportError as error:  # the tournament extra is missing: say which, in one line
+        raise PackingError(str(error).splitlines()[0]) from None
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result)
+    return 0
+
+
 def add_commands(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
-    """Register ``play`` on the CLI's subcommands."""
+    """Register ``play`` and ``tournament`` on the CLI's subcommands."""
     p = sub.add_parser("play", help="play one game with bots and print it round by round")
     p.add_argument("--players", required=True,
                    help=f"2 to 6 comma-separated bots, e.g. optimal,capacity (bots: {', '.join(BOTS)})")
@@ -128,3 +156,14 @@ def add_commands(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     p.add_argument("--deck", help="a deck file (default: the sample deck, not the printed cards)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("tournament", help="duplicate-deal tournament between bots: wins, intervals, ratings")
+    p.add_argument("--players", required=True,
+                   help=f"2 to 6 comma-separated bots, one per seat (bots: {', '.join(BOTS)})")
+    p.add_argument("--games", type=int, default=200,
+                   help="deals, each played in every seat rotation (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--deck", help="a deck file (default: the sample deck, not the printed cards)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=cmd_tournament)

@@ -151,3 +151,21 @@ def test_bot_names_options_and_errors() -> None:
         bot("capacity", use_table=False)
     with pytest.raises(TypeError):
         bot(3)  # type: ignore[arg-type]
+
+
+def test_tournament_seats_loaders_with_their_bots() -> None:
+    from packing import tournament
+    from packing.game import Game
+
+    result = tournament(["greedy-loader", "optimal"], games=3, seed=4)
+    assert result.policies == ("greedy-loader", "optimal") and len(result.records) == 6
+    for record in result.records:  # replay each game: greedy-loader's plans are its own, any seat
+        seated = [bot(name) for name in record.seating]
+        state = arena.play(Game(2), seated, record.seed)
+        assert tuple(state.returns()) == record.returns
+        greedy = record.seating.index("greedy-loader")
+        assert all(not r.plans[greedy].optimal and r.plans[1 - greedy].optimal for r in state.rounds)
+    twice = tournament(["optimal", "optimal", "random"], games=1, seed=0)
+    assert twice.policies == ("optimal", "optimal 2", "random")
+    with pytest.raises(PackingError, match="2 to 6 players"):
+        tournament(["optimal"] * 7, games=1, seed=0)

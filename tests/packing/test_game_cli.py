@@ -58,3 +58,33 @@ def test_bad_input_is_one_line_and_exit_2(argv: list[str], quoted: str) -> None:
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     assert quoted in done.stderr
     assert done.stdout == ""
+
+
+def test_tournament_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tournament", "--players", "optimal,random,capacity", "--games", "4", "--seed", "2")
+    assert code == 0
+    assert out.startswith("4 deals x 3 seatings = 12 games (seed 2)")
+    assert all(name in out for name in ("optimal", "random", "capacity", "win rate", "rating"))
+
+
+def test_tournament_json_seats_a_bot_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tournament", "--players", "optimal,optimal", "--games", "3",
+                       "--seed", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["policies"] == ["optimal", "optimal 2"] and data["games"] == 6
+    assert sum(s["wins"] for s in data["stats"]) == pytest.approx(6)
+
+
+@pytest.mark.parametrize(("argv", "quoted"), [
+    (["tournament", "--players", "optimal,random", "--games", "0"], "not 0"),
+    (["tournament", "--players", "optimal,random", "--workers", "0"], "not 0"),
+    (["tournament", "--players", "optimal,wizard"], "'wizard'"),
+    (["tournament", "--players", "random"], "'random'"),
+    (["tournament", "--players", "optimal,random", "--seed", "-1"], "-1"),
+    (["tournament", "--players", "optimal,random", "--games", "many"], "'many'"),
+])
+def test_tournament_bad_input_is_one_line_and_exit_2(argv: list[str], quoted: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "packing", *argv], capture_output=True, text=True)
+    assert done.returncode == 2, done
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert quoted in done.stderr and done.stdout == ""
