@@ -6,8 +6,8 @@
 (18, True)
 """
 
-from packing.deck import SAMPLE_DECK, dump_deck, load_deck, parse_deck, save_deck
 from packing.bots import BOTS, bot, greedy_load, tournament
+from packing.deck import SAMPLE_DECK, dump_deck, load_deck, parse_deck, save_deck
 from packing.errors import DeckError, InvalidPlan, PackingError, ParseError
 from packing.game import Game, Grab, Observation, RoundRecord, play_game
 from packing.model import Cargo, LoadPlan, Placement, Status, Truck

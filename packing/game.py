@@ -16,7 +16,9 @@
 4. **Load and score** — not an action: each player's loader (``loaders[p](cargo, truck)``,
    the optimal loading by default) gives a plan the game checks with :func:`packing.verify`
    and scores; the smallest loss gains 10 points (all tied players gain it). Every truck of
-   the round (taken or not) goes to the discard pile.
+   the round (taken or not) goes to the discard pile. With the deck's table, an optimal
+   loading is scored from the table and its plan solved, verified and checked against the
+   table when the record's ``plans`` are read (scoring stays fast: see ``benchmarks/games.py``).
 
 When a draw finds the pile empty, the discards are shuffled into a new pile (the draw then
 comes from them). The game ends after the round in which some player has no points left
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any, Literal, overload
@@ -499,8 +501,9 @@ class Game:
     ``Game(players=4)`` is a new game. Options (keyword-only): ``deck`` (default the sample
     deck), ``start_points`` (75), ``speeds`` (per-player weights of the grab race, default
     equal), ``loaders`` (per-player ``load(cargo, truck) -> LoadPlan``, None for the optimal
-    loading; :func:`arena.play` sets them from the policies' ``loader``), ``use_table`` (score optimal loadings from the deck's table when there is one;
-    their plans are then solved when first read).
+    loading; :func:`arena.play` sets them from the policies' ``loader``), ``use_table`` (score
+    optimal loadings from the deck's table when there is one; their plans are then solved,
+    verified and checked against the table when first read).
 
     >>> state = Game(players=2)
     >>> state.current_player() == arena.CHANCE, len(state.chance_outcomes())

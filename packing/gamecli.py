@@ -19,8 +19,7 @@ from typing import Any
 from packing.bots import BOTS, bot, tournament
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
-from packing.game import Game, RoundRecord, play_game
-from packing.game import MAX_PLAYERS, MIN_PLAYERS
+from packing.game import MAX_PLAYERS, MIN_PLAYERS, Game, RoundRecord, play_game
 from packing.model import Truck
 
 __all__ = ["add_commands", "cmd_play", "cmd_tournament", "game_dict", "parse_players", "report"]
@@ -55,13 +54,13 @@ def _deck(path: str | None) -> tuple[Truck, ...]:
     return load_deck(path) if path else SAMPLE_DECK
 
 
-def _names(state: Game, names: Sequence[str]) -> list[str]:
+def _names(names: Sequence[str]) -> list[str]:
     return [f"P{p} {name}" for p, name in enumerate(names)]
 
 
 def report(state: Game, names: Sequence[str]) -> str:
     """A finished game, round by round, like a game report."""
-    label = _names(state, names)
+    label = _names(names)
     width = max(map(len, label))
     lines = [f"Pack & Stack: {state.num_players} players, {state.setup['start_points']} points each"]
     lines.append("players: " + ", ".join(label))
