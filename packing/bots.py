@@ -25,6 +25,7 @@ rng)`` sees only the public :class:`~packing.game.Observation` — and loads wit
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -122,27 +123,21 @@ def _expected_all(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
     if row is None:  # no table: solve (memoised) the trucks asked about
         asked = set(observation.draw_pool_at) | {index[a.truck] for a in legal if a.truck is not None}
         row = [penalties.of(cargo, j) if j in asked else 0 for j in range(len(observation.deck))]
-    out = []
-    pile: float | None = None
+    out: list[float] = []
     for action in legal:
         if action.truck is not None:
-            out.append(float(row[index[action.truck]]))
+            out.append(row[index[action.truck]])
         else:
-            if pile is None:
-                pool = observation.draw_pool_at
-                pile = sum([row[j] for j in pool]) / len(pool)
-            out.append(pile)
+            pool = observation.pile_at or observation.discards_at
+            out.append(sum([row[j] for j in pool]) / len(pool))
     return out
 
 
 def _lowest_expected(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
                      use_table: bool) -> Grab:
     values = _expected_all(observation, cargo, legal, use_table)
-    best = 0
-    for i in range(1, len(values)):
-        if values[i] < values[best]:  # ties keep the earlier option: revealed before the pile
-            best = i
-    return legal[best]
+    # The first lowest: ties keep the earlier option, revealed trucks before the pile.
+    return legal[values.index(min(values))]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -322,7 +317,7 @@ def tournament(
     games: int,
     seed: int,
     workers: int = 1,
-    executor: Any = None,
+    executor: Executor | None = None,
     deck: Sequence[Truck] = SAMPLE_DECK,
     start_points: int = START_POINTS,
     progress: bool = False,

@@ -142,14 +142,25 @@ def roll_outcomes() -> tuple[tuple[Cargo, Fraction], ...]:
 
 
 @cache
+def _draw_outcomes(size: int) -> tuple[tuple[Draw, Fraction], ...]:
+    p = Fraction(1, size)
+    return tuple((Draw(i), p) for i in range(size))
+
+
+#: The outcomes of a draw from a pile of each size up to 64 (index 0 unused), looked up directly.
+_DRAWS: tuple[tuple[tuple[Draw, Fraction], ...], ...] = ((),) + tuple(
+    _draw_outcomes(size) for size in range(1, 65))
+
+
+@cache
 def _roll_set() -> frozenset[Cargo]:
     return frozenset(cargo for cargo, _ in roll_outcomes())
 
 
 @cache
-def _draw_outcomes(size: int) -> tuple[tuple[Draw, Fraction], ...]:
-    p = Fraction(1, size)
-    return tuple((Draw(i), p) for i in range(size))
+def _roll_ids() -> frozenset[int]:
+    # The cargos of the cached outcome tuple live as long as it: their ids identify them.
+    return frozenset(id(cargo) for cargo, _ in roll_outcomes())
 
 
 @cache
@@ -442,15 +453,47 @@ def _cached_setup(*key: Any) -> _Setup:
     return _Setup(*key)
 
 
+# Games are created by the thousand with the same deck object: find their setup by the deck's
+# identity first (hashing 30 trucks per game would cost more than the lookup saves). Each entry
+# keeps its deck alive, so an id is never reused while cached.
+_setup_by_id: dict[tuple[object, ...], tuple[tuple[Truck, ...], _Setup]] = {}
+
+
 def _setup(
     players: int, deck: tuple[Truck, ...], start_points: int, speeds: tuple[Fraction, ...] | None,
     loaders: tuple[Loader | None, ...], use_table: bool,
 ) -> _Setup:
     """The setup of a game, shared by the games created with the same options."""
     try:
-        return _cached_setup(players, deck, start_points, speeds, loaders, use_table)
+        key = (players, id(deck), start_points, speeds, loaders, use_table)
+        seen = _setup_by_id.get(key)
+        if seen is not None and seen[0] is deck:
+            return seen[1]
+        found = _cached_setup(players, deck, start_points, speeds, loaders, use_table)
     except TypeError:  # an unhashable loader: this game gets a setup of its own
         return _Setup(players, deck, start_points, speeds, loaders, use_table)
+    if len(_setup_by_id) > 256:
+        _setup_by_id.clear()
+    _setup_by_id[key] = (deck, found)
+    return found
+
+
+_valid_decks: dict[int, tuple[Truck, ...]] = {}
+
+
+def _check_deck(deck: Sequence[Truck]) -> tuple[Truck, ...]:
+    """``deck`` as a tuple of distinct trucks (checked once per deck object)."""
+    if isinstance(deck, tuple) and _valid_decks.get(id(deck)) is deck:
+        return deck
+    trucks = tuple(deck)
+    if not all(isinstance(t, Truck) for t in trucks):
+        raise TypeError("deck must be a sequence of Truck")
+    if len(set(trucks)) != len(trucks):
+        raise PackingError("the deck holds the same truck twice")
+    if len(_valid_decks) > 256:
+        _valid_decks.clear()
+    _valid_decks[id(trucks)] = trucks
+    return trucks
 
 
 def _check_options(
@@ -465,11 +508,7 @@ def _check_options(
         raise TypeError(f"start_points must be an int, not {type(start_points).__name__}")
     if start_points < 1:
         raise PackingError(f"start_points must be at least 1, not {start_points!r}")
-    trucks = tuple(deck)
-    if not all(isinstance(t, Truck) for t in trucks):
-        raise TypeError("deck must be a sequence of Truck")
-    if len(set(trucks)) != len(trucks):
-        raise PackingError("the deck holds the same truck twice")
+    trucks = _check_deck(deck)
     need = players * ((1 if players >= 5 else 2) + 1)
     if len(trucks) < need:
         raise PackingError(f"a deck of {len(trucks)} trucks is too small for {players} players "
@@ -596,7 +635,8 @@ class Game:
         if phase == _ROLL:
             return roll_outcomes()
         if phase == _DRAW or phase == _TOP:
-            return _draw_outcomes(len(self._pile) or len(self._discards))
+            size = len(self._pile) or len(self._discards)
+            return _DRAWS[size] if size < len(_DRAWS) else _draw_outcomes(size)
         if phase == _ORDER:
             return self._setup.orders
         return ()
@@ -622,7 +662,7 @@ class Game:
         setup = self._setup
         n = setup.players
         if phase == _ROLL:
-            if action not in _roll_set():
+            if id(action) not in _roll_ids() and action not in _roll_set():
                 raise PackingError(f"not a roll of the dice: {action!r}")
             player = (self.first_roller + self._step) % n
             self._cargos[player] = action
@@ -696,9 +736,9 @@ class Game:
         """Load, score, record the round, discard its trucks; end the game or start a round."""
         setup = self._setup
         n, deck = setup.players, setup.deck
-        cargos = tuple(c for c in self._cargos if c is not None)
-        taken = tuple(j for j in self._taken if j is not None)
-        trucks = tuple(deck[j] for j in taken)
+        cargos: tuple[Cargo, ...] = tuple(self._cargos)  # type: ignore[arg-type]  # all rolled
+        taken: tuple[int, ...] = tuple(self._taken)  # type: ignore[arg-type]  # all taken
+        trucks = tuple([deck[j] for j in taken])
         given: list[LoadPlan | None] = []
         penalties: list[int] = []
         table = setup.penalties
@@ -728,19 +768,22 @@ class Game:
         for p in bonus:
             points[p] += ROUND_WIN_BONUS
         pens = tuple(penalties)
-        self._rounds.append(RoundRecord(
+        # As in ``observation``: the frozen dataclass's fields set straight into its dict.
+        record = object.__new__(RoundRecord)
+        record.__dict__.update(
             number=self._round,
-            first_roller=self.first_roller,
+            first_roller=(self._round - 1) % n,
             cargos=cargos,
-            revealed=tuple(tuple(deck[j] for j in js) for js in self._revealed),
+            revealed=tuple([tuple([deck[j] for j in js]) for js in self._revealed]),
             grab_order=self._order,
             taken=trucks,
-            sources=tuple(s for s in self._sources if s is not None),
+            sources=tuple(self._sources),
             plans=Plans(cargos, trucks, tuple(given), pens),
             penalties=pens,
             bonus=bonus,
             points=tuple(points),
-        ))
+        )
+        self._rounds.append(record)
         self._events.append((self._round, "score"))
         for js in self._revealed:
             self._discards.extend(js)  # taken and unclaimed trucks alike
@@ -822,14 +865,18 @@ class Game:
 
     def observation(self, player: int) -> Observation:
         taken = self._taken
-        return Observation(
+        # Built field by field into the instance's dict: a frozen dataclass's __init__ sets each
+        # of 13 fields through object.__setattr__, which costs more than the observation's
+        # contents at the 4 decisions of every round. Same value, same equality and pickling.
+        seen = object.__new__(Observation)
+        seen.__dict__.update(
             player=player,
             round=self._round,
-            first_roller=self.first_roller,
+            first_roller=(self._round - 1) % self._setup.players,
             start_points=self._setup.start_points,
             points=tuple(self._points),
             cargos=tuple(self._cargos),
-            revealed_at=tuple(tuple(j for j in js if j not in taken) for js in self._revealed),
+            revealed_at=tuple([tuple([j for j in js if j not in taken]) for js in self._revealed]),
             taken_at=tuple(taken),
             grab_order=self._order or None,
             grabbed=self._step if self._phase in (_GRAB, _TOP) else 0,
@@ -837,6 +884,7 @@ class Game:
             discards_at=tuple(sorted(self._discards)),
             deck=self._setup.deck,
         )
+        return seen
 
     def action_to_string(self, action: Any) -> str:
         phase = self._phase
