@@ -397,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_plot_deck)
 
     # --- the game: play, tournament (their logic lives in packing.gamecli) ---
-    gamecli.add_commands(sub, _Parser)
+    gamecli.add_commands(sub)
     return parser
 
 

@@ -146,7 +146,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+def add_commands(sub: Any) -> None:
     """Register ``play`` and ``tournament`` on the CLI's subcommands."""
     p = sub.add_parser("play", help="play one game with bots and print it round by round")
     p.add_argument("--players", required=True,
