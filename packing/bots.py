@@ -24,7 +24,7 @@ rng)`` sees only the public :class:`~packing.game.Observation` — and loads wit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
@@ -200,7 +200,7 @@ class BonusAwareBot:
         return best
 
     def _predicted(self, observation: Observation, mine: Grab,
-                   pile: Any) -> list[dict[int, float]]:
+                   pile: Callable[[Cargo], dict[int, float]]) -> list[dict[int, float]]:
         """The penalty distributions of the players still to grab after ``mine``, each taking
         the option of lowest expected penalty among those left (the last one the pile)."""
         revealed = [list(ts) for ts in observation.revealed]

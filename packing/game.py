@@ -79,8 +79,8 @@ Source = tuple[Literal["revealed"], int] | tuple[Literal["pile"]]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
-# Phases of a round (the state's ``_phase``).
-_ROLL, _DRAW, _ORDER, _GRAB, _TOP, _OVER = range(6)
+# Phases of a round (the state's ``_phase``); the chance phases come first, below ``_GRAB``.
+_ROLL, _DRAW, _ORDER, _TOP, _GRAB, _OVER = range(6)
 
 
 # --- actions ----------------------------------------------------------------------------------
@@ -159,7 +159,8 @@ def _roll_set() -> frozenset[Cargo]:
 
 @cache
 def _roll_ids() -> frozenset[int]:
-    # The cargos of the cached outcome tuple live as long as it: their ids identify them.
+    # The cargos of the cached outcome tuple live as long as it: their ids identify them (a
+    # fast check for the usual case; other equal cargos are found by value).
     return frozenset(id(cargo) for cargo, _ in roll_outcomes())
 
 
@@ -625,7 +626,7 @@ class Game:
         return CHANCE
 
     def is_chance_node(self) -> bool:
-        return self._phase in (_ROLL, _DRAW, _ORDER, _TOP)
+        return self._phase < _GRAB
 
     def is_terminal(self) -> bool:
         return self._phase == _OVER
@@ -664,14 +665,14 @@ class Game:
         if phase == _ROLL:
             if id(action) not in _roll_ids() and action not in _roll_set():
                 raise PackingError(f"not a roll of the dice: {action!r}")
-            player = (self.first_roller + self._step) % n
+            player = (self._round - 1 + self._step) % n  # from the first roller on
             self._cargos[player] = action
             self._events.append((self._round, "roll", player, action))
             self._step += 1
             if self._step == n:
                 self._phase, self._step = _DRAW, 0
         elif phase == _DRAW:
-            player = (self.first_roller + self._step // setup.draws_each) % n
+            player = (self._round - 1 + self._step // setup.draws_each) % n
             j = self._draw(action)
             self._revealed[player].append(j)
             self._events.append((self._round, "draw", player, j))
@@ -932,7 +933,7 @@ class Game:
             setattr(self, name, value)
 
     def __str__(self) -> str:
-        phase = ("roll", "draw", "grab order", "grab", "pile top", "over")[self._phase]
+        phase = ("roll", "draw", "grab order", "pile top", "grab", "over")[self._phase]
         points = ", ".join(f"P{p} {x}" for p, x in enumerate(self._points))
         return f"Pack & Stack, {self.num_players} players, round {self._round} ({phase}); points {points}"
 
