@@ -80,7 +80,7 @@ def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.
 # Keyed by identity; each entry keeps its outcome list alive, so an id is never reused while
 # cached. Bounded: a game that builds a fresh list at every node only cycles the cache.
 _SAMPLERS: dict[int, tuple[Sequence[tuple[Action, Fraction]], _Sampler]] = {}
-_SAMPLER_CACHE_SIZE = 4096
+_SAMPLER_CACHE_SIZE = 256
 
 
 def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 1_000_000) -> S:
