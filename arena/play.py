@@ -72,7 +72,7 @@ def _sampler_for(outcomes: Sequence[tuple[Action, Fraction]]) -> _Sampler:
     if cached is not None and cached[0] is outcomes:
         return cached[1]
     sampler = _Sampler(outcomes)
-    if isinstance(outcomes, tuple) and len(outcomes) > 8:  # small lists are cheap to rebuild
+    if isinstance(outcomes, tuple):  # a list may change in place: only tuples are kept
         if len(_SAMPLERS) >= _SAMPLERS_LIMIT:
             _SAMPLERS.clear()
         _SAMPLERS[id(outcomes)] = (outcomes, sampler)
@@ -100,11 +100,18 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
 
     Chance nodes are sampled exactly from a generator seeded by ``seed``; player ``p`` is asked
     by ``policies[p]`` with its observation, the legal actions and its own seeded generator.
+    A state with a ``seat_policies(policies)`` method is first shown who sits where (a game
+    whose players bring more than ``act``, such as Pack & Stack's loaders, takes it from there).
     Same state, policies and seed → the same game, event for event.
     """
     if len(policies) != state.num_players:
         raise ArenaError(f"{len(policies)} policies for {state.num_players} players")
     chance_rng, seat_rngs = seat_streams(seed, state.num_players)
+    # A game whose players bring more than ``act`` (Pack & Stack's loaders) takes it from the
+    # policies in their seats; everything else still goes through the protocol.
+    seat_policies = getattr(state, "seat_policies", None)
+    if seat_policies is not None:
+        seat_policies(policies)
     for _ in range(max_actions):
         if state.is_terminal():
             return state

@@ -6,8 +6,10 @@
 (18, True)
 """
 
+from packing.bots import BOTS, bot, greedy_load, tournament
 from packing.deck import SAMPLE_DECK, dump_deck, load_deck, parse_deck, save_deck
 from packing.errors import DeckError, InternalError, InvalidPlan, PackingError, ParseError
+from packing.game import Game, Grab, Observation, RoundRecord, play_game
 from packing.model import Cargo, Engine, LoadPlan, Placement, Status, Truck
 from packing.odds import ROLLS, roll_counts, roll_distribution, volume_distribution
 from packing.queries import best_truck, expected_penalty, rank_trucks
@@ -16,6 +18,7 @@ from packing.solver import solve, upper_bound
 from packing.verify import problems, verify
 
 __all__ = [
+    "BOTS",
     "DICE",
     "LENGTHS",
     "SAMPLE_DECK",
@@ -23,28 +26,36 @@ __all__ = [
     "Cargo",
     "DeckError",
     "Engine",
+    "Game",
+    "Grab",
     "InternalError",
     "InvalidPlan",
     "LoadPlan",
+    "Observation",
     "PackingError",
     "ROLLS",
     "ParseError",
     "Placement",
+    "RoundRecord",
     "Status",
     "Truck",
     "best_truck",
+    "bot",
     "dump_deck",
     "expected_penalty",
+    "greedy_load",
     "load_deck",
     "parse_deck",
     "penalty",
     "penalty_floor",
+    "play_game",
     "problems",
     "rank_trucks",
     "roll_counts",
     "roll_distribution",
     "save_deck",
     "solve",
+    "tournament",
     "upper_bound",
     "verify",
     "volume_distribution",

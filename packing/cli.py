@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from packing import gamecli
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
 from packing.model import Cargo, LoadPlan, Truck
@@ -394,6 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
     deck_option(p)
     p.add_argument("--out", required=True, help="the folder to write the PNGs into")
     p.set_defaults(run=cmd_plot_deck)
+
+    # --- the game: play, tournament (their logic lives in packing.gamecli) ---
+    gamecli.add_commands(sub)
     return parser
 
 

@@ -25,6 +25,37 @@ from typing import Any
 import numpy as np
 
 from arena import CHANCE, TERMINAL, GameState, sample_outcome
+from arena.play import _Sampler
+
+
+# Games return one cached tuple at recurring chance nodes (e.g. the 900 cargos of a roll). A tuple
+# of (action, Fraction) pairs cannot change, so it is checked once per object, not at every node;
+# each entry keeps its tuple alive so an id is never reused while remembered.
+_checked: dict[int, tuple[Any, ...]] = {}
+_samplers: dict[int, tuple[tuple[Any, ...], _Sampler]] = {}
+
+
+def _already_checked(outcomes: object) -> bool:
+    return isinstance(outcomes, tuple) and _checked.get(id(outcomes), (None,)) is outcomes
+
+
+def _remember(outcomes: object) -> None:
+    if isinstance(outcomes, tuple):
+        if len(_checked) > 4096:
+            _checked.clear()
+        _checked[id(outcomes)] = outcomes
+
+
+def _sample(outcomes: Any, rng: np.random.Generator) -> Any:
+    """Exactly as :func:`arena.sample_outcome`, reusing the sampler of a recurring tuple."""
+    if not isinstance(outcomes, tuple):
+        return sample_outcome(outcomes, rng)
+    cached = _samplers.get(id(outcomes))
+    if cached is None or cached[0] is not outcomes:
+        if len(_samplers) > 4096:
+            _samplers.clear()
+        cached = _samplers[id(outcomes)] = (outcomes, _Sampler(outcomes))
+    return cached[1].draw(rng)
 
 
 def _check_node(state: GameState) -> None:
@@ -35,12 +66,17 @@ def _check_node(state: GameState) -> None:
         assert list(state.legal_actions()) == []
         return
     if state.is_chance_node():
-        outcomes = list(state.chance_outcomes())
-        assert outcomes, "chance node without outcomes"
-        actions = [a for a, _ in outcomes]
-        assert len(set(actions)) == len(actions), "repeated chance outcome"
-        assert all(isinstance(p, Fraction) and p > 0 for _, p in outcomes)
-        assert sum(p for _, p in outcomes) == 1
+        given = state.chance_outcomes()
+        if _already_checked(given):
+            outcomes = list(given)
+        else:
+            outcomes = list(given)
+            assert outcomes, "chance node without outcomes"
+            actions = [a for a, _ in outcomes]
+            assert len(set(actions)) == len(actions), "repeated chance outcome"
+            assert all(isinstance(p, Fraction) and p > 0 for _, p in outcomes)
+            assert sum(p for _, p in outcomes) == 1
+            _remember(given)
     else:
         assert 0 <= player < state.num_players, player
         legal = list(state.legal_actions())
@@ -89,7 +125,7 @@ def check_random_playouts(
                 break
             assert step < max_actions, f"the game did not end within {max_actions} actions"
             if state.is_chance_node():
-                action = sample_outcome(state.chance_outcomes(), rng)
+                action = _sample(state.chance_outcomes(), rng)
             else:
                 legal = state.legal_actions()
                 action = legal[int(rng.integers(len(legal)))]

@@ -1,0 +1,975 @@
+"""The whole game of Pack & Stack on the :mod:`arena` protocol (rules: ``docs/rules/pack-and-stack.md``).
+
+``Game(players=4)`` is the initial state of a game; ``apply_action`` moves it forward. A round:
+
+1. **Rolls** — one chance node per player, from the round's first roller on (the first roller
+   rotates each round). The outcomes are the 900 distinct cargos with their exact
+   probabilities (:func:`packing.roll_distribution`).
+2. **Draws** — each player in turn draws 2 trucks (1 with 5–6 players) face down; each draw is
+   a chance node uniform over the trucks in the pile. The outcome is a :class:`Draw`: the
+   position of the drawn truck among the pile's trucks in deck order, so the outcome list
+   depends only on the pile's size (and is one cached object per size).
+3. **The grab** — a chance node gives the race's order (:class:`GrabOrder`; uniform over the
+   orders, or by per-player ``speeds``: the Plackett–Luce odds, exact). In that order each
+   player takes (:class:`Grab`) a revealed truck in front of *another* player or the top of
+   the pile (then a chance node says which truck it is); the last grabber must take the pile.
+4. **Load and score** — not an action: each player's loader (``loaders[p](cargo, truck)``,
+   the optimal loading by default) gives a plan the game checks with :func:`packing.verify`
+   and scores; the smallest loss gains 10 points (all tied players gain it). Every truck of
+   the round (taken or not) goes to the discard pile. With the deck's table, an optimal
+   loading is scored from the table and its plan solved, verified and checked against the
+   table when the record's ``plans`` are read (scoring stays fast: see ``benchmarks/games.py``).
+
+When a draw finds the pile empty, the discards are shuffled into a new pile (the draw then
+comes from them). The game ends after the round in which some player has no points left
+(≤ 0); most points wins, tied players share the win. Each round leaves a
+:class:`RoundRecord` in ``state.rounds``.
+
+Decisions where the rules are silent: the trucks players took are discarded with the unclaimed
+ones after scoring (else the deck would run out); the pile is reshuffled when a draw finds it
+empty; with 2 players each draws 2 trucks.
+
+>>> from packing import bot
+>>> state = arena.play(Game(players=3), [bot("optimal")] * 3, seed=1)
+>>> state.is_terminal(), min(state.returns()) <= 0, state.rounds[0].number
+(True, True, 1)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, lru_cache
+from typing import Any, Literal, overload
+
+import arena
+from arena import CHANCE, TERMINAL
+from packing.deck import SAMPLE_DECK
+from packing.errors import InvalidPlan, PackingError
+from packing.model import Cargo, LoadPlan, Truck
+from packing.odds import roll_distribution
+from packing.rules import ROUND_WIN_BONUS, START_POINTS
+from packing.solver import solve
+from packing.table import find_table
+from packing.verify import verify
+
+__all__ = [
+    "Draw",
+    "Game",
+    "Grab",
+    "GrabOrder",
+    "Loader",
+    "Observation",
+    "Plans",
+    "RoundRecord",
+    "Source",
+    "loaders_of",
+    "optimal_plan",
+    "play_game",
+    "roll_outcomes",
+]
+
+Loader = Callable[[Cargo, Truck], LoadPlan]
+"""A player's way of loading: ``load(cargo, truck) -> LoadPlan`` (checked by the game)."""
+
+Source = tuple[Literal["revealed"], int] | tuple[Literal["pile"]]
+"""Where a player's truck came from: ``("revealed", owner)`` or ``("pile",)``."""
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+# Phases of a round (the state's ``_phase``); the chance phases come first, below ``_GRAB``.
+_ROLL, _DRAW, _ORDER, _TOP, _GRAB, _OVER = range(6)
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Chance outcome of a draw from the pile: the truck at ``position`` among the pile's
+    trucks in deck order (each position is equally likely, so each truck is)."""
+
+    position: int
+
+    def __str__(self) -> str:
+        return f"pile truck #{self.position}"
+
+
+@dataclass(frozen=True)
+class GrabOrder:
+    """Chance outcome of the race: the players in the order they grab."""
+
+    order: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "grab order " + ", ".join(f"P{p}" for p in self.order)
+
+
+@dataclass(frozen=True)
+class Grab:
+    """A player's grab: the revealed ``truck`` in front of ``owner``, or the top of the pile
+    (``truck`` and ``owner`` None)."""
+
+    truck: Truck | None = None
+    owner: int | None = None
+
+    @property
+    def is_pile(self) -> bool:
+        return self.truck is None
+
+    def __str__(self) -> str:
+        if self.truck is None:
+            return "the pile"
+        return f"{self.truck.name or self.truck} from P{self.owner}"
+
+
+PILE = Grab()
+"""The grab of the top of the pile."""
+
+
+@cache
+def roll_outcomes() -> tuple[tuple[Cargo, Fraction], ...]:
+    """The outcomes of one player's roll: the 900 cargos with their exact probabilities.
+
+    One cached tuple, so :func:`arena.play` builds its sampler once.
+
+    >>> len(roll_outcomes()), sum(p for _, p in roll_outcomes())
+    (900, Fraction(1, 1))
+    """
+    return tuple(roll_distribution().items())
+
+
+@cache
+def _draw_outcomes(size: int) -> tuple[tuple[Draw, Fraction], ...]:
+    p = Fraction(1, size)
+    return tuple((Draw(i), p) for i in range(size))
+
+
+#: The outcomes of a draw from a pile of each size up to 64 (index 0 unused), looked up directly.
+_DRAWS: tuple[tuple[tuple[Draw, Fraction], ...], ...] = ((),) + tuple(
+    _draw_outcomes(size) for size in range(1, 65))
+
+
+@cache
+def _roll_set() -> frozenset[Cargo]:
+    return frozenset(cargo for cargo, _ in roll_outcomes())
+
+
+@cache
+def _roll_ids() -> frozenset[int]:
+    # The cargos of the cached outcome tuple live as long as it: their ids identify them (a
+    # fast check for the usual case; other equal cargos are found by value).
+    return frozenset(id(cargo) for cargo, _ in roll_outcomes())
+
+
+@cache
+def _order_outcomes(players: int, speeds: tuple[Fraction, ...] | None) -> tuple[tuple[GrabOrder, Fraction], ...]:
+    """Every grab order with its exact probability: uniform, or Plackett–Luce on ``speeds``
+    (the fastest grabs first with probability speed / total speed, and so on)."""
+    orders = list(itertools.permutations(range(players)))
+    if speeds is None:
+        p = Fraction(1, len(orders))
+        return tuple((GrabOrder(o), p) for o in orders)
+    out = []
+    for order in orders:
+        prob, left = Fraction(1), sum(speeds)
+        for player in order:
+            prob *= speeds[player] / left
+            left -= speeds[player]
+        out.append((GrabOrder(order), prob))
+    return tuple(out)
+
+
+# --- optimal loading --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1 << 16)
+def optimal_plan(cargo: Cargo, truck: Truck) -> LoadPlan:
+    """The optimal, verified plan of ``cargo`` on ``truck`` (memoised in this process)."""
+    plan = verify(solve(cargo, truck))
+    if not plan.optimal:
+        raise PackingError(f"no proven optimal plan for cargo {str(cargo)!r} on truck {truck.name!r}")
+    return plan
+
+
+class _Penalties:
+    """Optimal penalties of a deck's trucks: from its table (lists, for speed) or by solving."""
+
+    __slots__ = ("deck", "index", "rows", "cargo_rows")
+
+    def __init__(self, deck: tuple[Truck, ...], use_table: bool) -> None:
+        self.deck = deck
+        self.index = {truck: j for j, truck in enumerate(deck)}
+        table = find_table(deck) if use_table else None
+        self.rows: list[list[int]] | None = None
+        self.cargo_rows: dict[Cargo, int] = {}
+        if table is not None:
+            self.rows = table.penalties.tolist()
+            self.cargo_rows = {cargo: i for i, cargo in enumerate(table.cargos)}
+
+    def row(self, cargo: Cargo) -> list[int] | None:
+        """The optimal penalty of ``cargo`` on each truck of the deck, when the table has it."""
+        if self.rows is None:
+            return None
+        i = self.cargo_rows.get(cargo)
+        return None if i is None else self.rows[i]
+
+    def of(self, cargo: Cargo, j: int) -> int:
+        row = self.row(cargo)
+        return row[j] if row is not None else optimal_plan(cargo, self.deck[j]).penalty
+
+
+_penalty_cache: dict[tuple[tuple[Truck, ...], bool], _Penalties] = {}
+# The same deck tuple is asked at every decision; hashing 30 trucks each time would dominate.
+_penalty_by_id: dict[tuple[int, bool], tuple[tuple[Truck, ...], _Penalties]] = {}
+
+
+def penalties_for(deck: tuple[Truck, ...], *, use_table: bool = True) -> _Penalties:
+    """The (cached) optimal-penalty lookup of ``deck``; shared by the game and the bots."""
+    seen = _penalty_by_id.get((id(deck), use_table))
+    if seen is not None and seen[0] is deck:
+        return seen[1]
+    key = (deck, use_table)
+    found = _penalty_cache.get(key)
+    if found is None:
+        found = _penalty_cache[key] = _Penalties(deck, use_table)
+    if len(_penalty_by_id) > 256:
+        _penalty_by_id.clear()
+    _penalty_by_id[(id(deck), use_table)] = (deck, found)  # keeps ``deck`` alive: ids stay unique
+    return found
+
+
+# --- records ----------------------------------------------------------------------------------
+
+
+class Plans(Sequence[LoadPlan]):
+    """A round's load plans, one per player. A plan a player's loader gave is stored as is
+    (it was verified when scored); an optimal plan scored from the table is solved, verified
+    and checked against the table's penalty the first time it is read."""
+
+    __slots__ = ("_cargos", "_trucks", "_given", "_penalties", "_solved")
+
+    def __init__(
+        self,
+        cargos: tuple[Cargo, ...],
+        trucks: tuple[Truck, ...],
+        given: tuple[LoadPlan | None, ...],
+        penalties: tuple[int, ...],
+    ) -> None:
+        self._cargos, self._trucks, self._given, self._penalties = cargos, trucks, given, penalties
+        self._solved: list[LoadPlan | None] = list(given)
+
+    def __len__(self) -> int:
+        return len(self._given)
+
+    @overload
+    def __getitem__(self, i: int) -> LoadPlan: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[LoadPlan]: ...
+    def __getitem__(self, i: int | slice) -> LoadPlan | Sequence[LoadPlan]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(len(self))[i])
+        plan = self._solved[i]
+        if plan is None:
+            plan = optimal_plan(self._cargos[i], self._trucks[i])
+            if plan.penalty != self._penalties[i]:
+                raise PackingError(f"the table's penalty for truck {self._trucks[i].name!r} "
+                                   f"disagrees with a fresh solve")
+            self._solved[i] = plan
+        return plan
+
+    def __iter__(self) -> Iterator[LoadPlan]:
+        return (self[i] for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Plans):
+            return NotImplemented
+        return (self._cargos, self._trucks, self._given, self._penalties) == (
+            other._cargos, other._trucks, other._given, other._penalties)
+
+    def __hash__(self) -> int:
+        return hash((self._cargos, self._trucks, self._given, self._penalties))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Plans, (self._cargos, self._trucks, self._given, self._penalties))
+
+    def __repr__(self) -> str:
+        return f"Plans({len(self)} plans)"
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """What happened in one round (players are seat numbers 0..n-1).
+
+    ``revealed[p]``: the trucks ``p`` drew and revealed; ``taken[p]``: the truck ``p`` loaded,
+    from ``sources[p]`` (``("revealed", owner)`` or ``("pile",)``); ``bonus``: the players who
+    gained the +10; ``points``: everyone's points after the round.
+    """
+
+    number: int
+    first_roller: int
+    cargos: tuple[Cargo, ...]
+    revealed: tuple[tuple[Truck, ...], ...]
+    grab_order: tuple[int, ...]
+    taken: tuple[Truck, ...]
+    sources: tuple[Source, ...]
+    plans: Plans
+    penalties: tuple[int, ...]
+    bonus: tuple[int, ...]
+    points: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready description (plans by placements)."""
+        return {
+            "number": self.number,
+            "first_roller": self.first_roller,
+            "cargos": [list(c.counts) for c in self.cargos],
+            "revealed": [[t.name for t in ts] for ts in self.revealed],
+            "grab_order": list(self.grab_order),
+            "taken": [t.name for t in self.taken],
+            "sources": [list(s) for s in self.sources],
+            "plans": [{"truck": p.truck.name, "placements": [str(x) for x in p.placements],
+                       "loaded": p.loaded, "penalty": p.penalty} for p in self.plans],
+            "penalties": list(self.penalties),
+            "bonus": list(self.bonus),
+            "points": list(self.points),
+        }
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What ``player`` may know: everything public, never the pile's order.
+
+    Trucks are given by their position in ``deck`` (the column of the deck's optimal table),
+    and as :class:`Truck` values by the properties ``revealed``, ``taken``, ``pile`` and
+    ``discards``. ``revealed_at[p]``: the trucks still in front of ``p`` (not yet taken);
+    ``pile_at``: the pile's composition in deck order; ``grabbed``: how many players have
+    grabbed this round.
+    """
+
+    player: int
+    round: int
+    first_roller: int
+    start_points: int
+    points: tuple[int, ...]
+    cargos: tuple[Cargo | None, ...]
+    revealed_at: tuple[tuple[int, ...], ...]
+    taken_at: tuple[int | None, ...]
+    grab_order: tuple[int, ...] | None
+    grabbed: int
+    pile_at: tuple[int, ...]
+    discards_at: tuple[int, ...]
+    deck: tuple[Truck, ...]
+
+    @property
+    def cargo(self) -> Cargo | None:
+        """The observing player's own cargo (None before the roll)."""
+        return self.cargos[self.player]
+
+    @property
+    def revealed(self) -> tuple[tuple[Truck, ...], ...]:
+        """The trucks still in front of each player."""
+        deck = self.deck
+        return tuple(tuple(deck[j] for j in js) for js in self.revealed_at)
+
+    @property
+    def taken(self) -> tuple[Truck | None, ...]:
+        """The truck each player has taken this round (None: not yet)."""
+        return tuple(None if j is None else self.deck[j] for j in self.taken_at)
+
+    @property
+    def pile(self) -> tuple[Truck, ...]:
+        """The pile's trucks, in deck order (its order is hidden)."""
+        return tuple(map(self.deck.__getitem__, self.pile_at))
+
+    @property
+    def discards(self) -> tuple[Truck, ...]:
+        """The discard pile's trucks, in deck order."""
+        return tuple(map(self.deck.__getitem__, self.discards_at))
+
+    @property
+    def draw_pool_at(self) -> tuple[int, ...]:
+        """The deck positions of the trucks the top of the pile may be: the pile, or the
+        discards when a grab or draw would find the pile empty (they are then shuffled into a
+        new pile)."""
+        return self.pile_at if self.pile_at else self.discards_at
+
+    @property
+    def draw_pool(self) -> tuple[Truck, ...]:
+        """The trucks the top of the pile may be (see ``draw_pool_at``)."""
+        return tuple(map(self.deck.__getitem__, self.draw_pool_at))
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """The players who grab after the one grabbing now, in order."""
+        if self.grab_order is None:
+            return ()
+        return self.grab_order[self.grabbed + 1:]
+
+
+# --- the game ---------------------------------------------------------------------------------
+
+
+class _Setup:
+    """What does not change during a game, shared (not copied) by a state and its clones."""
+
+    __slots__ = ("players", "deck", "start_points", "speeds", "loaders", "use_table",
+                 "draws_each", "index", "penalties", "orders", "grabs")
+
+    def __init__(
+        self,
+        players: int,
+        deck: tuple[Truck, ...],
+        start_points: int,
+        speeds: tuple[Fraction, ...] | None,
+        loaders: tuple[Loader | None, ...],
+        use_table: bool,
+    ) -> None:
+        self.players, self.deck, self.start_points = players, deck, start_points
+        self.speeds, self.loaders, self.use_table = speeds, loaders, use_table
+        self.draws_each = 1 if players >= 5 else 2
+        self.index = {truck: j for j, truck in enumerate(deck)}
+        self.penalties = penalties_for(deck, use_table=use_table)
+        self.orders = _order_outcomes(players, speeds)
+        # grabs[owner][j]: the action of taking truck j from owner (built once per game setup).
+        self.grabs = [[Grab(truck, owner) for truck in deck] for owner in range(players)]
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.players, self.deck, self.start_points, self.speeds, self.loaders, self.use_table)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _Setup) and self._key() == other._key())
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_setup, self._key())  # unpickles to the cached setup of equal options
+
+
+@lru_cache(maxsize=64)
+def _cached_setup(*key: Any) -> _Setup:
+    return _Setup(*key)
+
+
+# Games are created by the thousand with the same deck object: find their setup by the deck's
+# identity first (hashing 30 trucks per game would cost more than the lookup saves). Each entry
+# keeps its deck alive, so an id is never reused while cached.
+_setup_by_id: dict[tuple[object, ...], tuple[tuple[Truck, ...], _Setup]] = {}
+
+
+def _setup(
+    players: int, deck: tuple[Truck, ...], start_points: int, speeds: tuple[Fraction, ...] | None,
+    loaders: tuple[Loader | None, ...], use_table: bool,
+) -> _Setup:
+    """The setup of a game, shared by the games created with the same options."""
+    try:
+        key = (players, id(deck), start_points, speeds, loaders, use_table)
+        seen = _setup_by_id.get(key)
+        if seen is not None and seen[0] is deck:
+            return seen[1]
+        found = _cached_setup(players, deck, start_points, speeds, loaders, use_table)
+    except TypeError:  # an unhashable loader: this game gets a setup of its own
+        return _Setup(players, deck, start_points, speeds, loaders, use_table)
+    if len(_setup_by_id) > 256:
+        _setup_by_id.clear()
+    _setup_by_id[key] = (deck, found)
+    return found
+
+
+_valid_decks: dict[int, tuple[Truck, ...]] = {}
+
+
+def _check_deck(deck: Sequence[Truck]) -> tuple[Truck, ...]:
+    """``deck`` as a tuple of distinct trucks (checked once per deck object)."""
+    if isinstance(deck, tuple) and _valid_decks.get(id(deck)) is deck:
+        return deck
+    trucks = tuple(deck)
+    if not all(isinstance(t, Truck) for t in trucks):
+        raise TypeError("deck must be a sequence of Truck")
+    if len(set(trucks)) != len(trucks):
+        raise PackingError("the deck holds the same truck twice")
+    if len(_valid_decks) > 256:
+        _valid_decks.clear()
+    _valid_decks[id(trucks)] = trucks
+    return trucks
+
+
+def _check_options(
+    players: int, deck: Sequence[Truck], start_points: int,
+    speeds: Sequence[int | Fraction] | None, loaders: Sequence[Loader | None] | None,
+) -> tuple[tuple[Truck, ...], tuple[Fraction, ...] | None, tuple[Loader | None, ...]]:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise TypeError(f"players must be an int, not {type(players).__name__}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise PackingError(f"Pack & Stack takes 2 to 6 players, not {players!r}")
+    if isinstance(start_points, bool) or not isinstance(start_points, int):
+        raise TypeError(f"start_points must be an int, not {type(start_points).__name__}")
+    if start_points < 1:
+        raise PackingError(f"start_points must be at least 1, not {start_points!r}")
+    trucks = _check_deck(deck)
+    need = players * ((1 if players >= 5 else 2) + 1)
+    if len(trucks) < need:
+        raise PackingError(f"a deck of {len(trucks)} trucks is too small for {players} players "
+                           f"(a round may need {need})")
+    weights: tuple[Fraction, ...] | None = None
+    if speeds is not None:
+        if len(speeds) != players:
+            raise PackingError(f"speeds {tuple(speeds)!r} must give one weight per player ({players})")
+        for s in speeds:
+            if isinstance(s, bool) or not isinstance(s, int | Fraction):
+                raise TypeError(f"speeds must be ints or Fractions, not {type(s).__name__}")
+            if s <= 0:
+                raise PackingError(f"speeds {tuple(speeds)!r} must all be positive")
+        weights = tuple(Fraction(s) for s in speeds)
+    if loaders is None:
+        chosen: tuple[Loader | None, ...] = (None,) * players
+    else:
+        chosen = tuple(loaders)
+        if len(chosen) != players:
+            raise PackingError(f"{len(chosen)} loaders for {players} players")
+        if not all(load is None or callable(load) for load in chosen):
+            raise TypeError("loaders must be callables load(cargo, truck) -> LoadPlan, or None")
+    return trucks, weights, chosen
+
+
+class Game:
+    """A state of a game of Pack & Stack (the :class:`arena.GameState` protocol).
+
+    ``Game(players=4)`` is a new game. Options (keyword-only): ``deck`` (default the sample
+    deck), ``start_points`` (75), ``speeds`` (per-player weights of the grab race, default
+    equal), ``loaders`` (per-player ``load(cargo, truck) -> LoadPlan``, None for the optimal
+    loading; :func:`arena.play` sets them from the policies' ``loader``), ``use_table`` (score
+    optimal loadings from the deck's table when there is one; their plans are then solved,
+    verified and checked against the table when first read).
+
+    >>> state = Game(players=2)
+    >>> state.current_player() == arena.CHANCE, len(state.chance_outcomes())
+    (True, 900)
+    """
+
+    __slots__ = ("_setup", "_round", "_phase", "_step", "_points", "_cargos", "_revealed",
+                 "_taken", "_sources", "_order", "_pile", "_discards", "_rounds",
+                 "_events")
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        deck: Sequence[Truck] = SAMPLE_DECK,
+        start_points: int = START_POINTS,
+        speeds: Sequence[int | Fraction] | None = None,
+        loaders: Sequence[Loader | None] | None = None,
+        use_table: bool = True,
+    ) -> None:
+        trucks, weights, chosen = _check_options(players, deck, start_points, speeds, loaders)
+        self._setup = _setup(players, trucks, start_points, weights, chosen, bool(use_table))
+        self._round = 1
+        self._phase = _ROLL
+        self._step = 0
+        self._points = [start_points] * players
+        self._pile = list(range(len(trucks)))  # deck indices, kept in deck order
+        self._discards: list[int] = []
+        self._rounds: list[RoundRecord] = []
+        # Compact event tuples (round, kind, data...), worded only when ``events`` is read.
+        self._events: list[tuple[Any, ...]] = []
+        self._new_round()
+
+    def _new_round(self) -> None:
+        n = self._setup.players
+        self._cargos: list[Cargo | None] = [None] * n
+        self._revealed: list[list[int]] = [[] for _ in range(n)]  # drawn this round
+        self._taken: list[int | None] = [None] * n
+        self._sources: list[Source | None] = [None] * n
+        self._order: tuple[int, ...] = ()
+        self._phase, self._step = _ROLL, 0
+
+    # --- the protocol -------------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self._setup.players
+
+    def seat_policies(self, policies: Sequence[Any]) -> None:
+        """Each player loads with the ``loader`` of the policy in its seat (None, or no such
+        attribute: the optimal loading). :func:`arena.play` calls this before the first action,
+        so loaders follow the policies wherever a tournament seats them."""
+        if len(policies) != self._setup.players:
+            raise PackingError(f"{len(policies)} policies for {self._setup.players} players")
+        loaders = loaders_of(policies)
+        if not all(load is None or callable(load) for load in loaders):
+            raise TypeError("a policy's loader must be a callable load(cargo, truck) -> LoadPlan, or None")
+        s = self._setup
+        if loaders != s.loaders:
+            self._setup = _setup(s.players, s.deck, s.start_points, s.speeds, loaders, s.use_table)
+
+    @property
+    def setup(self) -> dict[str, object]:
+        """The options this game was created with."""
+        s = self._setup
+        return {"players": s.players, "deck": s.deck, "start_points": s.start_points,
+                "speeds": s.speeds, "loaders": s.loaders, "use_table": s.use_table}
+
+    @property
+    def first_roller(self) -> int:
+        """Who rolls first this round (rotates each round)."""
+        return (self._round - 1) % self._setup.players
+
+    def current_player(self) -> int:
+        phase = self._phase
+        if phase == _GRAB:
+            return self._order[self._step]
+        if phase == _OVER:
+            return TERMINAL
+        return CHANCE
+
+    def is_chance_node(self) -> bool:
+        return self._phase < _GRAB
+
+    def is_terminal(self) -> bool:
+        return self._phase == _OVER
+
+    def chance_outcomes(self) -> Sequence[tuple[Any, Fraction]]:
+        phase = self._phase
+        if phase == _ROLL:
+            return roll_outcomes()
+        if phase == _DRAW or phase == _TOP:
+            size = len(self._pile) or len(self._discards)
+            return _DRAWS[size] if size < len(_DRAWS) else _draw_outcomes(size)
+        if phase == _ORDER:
+            return self._setup.orders
+        return ()
+
+    def legal_actions(self) -> Sequence[Any]:
+        phase = self._phase
+        if phase == _GRAB:
+            player = self._order[self._step]
+            if self._step == self._setup.players - 1:
+                return [PILE]  # the last grabber must take the pile
+            taken = self._taken
+            grabs = self._setup.grabs
+            out = [grabs[owner][j] for owner, trucks in enumerate(self._revealed)
+                   if owner != player for j in trucks if j not in taken]
+            out.append(PILE)
+            return out
+        if phase == _OVER:
+            return []
+        return [action for action, _ in self.chance_outcomes()]
+
+    def apply_action(self, action: Any) -> None:
+        phase = self._phase
+        setup = self._setup
+        n = setup.players
+        if phase == _ROLL:
+            if id(action) not in _roll_ids() and action not in _roll_set():
+                raise PackingError(f"not a roll of the dice: {action!r}")
+            player = (self._round - 1 + self._step) % n  # from the first roller on
+            self._cargos[player] = action
+            self._events.append((self._round, "roll", player, action))
+            self._step += 1
+            if self._step == n:
+                self._phase, self._step = _DRAW, 0
+        elif phase == _DRAW:
+            player = (self._round - 1 + self._step // setup.draws_each) % n
+            j = self._draw(action)
+            self._revealed[player].append(j)
+            self._events.append((self._round, "draw", player, j))
+            self._step += 1
+            if self._step == n * setup.draws_each:
+                self._phase, self._step = _ORDER, 0
+        elif phase == _ORDER:
+            if not isinstance(action, GrabOrder) or action.order not in _orders_set(n):
+                raise PackingError(f"not a grab order of {n} players: {action!r}")
+            self._order = action.order
+            self._events.append((self._round, "order", action.order))
+            self._phase, self._step = _GRAB, 0
+        elif phase == _GRAB:
+            self._grab(action)
+        elif phase == _TOP:
+            player = self._order[self._step]
+            j = self._draw(action)
+            self._taken[player] = j
+            self._sources[player] = ("pile",)
+            self._events.append((self._round, "top", player, j))
+            self._next_grabber()
+        else:
+            raise PackingError(f"the game is over; no action applies: {action!r}")
+
+    def _draw(self, action: Any) -> int:
+        """Take the truck at the outcome's position from the pile (reshuffling when empty)."""
+        if not self._pile:
+            self._pile, self._discards = sorted(self._discards), []
+            self._events.append((self._round, "reshuffle", len(self._pile)))
+        if not isinstance(action, Draw) or not 0 <= action.position < len(self._pile):
+            raise PackingError(f"not a draw from a pile of {len(self._pile)}: {action!r}")
+        return self._pile.pop(action.position)
+
+    def _grab(self, action: Any) -> None:
+        player = self._order[self._step]
+        if not isinstance(action, Grab):
+            raise PackingError(f"not a grab: {action!r}")
+        if action.truck is None:
+            self._events.append((self._round, "pile", player))
+            self._phase = _TOP
+            return
+        setup = self._setup
+        last = self._step == setup.players - 1
+        owner = action.owner
+        j = setup.index.get(action.truck)
+        if (last or owner is None or owner == player or not 0 <= owner < setup.players
+                or j is None or j not in self._revealed[owner] or j in self._taken):
+            raise PackingError(f"P{player} may not grab {action}")
+        self._taken[player] = j
+        self._sources[player] = ("revealed", owner)
+        self._events.append((self._round, "take", player, j, owner))
+        self._next_grabber()
+
+    def _next_grabber(self) -> None:
+        self._step += 1
+        if self._step < self._setup.players:
+            self._phase = _GRAB
+        else:
+            self._score()
+
+    def _score(self) -> None:
+        """Load, score, record the round, discard its trucks; end the game or start a round."""
+        setup = self._setup
+        n, deck = setup.players, setup.deck
+        cargos: tuple[Cargo, ...] = tuple(self._cargos)  # type: ignore[arg-type]  # all rolled
+        taken: tuple[int, ...] = tuple(self._taken)  # type: ignore[arg-type]  # all taken
+        trucks = tuple([deck[j] for j in taken])
+        given: list[LoadPlan | None] = []
+        penalties: list[int] = []
+        table = setup.penalties
+        for p in range(n):
+            load = setup.loaders[p]
+            if load is None:
+                row = table.row(cargos[p])
+                if row is not None:
+                    penalties.append(row[taken[p]])
+                    given.append(None)
+                    continue
+                plan = optimal_plan(cargos[p], trucks[p])
+            else:
+                plan = load(cargos[p], trucks[p])
+                if not isinstance(plan, LoadPlan):
+                    raise TypeError(f"P{p}'s loader returned {type(plan).__name__}, not a LoadPlan")
+                if plan.cargo != cargos[p] or plan.truck != trucks[p]:
+                    raise InvalidPlan(f"P{p}'s loader planned another cargo or truck")
+                verify(plan)
+            penalties.append(plan.penalty)
+            given.append(plan)
+        low = min(penalties)
+        bonus = tuple(p for p in range(n) if penalties[p] == low)
+        points = self._points
+        for p in range(n):
+            points[p] -= penalties[p]
+        for p in bonus:
+            points[p] += ROUND_WIN_BONUS
+        pens = tuple(penalties)
+        # As in ``observation``: the frozen dataclass's fields set straight into its dict.
+        record = object.__new__(RoundRecord)
+        record.__dict__.update(
+            number=self._round,
+            first_roller=(self._round - 1) % n,
+            cargos=cargos,
+            revealed=tuple([tuple([deck[j] for j in js]) for js in self._revealed]),
+            grab_order=self._order,
+            taken=trucks,
+            sources=tuple(self._sources),
+            plans=Plans(cargos, trucks, tuple(given), pens),
+            penalties=pens,
+            bonus=bonus,
+            points=tuple(points),
+        )
+        self._rounds.append(record)
+        self._events.append((self._round, "score"))
+        for js in self._revealed:
+            self._discards.extend(js)  # taken and unclaimed trucks alike
+        self._discards.extend(j for j, source in zip(taken, self._sources) if source == ("pile",))
+        if min(points) <= 0:
+            self._new_round()
+            self._phase = _OVER
+            self._events.append((self._round, "over"))
+            return
+        self._round += 1
+        self._new_round()
+
+    def returns(self) -> list[float]:
+        return [float(x) for x in self._points]
+
+    def winners(self) -> frozenset[int]:
+        best = max(self._points)
+        return frozenset(p for p, x in enumerate(self._points) if x == best)
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Everyone's points now."""
+        return tuple(self._points)
+
+    @property
+    def rounds(self) -> tuple[RoundRecord, ...]:
+        """The record of every finished round, oldest first."""
+        return tuple(self._rounds)
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The log of the game, one line per action (and per score and reshuffle)."""
+        return tuple(self._word(event) for event in self._events)
+
+    def _word(self, event: tuple[Any, ...]) -> str:
+        number, kind, *data = event
+        deck = self._setup.deck
+        head = f"round {number}: "
+        if kind == "roll":
+            return head + f"P{data[0]} rolls {data[1]} ({data[1].volume} cubes)"
+        if kind == "draw":
+            return head + f"P{data[0]} draws {deck[data[1]].name}"
+        if kind == "order":
+            return head + str(GrabOrder(data[0]))
+        if kind == "pile":
+            return head + f"P{data[0]} grabs the pile"
+        if kind == "top":
+            return head + f"P{data[0]} takes {deck[data[1]].name} from the pile"
+        if kind == "take":
+            return head + f"P{data[0]} takes {deck[data[1]].name} from P{data[2]}"
+        if kind == "reshuffle":
+            return head + f"the discards ({data[0]} trucks) are shuffled into a new pile"
+        if kind == "score":
+            record = self._rounds[number - 1]
+            return head + (
+                "penalties " + ", ".join(f"P{p} {x}" for p, x in enumerate(record.penalties))
+                + "; +10 to " + ", ".join(f"P{p}" for p in record.bonus)
+                + "; points " + ", ".join(f"P{p} {x}" for p, x in enumerate(record.points)))
+        winners = sorted(self.winners())
+        return ("game over: " + ", ".join(f"P{p}" for p in winners)
+                + (" share the win" if len(winners) > 1 else " wins"))
+
+    @property
+    def round(self) -> int:
+        """The number of the round being played (the last one once the game is over)."""
+        return self._round
+
+    def trucks(self) -> dict[str, tuple[Truck, ...]]:
+        """Where every truck of the deck is now: ``pile``, ``discards``, ``revealed`` (still in
+        front of a player) and ``taken`` (by a player this round)."""
+        deck = self._setup.deck
+        taken = {j for j in self._taken if j is not None}
+        return {
+            "pile": tuple(deck[j] for j in self._pile),
+            "discards": tuple(deck[j] for j in self._discards),
+            "revealed": tuple(deck[j] for js in self._revealed for j in js if j not in taken),
+            "taken": tuple(deck[j] for j in taken),
+        }
+
+    def observation(self, player: int) -> Observation:
+        taken = self._taken
+        # Built field by field into the instance's dict: a frozen dataclass's __init__ sets each
+        # of 13 fields through object.__setattr__, which costs more than the observation's
+        # contents at the 4 decisions of every round. Same value, same equality and pickling.
+        seen = object.__new__(Observation)
+        seen.__dict__.update(
+            player=player,
+            round=self._round,
+            first_roller=(self._round - 1) % self._setup.players,
+            start_points=self._setup.start_points,
+            points=tuple(self._points),
+            cargos=tuple(self._cargos),
+            revealed_at=tuple([tuple([j for j in js if j not in taken]) for js in self._revealed]),
+            taken_at=tuple(taken),
+            grab_order=self._order or None,
+            grabbed=self._step if self._phase in (_GRAB, _TOP) else 0,
+            pile_at=tuple(self._pile),
+            discards_at=tuple(sorted(self._discards)),
+            deck=self._setup.deck,
+        )
+        return seen
+
+    def action_to_string(self, action: Any) -> str:
+        phase = self._phase
+        if phase == _ROLL and isinstance(action, Cargo):
+            return f"P{(self.first_roller + self._step) % self.num_players} rolls {action}"
+        if phase in (_DRAW, _TOP) and isinstance(action, Draw):
+            pool = self._pile or sorted(self._discards)
+            if 0 <= action.position < len(pool):
+                return f"{self._setup.deck[pool[action.position]].name} ({action})"
+        if phase == _GRAB and isinstance(action, Grab):
+            return f"P{self._order[self._step]} grabs {action}"
+        return str(action)
+
+    def clone(self) -> Game:
+        other = Game.__new__(Game)
+        other._setup = self._setup
+        other._round, other._phase, other._step = self._round, self._phase, self._step
+        other._points = list(self._points)
+        other._cargos = list(self._cargos)
+        other._revealed = [list(js) for js in self._revealed]
+        other._taken = list(self._taken)
+        other._sources = list(self._sources)
+        other._order = self._order
+        other._pile = list(self._pile)
+        other._discards = list(self._discards)
+        other._rounds = list(self._rounds)
+        other._events = list(self._events)
+        return other
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in Game.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in Game.__slots__}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
+    def __str__(self) -> str:
+        phase = ("roll", "draw", "grab order", "pile top", "grab", "over")[self._phase]
+        points = ", ".join(f"P{p} {x}" for p, x in enumerate(self._points))
+        return f"Pack & Stack, {self.num_players} players, round {self._round} ({phase}); points {points}"
+
+    def __repr__(self) -> str:
+        return f"<Game {self}>"
+
+
+def loaders_of(policies: Sequence[Any]) -> tuple[Loader | None, ...]:
+    """Each policy's ``loader`` attribute (None — the optimal loading — when it has none)."""
+    return tuple(getattr(policy, "loader", None) for policy in policies)
+
+
+def play_game(
+    policies: Sequence[Any],
+    *,
+    seed: int,
+    deck: Sequence[Truck] = SAMPLE_DECK,
+    start_points: int = START_POINTS,
+    speeds: Sequence[int | Fraction] | None = None,
+    use_table: bool = True,
+) -> Game:
+    """Play one game with ``policies`` in seats 0..n-1, each loading with its ``loader``
+    (see :meth:`Game.seat_policies`); same seed, same game (:func:`arena.play`).
+
+    >>> from packing import bot
+    >>> state = play_game([bot("optimal"), bot("capacity"), bot("random")], seed=1)
+    >>> len(state.rounds[-1].points), state.is_terminal()
+    (3, True)
+    """
+    state = Game(len(policies), deck=deck, start_points=start_points, speeds=speeds,
+                 use_table=use_table)
+    return arena.play(state, policies, seed)
+
+
+@cache
+def _orders_set(players: int) -> frozenset[tuple[int, ...]]:
+    return frozenset(itertools.permutations(range(players)))
+
+
