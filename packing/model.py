@@ -209,6 +209,15 @@ class Truck:
     def with_height(self, height: int) -> Truck:
         return Truck(self.mask, height, self.name)
 
+    @property
+    def is_variant(self) -> bool:
+        """True when the truck lies outside the game's limits (a mask wider than 3 rows × 5
+        columns, a height above 4): accepted on purpose, for designers exploring variants."""
+        from packing.rules import GRID_COLUMNS, GRID_ROWS, MAX_HEIGHT
+
+        return (self.rows > GRID_ROWS or self.columns > GRID_COLUMNS
+                or not 1 <= self.height <= MAX_HEIGHT)
+
 
 @dataclass(frozen=True, order=True)
 class Placement:

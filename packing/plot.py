@@ -8,8 +8,9 @@ there is then no global figure registry to leak into or close, no GUI backend is
 and drawing is safe from scripts, servers, threads and tests alike. Every function creates the
 parent folders of its path, writes a PNG and returns the path.
 
-The numbers the deck pictures show come from pure functions that can be checked on their own:
-:func:`roll_weights`, :func:`expected_penalty_by_volume` and :func:`penalty_summaries`.
+The numbers the deck pictures show are computed in :mod:`packing.stats` (importable without
+matplotlib), never here: :func:`~packing.stats.expected_penalty_by_volume`,
+:func:`~packing.stats.volume_odds` and :func:`~packing.stats.penalty_summaries`.
 
 Usage (the CLI's ``packing plot plan`` and ``packing plot deck`` call the same functions)::
 
@@ -46,23 +47,19 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     ) from error
 
 import numpy as np
-import numpy.typing as npt
 
 from packing.model import LoadPlan, Truck
-from packing.odds import ROLLS, roll_counts
+from packing.odds import ROLLS
 from packing.rules import COLOURS, LENGTHS
+from packing.stats import PenaltySummary, expected_penalty_by_volume, penalty_summaries, volume_odds
 from packing.table import OptimalTable
 
 __all__ = [
     "LENGTH_COLOURS",
-    "PenaltySummary",
-    "expected_penalty_by_volume",
-    "penalty_summaries",
     "plot_deck",
     "plot_deck_heatmap",
     "plot_penalty_distributions",
     "plot_plan",
-    "roll_weights",
 ]
 
 #: Face colour of each rod length, after the seed edition's pieces (``packing.rules.COLOURS``):
@@ -92,118 +89,6 @@ _AZIM = -62.0
 _SEAM = 0.045
 
 Quad = list[tuple[float, float, float]]
-
-
-# --- numbers behind the deck pictures ---------------------------------------------------------
-
-
-def roll_weights(table: OptimalTable) -> npt.NDArray[np.int64]:
-    """How many of the 7,776 equally likely rolls give each row (cargo) of ``table``.
-
-    >>> from packing import SAMPLE_DECK
-    >>> import numpy as np
-    >>> table = OptimalTable(SAMPLE_DECK[:1], np.zeros((900, 1), dtype=np.uint8))
-    >>> weights = roll_weights(table)
-    >>> weights.shape, int(weights.sum())
-    ((900,), 7776)
-    """
-    counts = roll_counts()
-    return np.array([counts[cargo] for cargo in table.cargos], dtype=np.int64)
-
-
-def _volumes(table: OptimalTable) -> npt.NDArray[np.int64]:
-    return np.array([cargo.volume for cargo in table.cargos], dtype=np.int64)
-
-
-def expected_penalty_by_volume(table: OptimalTable) -> npt.NDArray[np.float64]:
-    """The expected optimal penalty of each truck (rows, deck order) for each load volume.
-
-    Column ``v - 1`` holds volume ``v`` (1 up to the largest load, 40): the mean optimal
-    penalty over the rolls whose cargo has ``v`` cubes, each cargo weighted by the number of
-    rolls giving it. NaN where no roll has that volume. This is what a player who knows only
-    the size of their load can expect from each truck.
-
-    >>> from packing import Truck
-    >>> import numpy as np
-    >>> truck = Truck.parse("###", height=1)      # capacity 3
-    >>> nothing = OptimalTable((truck,), np.zeros((900, 1), dtype=np.uint8))
-    >>> expected_penalty_by_volume(nothing)[0, :3]  # loads nothing: 3 empty + 2 × volume
-    array([5., 7., 9.])
-    """
-    volumes = _volumes(table)
-    weights = roll_weights(table).astype(np.float64)
-    penalties = np.asarray(table.penalties, dtype=np.float64)
-    out = np.full((len(table.deck), int(volumes.max())), np.nan)
-    for volume in range(1, out.shape[1] + 1):
-        rows = volumes == volume
-        total = weights[rows].sum()
-        if total > 0:
-            out[:, volume - 1] = weights[rows] @ penalties[rows] / total
-    return out
-
-
-@dataclass(frozen=True)
-class PenaltySummary:
-    """One truck's optimal penalty over all 7,776 rolls of the dice.
-
-    ``distribution`` maps each penalty to the number of rolls (out of 7,776) giving it; the
-    quantiles are read from it (the smallest penalty whose cumulative share reaches ``q``).
-    """
-
-    truck: Truck
-    distribution: dict[int, int]
-    mean: float
-
-    @property
-    def rolls(self) -> int:
-        return sum(self.distribution.values())
-
-    @property
-    def minimum(self) -> int:
-        return min(self.distribution)
-
-    @property
-    def maximum(self) -> int:
-        return max(self.distribution)
-
-    @property
-    def perfect(self) -> float:
-        """The probability of penalty 0: the roll fits exactly."""
-        return self.distribution.get(0, 0) / self.rolls
-
-    def quantile(self, q: float) -> int:
-        """The smallest penalty p with P(penalty ≤ p) ≥ q (``0 ≤ q ≤ 1``)."""
-        if not 0.0 <= q <= 1.0:
-            raise ValueError(f"invalid quantile {q!r}: it must lie in [0, 1]")
-        running = 0
-        for value in sorted(self.distribution):
-            running += self.distribution[value]
-            # Integer comparison: float rounding must not move a quantile to the next value.
-            if running * 1_000_000 >= round(q * 1_000_000) * self.rolls:
-                return value
-        return self.maximum
-
-
-def penalty_summaries(table: OptimalTable) -> list[PenaltySummary]:
-    """Every truck's penalty distribution over all rolls, in deck order.
-
-    >>> from packing import Truck
-    >>> import numpy as np
-    >>> truck = Truck.parse("###", height=1)
-    >>> s = penalty_summaries(OptimalTable((truck,), np.zeros((900, 1), dtype=np.uint8)))[0]
-    >>> s.rolls, s.minimum, s.distribution[5]      # volume 1 only from rolls (1,0,0,0,0)
-    (7776, 5, 8)
-    """
-    weights = roll_weights(table)
-    out = []
-    for j, truck in enumerate(table.deck):
-        column = np.asarray(table.penalties[:, j], dtype=np.int64)
-        values, inverse = np.unique(column, return_inverse=True)
-        counts = np.bincount(inverse, weights=weights).astype(np.int64)
-        distribution = {int(v): int(n) for v, n in zip(values, counts) if n}
-        mean = float(weights @ column) / float(weights.sum())
-        out.append(PenaltySummary(truck, distribution, mean))
-    return out
 
 
 # --- the load plan in 3D ----------------------------------------------------------------------
@@ -503,9 +388,7 @@ def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path
                    key=lambda j: (table.deck[j].capacity, table.deck[j].height, j))
     grid = grid[order]
     trucks = [table.deck[j] for j in order]
-    volumes = _volumes(table)
-    weights = roll_weights(table)
-    odds = np.array([weights[volumes == v].sum() for v in range(1, grid.shape[1] + 1)]) / ROLLS
+    odds = volume_odds(table)
 
     fig = Figure(figsize=(15.0, max(5.0, 2.6 + 0.3 * len(trucks))), dpi=_DPI,
                  layout="constrained")
