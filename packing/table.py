@@ -233,11 +233,10 @@ def _load_npz(path: Path) -> dict[str, npt.NDArray[np.generic]]:
     try:
         with path.open("rb") as handle:
             head = handle.read(len(_ZIP_MAGIC))
-            if head != _ZIP_MAGIC:
-                raise DamagedTableError(path, "empty file" if not head else "not a table file")
-            handle.seek(0)
-            with np.load(handle, allow_pickle=False) as npz:
-                data = {name: npz[name] for name in npz.files}
+            if head == _ZIP_MAGIC:
+                handle.seek(0)
+                with np.load(handle, allow_pickle=False) as npz:
+                    data = {name: npz[name] for name in npz.files}
     except OSError as error:
         raise TableError(f"cannot read table {os.fspath(path)!r}: {error.strerror or error}") from None
     except (zipfile.BadZipFile, EOFError):
@@ -246,6 +245,8 @@ def _load_npz(path: Path) -> dict[str, npt.NDArray[np.generic]]:
         raise DamagedTableError(path, "corrupt compressed data") from None
     except (ValueError, KeyError):  # an object array (pickled data), a bad header, …
         raise DamagedTableError(path, "its arrays cannot be read without unpickling") from None
+    if head != _ZIP_MAGIC:
+        raise DamagedTableError(path, "empty file" if not head else "not a table file")
     missing = {"format", "deck", "cargos", "loaded"} - data.keys()
     if missing:
         raise DamagedTableError(path, f"it lacks {', '.join(sorted(missing))}")
@@ -342,6 +343,12 @@ class BuildReport:
     @property
     def all_optimal(self) -> bool:
         return self.optimal == self.entries
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready summary (the table itself is saved, not printed)."""
+        return {"deck_key": self.table.key, "entries": self.entries, "solved": self.solved,
+                "optimal": self.optimal, "all_optimal": self.all_optimal,
+                "wall_time": self.wall_time}
 
 
 def _solve_chunk(truck: Truck, cargos: Sequence[Cargo]) -> tuple[list[int], list[bool]]:

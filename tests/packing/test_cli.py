@@ -22,7 +22,7 @@ def test_solve_prints_the_plan(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "solve", "--cargo", "0,0,0,3", "--truck", "#####/#####/#####",
+    code, out, _ = run(capsys, "solve", "--cargo", "0,0,0,3,0", "--truck", "#####/#####/#####",
                        "--height", "1", "--json")
     data = json.loads(out)
     assert code == 0 and data["penalty"] == 3 and data["status"] == "optimal"
