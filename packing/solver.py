@@ -226,6 +226,9 @@ def _cp_sat(
     cp = cp_model.CpSolver()
     cp.parameters.num_workers = workers
     cp.parameters.random_seed = seed
+    # CP-SAT's own Ctrl-C handler outlives the solve and aborts the process on a later Ctrl-C
+    # (std::bad_function_call): leave SIGINT to Python, which raises KeyboardInterrupt.
+    cp.parameters.catch_sigint_signal = False
     if time_limit is not None:
         cp.parameters.max_time_in_seconds = time_limit
     result = cp.solve(model)
