@@ -166,26 +166,26 @@ def _check_folder(folder: Path, option: str, *, target: Path | None = None) -> N
     folder; ``target`` is the file to be written there, when the input named a file."""
     quoted = repr(os.fspath(target if target is not None else folder))
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"argument {option}: cannot write {quoted}: "
+        raise UsageError(f"{option}: cannot write {quoted}: "
                          f"{os.fspath(folder)!r} is a file, not a folder")
     existing = folder
     while not existing.exists() and existing.parent != existing:
         existing = existing.parent
     if not existing.is_dir():
-        raise UsageError(f"argument {option}: cannot write {quoted}: "
+        raise UsageError(f"{option}: cannot write {quoted}: "
                          f"{os.fspath(existing)!r} is a file, not a folder")
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise UsageError(f"argument {option}: cannot write {quoted}: permission denied "
+        raise UsageError(f"{option}: cannot write {quoted}: permission denied "
                          f"in {os.fspath(existing)!r}")
 
 
 def _check_file(path: Path, option: str) -> None:
     """Fail now, quoting the input, unless a file can be written at ``path``."""
     if path.is_dir():
-        raise UsageError(f"argument {option}: cannot write {os.fspath(path)!r}: it is a folder")
+        raise UsageError(f"{option}: cannot write {os.fspath(path)!r}: it is a folder")
     _check_folder(path.parent, option, target=path)
     if path.exists() and not os.access(path, os.W_OK):
-        raise UsageError(f"argument {option}: cannot write {os.fspath(path)!r}: permission denied")
+        raise UsageError(f"{option}: cannot write {os.fspath(path)!r}: permission denied")
 
 
 def _picture_path(text: str) -> Path:
@@ -193,7 +193,7 @@ def _picture_path(text: str) -> Path:
     if path.suffix.lower() not in PICTURE_SUFFIXES:
         raise UsageError(f"argument --out: cannot tell the picture format of {text!r}: end the "
                          f"name in {', '.join(PICTURE_SUFFIXES[:-1])} or {PICTURE_SUFFIXES[-1]}")
-    _check_file(path, "--out")
+    _check_file(path, "argument --out")
     return path
 
 
@@ -352,7 +352,7 @@ def _table_path(deck: Sequence[Truck], folder: Path, option: str) -> Path:
     path = folder / table_filename(deck)
     for target in (path, path.with_suffix(".partial.npz")):
         if target.is_dir():
-            raise UsageError(f"argument {option}: cannot write {os.fspath(target)!r}: it is a folder")
+            raise UsageError(f"{option}: cannot write {os.fspath(target)!r}: it is a folder")
     return path
 
 
@@ -390,7 +390,8 @@ def _build(deck: Sequence[Truck], path: Path, workers: int, *, out: TextIO, as_j
 
 def cmd_table_build(args: argparse.Namespace) -> int:
     deck = _deck(args)
-    path = _table_path(deck, Path(args.out) if args.out else user_table_dir(), "--out")
+    path = _table_path(deck, Path(args.out) if args.out else user_table_dir(),
+                       "argument --out" if args.out else "the table folder")
     if path.exists() and not args.force:
         try:
             current = OptimalTable.load(path, deck=deck)
@@ -414,8 +415,9 @@ def _table_for(deck: Sequence[Truck]) -> OptimalTable:
     table = find_table(deck)
     if table is None:
         folder = user_table_dir()
-        path = _table_path(deck, folder, "PACKING_TABLE_DIR" if os.environ.get("PACKING_TABLE_DIR")
-                           else "table folder")
+        where = ("the table folder $PACKING_TABLE_DIR" if os.environ.get("PACKING_TABLE_DIR")
+                 else "the table folder")
+        path = _table_path(deck, folder, where)
         print("no table for this deck yet: building it once (about 5 s)", file=sys.stderr)
         table = _build(deck, path, workers=2, out=sys.stderr)  # stdout is the answer's
     return table
@@ -501,9 +503,9 @@ def cmd_plot_plan(args: argparse.Namespace) -> int:
 
 def cmd_plot_deck(args: argparse.Namespace) -> int:
     folder = Path(args.out)
-    _check_folder(folder, "--out")
+    _check_folder(folder, "argument --out")
     for name in ("penalty-by-volume.png", "penalty-distributions.png"):
-        _check_file(folder / name, "--out")
+        _check_file(folder / name, "argument --out")
     plot = _plot_module()
     for path in plot.plot_deck(_table_for(_deck(args)), folder):
         print(path)

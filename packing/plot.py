@@ -299,8 +299,10 @@ def _draw_rods(ax: Any, plan: LoadPlan) -> None:
                 edges.append(outline)
                 widths.append(1.0)
     if polygons:
+        # autolim=False: the limits are the truck's (set by _frame_truck); autoscaling over
+        # polygons of mixed sizes (quads and outline segments) misreads their extent.
         ax.add_collection3d(Poly3DCollection(polygons, facecolors=faces, edgecolors=edges,
-                                             linewidths=widths, zorder=3))
+                                             linewidths=widths, zorder=3), autolim=False)
 
 
 # How far an outline segment moves towards the camera: more than the depth between a unit

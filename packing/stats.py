@@ -49,8 +49,12 @@ def weighted_distribution(values: Iterable[int], weights: Iterable[int]) -> dict
     >>> weighted_distribution([3, 0, 3, 5], [1, 2, 4, 0])
     {0: 2, 3: 5}
     """
+    values, weights = list(values), list(weights)
+    if len(values) != len(weights):
+        raise PackingError(f"weighted_distribution needs one weight per value, not "
+                           f"{len(weights)} weights for {len(values)} values")
     out: dict[int, int] = {}
-    for value, weight in zip(values, weights, strict=True):
+    for value, weight in zip(values, weights):
         if weight:
             out[int(value)] = out.get(int(value), 0) + int(weight)
     return dict(sorted(out.items()))

@@ -126,7 +126,7 @@ def test_quantile_by_hand() -> None:
 def test_weighted_distribution_by_hand() -> None:
     assert weighted_distribution([2, 1, 2, 7], [3, 1, 1, 0]) == {1: 1, 2: 4}
     assert weighted_distribution([], []) == {}
-    with pytest.raises(ValueError):
+    with pytest.raises(PackingError, match="one weight per value"):
         weighted_distribution([1, 2], [1])
 
 
