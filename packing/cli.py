@@ -206,7 +206,7 @@ def _cargo(args: argparse.Namespace) -> Cargo:
 
 
 def _deck(args: argparse.Namespace) -> tuple[Truck, ...]:
-    return load_deck(args.deck) if args.deck else SAMPLE_DECK
+    return load_deck(args.deck) if args.deck is not None else SAMPLE_DECK  # --deck "" is bad
 
 
 def _truck(args: argparse.Namespace) -> Truck:
@@ -425,7 +425,7 @@ def _table_for(deck: Sequence[Truck]) -> OptimalTable:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     deck = _deck(args)
-    roll = _cargo(args) if (args.roll or args.cargo) else None
+    roll = _cargo(args) if (args.roll is not None or args.cargo is not None) else None
     table = _table_for(deck)
     stats: DeckStats = deck_stats(table, samples=args.samples)
     roll_ranking = ranking(roll, deck) if roll is not None else None
@@ -468,7 +468,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_deck(args: argparse.Namespace) -> int:
     deck = _deck(args)
-    source = (f"the deck file {args.deck}" if args.deck else
+    source = (f"the deck file {args.deck}" if args.deck is not None else
               "the sample deck (designed by this project: NOT the printed cards)")
     print(f"; Pack & Stack: {_plural(len(deck), 'truck')}, {source}")
     print("; one block per truck: 'NAME height N', then the mask rows ('#' usable, '.' not);")
@@ -535,7 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
     def truck_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--truck", required=True,
                        help=f"mask rows split by '/', e.g. '#####/###../#####'; {VARIANT_HELP}")
-        p.add_argument("--height", required=True, type=int, help="the truck's height cap (≥ 1)")
+        p.add_argument("--height", required=True, type=int, help="the truck's height cap (≥ 1; the game's are 1–4)")
         p.add_argument("--name", help="a name for the truck")
 
     def deck_option(p: argparse.ArgumentParser) -> None:

@@ -1,4 +1,4 @@
-"""Pictures of Pack & Stack as PNG files: a load plan in 3D, and a deck's optimal table as charts.
+"""Pictures of Pack & Stack: a load plan in 3D, and a deck's optimal table as charts.
 
 Needs matplotlib, the ``plot`` extra (``pip install 'tabletop-solvers[plot]'``). Nothing else in
 :mod:`packing` imports this module, so the solver itself never needs matplotlib.
@@ -6,7 +6,9 @@ Needs matplotlib, the ``plot`` extra (``pip install 'tabletop-solvers[plot]'``).
 Figures are built from :class:`matplotlib.figure.Figure` directly, never through ``pyplot``:
 there is then no global figure registry to leak into or close, no GUI backend is ever chosen,
 and drawing is safe from scripts, servers, threads and tests alike. Every function creates the
-parent folders of its path, writes a PNG and returns the path.
+parent folders of its path, writes the picture in the format its suffix names (``.png``,
+``.svg`` or ``.pdf``; :class:`PlotError` otherwise, or when the path cannot be written) and
+returns the path.
 
 The numbers the deck pictures show are computed in :mod:`packing.stats` (importable without
 matplotlib), never here: :func:`~packing.stats.expected_penalty_by_volume`,
@@ -417,7 +419,8 @@ def _frame_truck(ax: Any, truck: Truck) -> None:
 
 def _truck_label(truck: Truck, number: int) -> str:
     name = truck.name or f"#{number + 1}"
-    return f"{name}  {truck}  h{truck.height}  cap {truck.capacity:2d}"
+    variant = "  variant" if truck.is_variant else ""
+    return f"{name}  {truck}  h{truck.height}  cap {truck.capacity:2d}{variant}"
 
 
 def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path:

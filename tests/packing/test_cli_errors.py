@@ -111,6 +111,7 @@ def test_grab_refuses_a_truck_named_twice(argv: list[str], quoted: str) -> None:
 def test_json_errors_go_to_stdout() -> None:
     assert_json_error(packing("best", "--roll", "9,9,9,9,9", "--json"), "'9,9,9,9,9'")
     assert_json_error(packing("stats", "--samples", "0", "--json"), "'0'")
+    assert_json_error(packing("best", "--roll", "3,2,3,0,1", "--deck", "", "--json"), "deck ''")
 
 
 # --- deck files -------------------------------------------------------------------------------
