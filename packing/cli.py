@@ -368,7 +368,11 @@ def _build(deck: Sequence[Truck], path: Path, workers: int, *, out: TextIO, as_j
             # A checkpoint is only saved work: an unusable one costs a fresh start, no more.
             print(f"packing: note: discarding checkpoint {os.fspath(checkpoint)!r} "
                   f"({error.reason}); building afresh", file=sys.stderr)
-            checkpoint.unlink()
+            try:
+                checkpoint.unlink(missing_ok=True)
+            except OSError as failure:
+                raise UsageError(f"cannot delete checkpoint {os.fspath(checkpoint)!r}: "
+                                 f"{failure.strerror or failure}") from None
             resumed = False
             report = build_table(deck, workers=workers, checkpoint=checkpoint, progress=progress)
     except KeyboardInterrupt:
@@ -390,8 +394,9 @@ def _build(deck: Sequence[Truck], path: Path, workers: int, *, out: TextIO, as_j
 
 def cmd_table_build(args: argparse.Namespace) -> int:
     deck = _deck(args)
-    path = _table_path(deck, Path(args.out) if args.out else user_table_dir(),
-                       "argument --out" if args.out else "the table folder")
+    given = args.out is not None
+    path = _table_path(deck, Path(args.out) if given else user_table_dir(),
+                       "argument --out" if given else "the table folder")
     if path.exists() and not args.force:
         try:
             current = OptimalTable.load(path, deck=deck)

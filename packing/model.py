@@ -211,7 +211,7 @@ class Truck:
 
     @property
     def is_variant(self) -> bool:
-        """True when the truck lies outside the game's limits (a mask wider than 3 rows × 5
+        """True when the truck lies outside the game's limits (a mask beyond 3 rows × 5
         columns, a height above 4): accepted on purpose, for designers exploring variants."""
         from packing.rules import GRID_COLUMNS, GRID_ROWS, MAX_HEIGHT
 
