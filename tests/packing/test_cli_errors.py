@@ -287,8 +287,15 @@ def test_plot_plan_out(tmp_path: Path, a_file: Path, out: str, quoted: str) -> N
     assert not (tmp_path / "plan.jpg").exists() and not (tmp_path / "plan").exists()
 
 
-def test_plot_deck_out_is_a_file(a_file: Path) -> None:
-    assert_error(packing("plot", "deck", "--out", str(a_file)), repr(str(a_file)))
+def test_plot_deck_out_is_a_file(tmp_path: Path, a_file: Path, env: dict[str, str]) -> None:
+    """Checked before the deck's missing table is built: no table folder appears."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text(SMALL_DECK_TEXT)
+    assert_error(packing("plot", "deck", "--deck", str(deck), "--out", str(a_file), env=env),
+                 repr(str(a_file)))
+    assert_error(packing("plot", "deck", "--deck", str(deck), "--out", str(a_file / "pics"),
+                         env=env), repr(str(a_file / "pics")))
+    assert not Path(env["PACKING_TABLE_DIR"]).exists()
 
 
 # --- the limits of the game, and Ctrl-C ---------------------------------------------------------
