@@ -635,7 +635,7 @@ def _fail(message: str, *, as_json: bool) -> int:
     return EXIT_USAGE
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``); returns the exit status: 0, 2 for bad
     input (one line on stderr, or a JSON object with ``error`` on stdout under ``--json``),
     130 when interrupted. Never raises."""
