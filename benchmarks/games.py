@@ -74,7 +74,8 @@ def _bare_loop(games: int, seed: int) -> float:
     started = time.process_time()
     for _ in range(games):
         points = [75] * n
-        pile, discards = list(range(deck_size)), []
+        pile: list[int] = list(range(deck_size))
+        discards: list[int] = []
         number = 0
         while True:
             first = number % n

@@ -11,7 +11,7 @@ comment line)::
 
 The first line of a block is the truck's name (no spaces) and ``height N``; the following
 lines are the mask rows, ``#`` usable and ``.`` not. ``dump_deck`` writes this format and
-``load_deck`` reads it back.
+``load_deck`` reads it back. Files are UTF-8 text; a byte-order mark at the start is allowed.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ from packing.errors import DeckError, ParseError
 from packing.model import Truck
 
 _HEADER = re.compile(r"^(\S+)\s+height\s+(\S+)$")
+_BOM = "\ufeff"
+#: Starts a comment line in a deck file (the Express card format uses the same character).
+COMMENT = ";"
 
 # (name, height, mask). Designed by this project — NOT the printed cards, whose masks are not
 # in any public text (see docs/rules/pack-and-stack.md). It honours every published fact:
@@ -80,6 +83,7 @@ def parse_deck(text: str, *, source: str = "<deck>") -> tuple[Truck, ...]:
     """
     trucks: list[Truck] = []
     block: list[tuple[int, str]] = []
+    text = text.removeprefix(_BOM)  # editors on Windows start UTF-8 files with one
 
     def close() -> None:
         if block:
@@ -88,7 +92,7 @@ def parse_deck(text: str, *, source: str = "<deck>") -> tuple[Truck, ...]:
 
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if line.startswith(";"):
+        if line.startswith(COMMENT):
             continue
         if not line:
             close()
@@ -127,7 +131,14 @@ def _parse_block(block: Sequence[tuple[int, str]], source: str) -> Truck:
 
 
 def dump_deck(trucks: Iterable[Truck]) -> str:
-    """The deck-file text of ``trucks`` (unnamed trucks are named T01, T02, …)."""
+    """The deck-file text of ``trucks`` (unnamed trucks are named T01, T02, …).
+
+    ``parse_deck`` reads it back equal (for trucks named without spaces, as every truck read
+    from a deck file is):
+
+    >>> parse_deck(dump_deck(SAMPLE_DECK)) == SAMPLE_DECK
+    True
+    """
     blocks = []
     for i, truck in enumerate(trucks, start=1):
         name = truck.name or f"T{i:02d}"
@@ -137,12 +148,26 @@ def dump_deck(trucks: Iterable[Truck]) -> str:
 
 
 def load_deck(path: str | os.PathLike[str]) -> tuple[Truck, ...]:
-    """Read a deck file (see the module docstring for the format)."""
+    """Read a deck file (see the module docstring for the format).
+
+    Raises :class:`DeckError`, naming the file, for a file that cannot be read, is not UTF-8
+    text (a binary file, another encoding) or does not describe a deck.
+    """
+    source = os.fspath(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as error:
-        raise DeckError(f"cannot read deck {os.fspath(path)!r}: {error.strerror}") from None
-    return parse_deck(text, source=os.fspath(path))
+        raise DeckError(f"cannot read deck {source!r}: {error.strerror or error}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise DeckError(
+            f"deck {source!r} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
+            f"{error.start}): save it as UTF-8"
+        ) from None
+    if "\0" in text:  # valid UTF-8, but no text file holds NUL bytes
+        raise DeckError(f"deck {source!r} is a binary file, not a text deck file")
+    return parse_deck(text, source=source)
 
 
 def save_deck(trucks: Iterable[Truck], path: str | os.PathLike[str]) -> None:

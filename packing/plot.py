@@ -1,4 +1,4 @@
-"""Pictures of Pack & Stack as PNG files: a load plan in 3D, and a deck's optimal table as charts.
+"""Pictures of Pack & Stack: a load plan in 3D, and a deck's optimal table as charts.
 
 Needs matplotlib, the ``plot`` extra (``pip install 'tabletop-solvers[plot]'``). Nothing else in
 :mod:`packing` imports this module, so the solver itself never needs matplotlib.
@@ -6,10 +6,13 @@ Needs matplotlib, the ``plot`` extra (``pip install 'tabletop-solvers[plot]'``).
 Figures are built from :class:`matplotlib.figure.Figure` directly, never through ``pyplot``:
 there is then no global figure registry to leak into or close, no GUI backend is ever chosen,
 and drawing is safe from scripts, servers, threads and tests alike. Every function creates the
-parent folders of its path, writes a PNG and returns the path.
+parent folders of its path, writes the picture in the format its suffix names (``.png``,
+``.svg`` or ``.pdf``; :class:`PlotError` otherwise, or when the path cannot be written) and
+returns the path.
 
-The numbers the deck pictures show come from pure functions that can be checked on their own:
-:func:`roll_weights`, :func:`expected_penalty_by_volume` and :func:`penalty_summaries`.
+The numbers the deck pictures show are computed in :mod:`packing.stats` (importable without
+matplotlib), never here: :func:`~packing.stats.expected_penalty_by_volume`,
+:func:`~packing.stats.volume_odds` and :func:`~packing.stats.penalty_summaries`.
 
 Usage (the CLI's ``packing plot plan`` and ``packing plot deck`` call the same functions)::
 
@@ -26,7 +29,6 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -46,23 +48,23 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     ) from error
 
 import numpy as np
-import numpy.typing as npt
 
-from packing.model import LoadPlan, Truck
-from packing.odds import ROLLS, roll_counts
+from packing.errors import PackingError
+from packing.model import LoadPlan, Placement, Truck
+from packing.odds import ROLLS
 from packing.rules import COLOURS, LENGTHS
+from packing.stats import PenaltySummary, expected_penalty_by_volume, penalty_summaries, volume_odds
 from packing.table import OptimalTable
 
 __all__ = [
+    "FORMATS",
     "LENGTH_COLOURS",
-    "PenaltySummary",
-    "expected_penalty_by_volume",
-    "penalty_summaries",
+    "PlotError",
     "plot_deck",
     "plot_deck_heatmap",
     "plot_penalty_distributions",
+    "plan_figure",
     "plot_plan",
-    "roll_weights",
 ]
 
 #: Face colour of each rod length, after the seed edition's pieces (``packing.rules.COLOURS``):
@@ -94,156 +96,51 @@ _SEAM = 0.045
 Quad = list[tuple[float, float, float]]
 
 
-# --- numbers behind the deck pictures ---------------------------------------------------------
-
-
-def roll_weights(table: OptimalTable) -> npt.NDArray[np.int64]:
-    """How many of the 7,776 equally likely rolls give each row (cargo) of ``table``.
-
-    >>> from packing import SAMPLE_DECK
-    >>> import numpy as np
-    >>> table = OptimalTable(SAMPLE_DECK[:1], np.zeros((900, 1), dtype=np.uint8))
-    >>> weights = roll_weights(table)
-    >>> weights.shape, int(weights.sum())
-    ((900,), 7776)
-    """
-    counts = roll_counts()
-    return np.array([counts[cargo] for cargo in table.cargos], dtype=np.int64)
-
-
-def _volumes(table: OptimalTable) -> npt.NDArray[np.int64]:
-    return np.array([cargo.volume for cargo in table.cargos], dtype=np.int64)
-
-
-def expected_penalty_by_volume(table: OptimalTable) -> npt.NDArray[np.float64]:
-    """The expected optimal penalty of each truck (rows, deck order) for each load volume.
-
-    Column ``v - 1`` holds volume ``v`` (1 up to the largest load, 40): the mean optimal
-    penalty over the rolls whose cargo has ``v`` cubes, each cargo weighted by the number of
-    rolls giving it. NaN where no roll has that volume. This is what a player who knows only
-    the size of their load can expect from each truck.
-
-    >>> from packing import Truck
-    >>> import numpy as np
-    >>> truck = Truck.parse("###", height=1)      # capacity 3
-    >>> nothing = OptimalTable((truck,), np.zeros((900, 1), dtype=np.uint8))
-    >>> expected_penalty_by_volume(nothing)[0, :3]  # loads nothing: 3 empty + 2 × volume
-    array([5., 7., 9.])
-    """
-    volumes = _volumes(table)
-    weights = roll_weights(table).astype(np.float64)
-    penalties = np.asarray(table.penalties, dtype=np.float64)
-    out = np.full((len(table.deck), int(volumes.max())), np.nan)
-    for volume in range(1, out.shape[1] + 1):
-        rows = volumes == volume
-        total = weights[rows].sum()
-        if total > 0:
-            out[:, volume - 1] = weights[rows] @ penalties[rows] / total
-    return out
-
-
-@dataclass(frozen=True)
-class PenaltySummary:
-    """One truck's optimal penalty over all 7,776 rolls of the dice.
-
-    ``distribution`` maps each penalty to the number of rolls (out of 7,776) giving it; the
-    quantiles are read from it (the smallest penalty whose cumulative share reaches ``q``).
-    """
-
-    truck: Truck
-    distribution: dict[int, int]
-    mean: float
-
-    @property
-    def rolls(self) -> int:
-        return sum(self.distribution.values())
-
-    @property
-    def minimum(self) -> int:
-        return min(self.distribution)
-
-    @property
-    def maximum(self) -> int:
-        return max(self.distribution)
-
-    @property
-    def perfect(self) -> float:
-        """The probability of penalty 0: the roll fits exactly."""
-        return self.distribution.get(0, 0) / self.rolls
-
-    def quantile(self, q: float) -> int:
-        """The smallest penalty p with P(penalty ≤ p) ≥ q (``0 ≤ q ≤ 1``)."""
-        if not 0.0 <= q <= 1.0:
-            raise ValueError(f"invalid quantile {q!r}: it must lie in [0, 1]")
-        running = 0
-        for value in sorted(self.distribution):
-            running += self.distribution[value]
-            # Integer comparison: float rounding must not move a quantile to the next value.
-            if running * 1_000_000 >= round(q * 1_000_000) * self.rolls:
-                return value
-        return self.maximum
-
-
-def penalty_summaries(table: OptimalTable) -> list[PenaltySummary]:
-    """Every truck's penalty distribution over all rolls, in deck order.
-
-    >>> from packing import Truck
-    >>> import numpy as np
-    >>> truck = Truck.parse("###", height=1)
-    >>> s = penalty_summaries(OptimalTable((truck,), np.zeros((900, 1), dtype=np.uint8)))[0]
-    >>> s.rolls, s.minimum, s.distribution[5]      # volume 1 only from rolls (1,0,0,0,0)
-    (7776, 5, 8)
-    """
-    weights = roll_weights(table)
-    out = []
-    for j, truck in enumerate(table.deck):
-        column = np.asarray(table.penalties[:, j], dtype=np.int64)
-        values, inverse = np.unique(column, return_inverse=True)
-        counts = np.bincount(inverse, weights=weights).astype(np.int64)
-        distribution = {int(v): int(n) for v, n in zip(values, counts) if n}
-        mean = float(weights @ column) / float(weights.sum())
-        out.append(PenaltySummary(truck, distribution, mean))
-    return out
-
-
 # --- the load plan in 3D ----------------------------------------------------------------------
 
 
 def plot_plan(plan: LoadPlan, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
-    """Draw ``plan`` as a 3D picture of the loaded truck and save it as a PNG at ``path``.
+    """Draw ``plan`` as a 3D picture of the loaded truck and save it at ``path``.
 
-    One colour per rod length (the game's white, grey, orange, blue and black), a thin seam
-    around every rod so neighbours of one length stay apart, the floor grid with the cells
-    outside the loading area dark and hatched, and the height cap as a dashed red outline
-    over the loading area. The title names the truck (``title`` replaces that line) and the
-    second line gives the score: loaded, empty, left over, penalty.
+    The suffix of ``path`` sets the format: ``.png``, ``.svg`` or ``.pdf`` (any other raises
+    :class:`PlotError`). One colour per rod length (the game's white, grey, orange, blue and
+    black), each rod outlined as one piece with a thin seam around it, so neighbours of one
+    length never merge; the floor grid with the cells outside the loading area dark and
+    hatched; the height cap as dashed red lines along the back and left walls, behind every
+    rod. Columns, rows and levels are counted from 0, as in the text picture. The title names
+    the truck (``title`` replaces it) and the line below gives the score.
     """
+    return _save(plan_figure(plan, title=title), path)
+
+
+def plan_figure(plan: LoadPlan, *, title: str | None = None) -> Figure:
+    """The figure :func:`plot_plan` saves, to draw on or save in another way."""
     truck = plan.truck
     fig = Figure(figsize=(9.0, 7.2), dpi=_DPI)
     ax: Any = fig.add_subplot(projection="3d", computed_zorder=False)
     fig.subplots_adjust(left=0.0, right=0.74, bottom=0.0, top=0.86)
 
     _draw_floor(ax, truck)
-    _draw_cap_posts(ax, truck)
+    _draw_cap_walls(ax, truck)
     _draw_rods(ax, plan)
-    _draw_cap_outline(ax, truck)
     _frame_truck(ax, truck)
 
     heading = title if title is not None else _plan_heading(plan)
-    fig.suptitle(heading, fontsize=13, fontweight="bold", y=0.975)
+    fig.suptitle(heading, fontsize=13 if len(heading) <= 60 else 11, fontweight="bold", y=0.975,
+                 wrap=True)
     fig.text(0.5, 0.905, _plan_score(plan), ha="center", va="center", fontsize=10.5)
     fig.legend(handles=_plan_legend(plan), loc="upper left", bbox_to_anchor=(0.74, 0.8),
                frameon=False, fontsize=9, title="rods (length · colour)", title_fontsize=9.5,
                alignment="left")
-    _draw_floor_plan(fig.add_axes((0.765, 0.1, 0.2, 0.2)), plan)
-    return _save(fig, path)
+    _draw_floor_plan(fig.add_axes((0.765, 0.08, 0.21, 0.24)), plan)
+    return fig
 
 
 def _draw_floor_plan(ax: Axes, plan: LoadPlan) -> None:
     """The truck seen from above: each cell's top rod colour and how many levels are filled.
 
     The 3D view hides cells behind tall stacks; this map shows every cell, laid out like the
-    mask text (row 1 at the top).
+    mask text (row 0 at the top). The labels shrink with the cells, so they never overlap.
     """
     truck = plan.truck
     top: dict[tuple[int, int], tuple[int, int]] = {}  # cell -> (levels filled, top rod length)
@@ -251,6 +148,9 @@ def _draw_floor_plan(ax: Axes, plan: LoadPlan) -> None:
         for x, y, z in placement.cubes():
             if z + 1 > top.get((x, y), (0, 0))[0]:
                 top[(x, y)] = (z + 1, placement.length)
+    # The inset is about 1.9 × 1.7 inches; a cell gets the smaller share of either side.
+    cell_points = 72 * min(1.9 / truck.columns, 1.7 / truck.rows)
+    size = min(8.0, cell_points * 0.55)
     for x, y in _grid(truck):
         if not truck.mask[y][x]:
             ax.add_patch(Rectangle((x, y), 1, 1, facecolor=_BLOCKED, edgecolor="#b5b5b5",
@@ -261,16 +161,17 @@ def _draw_floor_plan(ax: Axes, plan: LoadPlan) -> None:
         ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="#444444",
                                linewidth=0.8))
         text_colour = "white" if length in (4, 5) else "#222222"
-        ax.text(x + 0.5, y + 0.5, f"{levels}/{truck.height}", ha="center", va="center",
-                fontsize=8, color=text_colour)
+        if size >= 4.0:
+            ax.text(x + 0.5, y + 0.5, str(levels), ha="center", va="center", fontsize=size,
+                    color=text_colour)
     ax.set_xlim(0, truck.columns)
     ax.set_ylim(truck.rows, 0)
     ax.set_aspect("equal")
-    ax.set_xticks([x + 0.5 for x in range(truck.columns)],
-                  [str(x + 1) for x in range(truck.columns)])
-    ax.set_yticks([y + 0.5 for y in range(truck.rows)], [str(y + 1) for y in range(truck.rows)])
-    ax.tick_params(labelsize=7, length=0)
-    ax.set_title("from above: levels filled / height", fontsize=8.5)
+    ticks = min(7.0, max(4.0, cell_points * 0.6))
+    ax.set_xticks([x + 0.5 for x in range(truck.columns)], [str(x) for x in range(truck.columns)])
+    ax.set_yticks([y + 0.5 for y in range(truck.rows)], [str(y) for y in range(truck.rows)])
+    ax.tick_params(labelsize=ticks, length=0)
+    ax.set_title(f"from above: levels filled (of {truck.height})", fontsize=8.5)
     for spine in ax.spines.values():
         spine.set_visible(False)
 
@@ -278,7 +179,10 @@ def _draw_floor_plan(ax: Axes, plan: LoadPlan) -> None:
 def _plan_heading(plan: LoadPlan) -> str:
     truck = plan.truck
     name = f"Truck {truck.name}" if truck.name else "Truck"
-    return f"{name}  {truck}  ·  height {truck.height}  ·  capacity {truck.capacity}"
+    shape = str(truck) if len(str(truck)) <= 24 else f"{truck.rows}×{truck.columns} grid"
+    variant = "  ·  variant" if truck.is_variant else ""
+    return (f"{name}  {shape}  ·  height {truck.height}  ·  capacity {truck.capacity}"
+            f"{variant}")
 
 
 def _plan_score(plan: LoadPlan) -> str:
@@ -306,9 +210,9 @@ def _plan_legend(plan: LoadPlan) -> list[Patch | Line2D]:
     if len(plan.truck.cells) < plan.truck.rows * plan.truck.columns:
         handles.append(Patch(facecolor=_BLOCKED, edgecolor="#b5b5b5", hatch="////",
                              label="not loadable (pre-filled)"))
+    levels = "1 level" if plan.truck.height == 1 else f"{plan.truck.height} levels"
     handles.append(Line2D([], [], color=_CAP, linestyle="--", linewidth=1.6,
-                          label=f"height cap: {plan.truck.height} level"
-                          + ("s" if plan.truck.height != 1 else "")))
+                          label=f"height cap: {levels}\n(on the back walls)"))
     return handles
 
 
@@ -336,84 +240,111 @@ def _grid(truck: Truck) -> list[tuple[int, int]]:
     return [(x, y) for y in range(truck.rows) for x in range(truck.columns)]
 
 
-def _boundary(truck: Truck) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """The outline of the loading area as unit segments in drawing coordinates."""
-    segments = []
-    for x, y in truck.cells:
-        sides = {
-            (0, -1): ((x, y), (x + 1, y)),
-            (0, 1): ((x, y + 1), (x + 1, y + 1)),
-            (-1, 0): ((x, y), (x, y + 1)),
-            (1, 0): ((x + 1, y), (x + 1, y + 1)),
-        }
-        for (dx, dy), (a, b) in sides.items():
-            if not truck.usable(x + dx, y + dy):
-                segments.append((_to_view(truck, *a), _to_view(truck, *b)))
-    return segments
+def _cap_walls(truck: Truck) -> list[list[tuple[float, float, float]]]:
+    """The height cap as line segments on the truck's back and left walls (drawing coordinates).
+
+    The camera looks from the front right, so these walls stand behind every rod: the lines
+    are hidden where a rod stands in front of them and never cross a rod's front. The top
+    edges run at the cap height; posts stand at the three corners of the two walls.
+    """
+    h = float(truck.height)
+    back, left = float(truck.rows), 0.0  # row 0 is drawn at the back (y = rows), column 0 left
+    right, front = float(truck.columns), 0.0
+    return [
+        [(left, back, h), (right, back, h)],  # along the back wall
+        [(left, front, h), (left, back, h)],  # along the left wall
+        [(left, back, 0.0), (left, back, h)],  # posts: the back-left corner,
+        [(right, back, 0.0), (right, back, h)],  # the back-right one,
+        [(left, front, 0.0), (left, front, h)],  # and the front-left one
+    ]
 
 
-def _corners(truck: Truck) -> list[tuple[float, float]]:
-    """Outline points where the outline turns: where the cap's vertical posts stand."""
-    ends: dict[tuple[float, float], set[str]] = {}
-    for a, b in _boundary(truck):
-        direction = "h" if a[1] == b[1] else "v"
-        for point in (a, b):
-            ends.setdefault(point, set()).add(direction)
-    return sorted(p for p, directions in ends.items() if len(directions) == 2)
-
-
-def _draw_cap_posts(ax: Any, truck: Truck) -> None:
-    # Drawn before the rods, so rods standing in front hide them as real posts would be.
-    posts = [[(x, y, 0.0), (x, y, float(truck.height))] for x, y in _corners(truck)]
-    ax.add_collection3d(Line3DCollection(posts, colors=_CAP, linestyles=(0, (4, 3)),
-                                         linewidths=1.0, alpha=0.55, zorder=2))
-
-
-def _draw_cap_outline(ax: Any, truck: Truck) -> None:
-    # The plane of the cap lies above every cube, and the camera looks down on it, so its
-    # outline is correctly drawn over the rods.
-    z = float(truck.height)
-    top = [_cell_quad(truck, x, y, z) for x, y in truck.cells]
-    ax.add_collection3d(Poly3DCollection(top, facecolors=_CAP, edgecolors="none", alpha=0.06,
-                                         zorder=4))
-    outline = [[(a[0], a[1], z), (b[0], b[1], z)] for a, b in _boundary(truck)]
-    ax.add_collection3d(Line3DCollection(outline, colors=_CAP, linestyles=(0, (4, 3)),
-                                         linewidths=1.6, zorder=5))
+def _draw_cap_walls(ax: Any, truck: Truck) -> None:
+    # Drawn before the rods (zorder 2 < 3): rods standing in front hide the lines.
+    ax.add_collection3d(Line3DCollection(_cap_walls(truck), colors=_CAP, linestyles=(0, (4, 3)),
+                                         linewidths=1.4, zorder=2))
 
 
 def _draw_rods(ax: Any, plan: LoadPlan) -> None:
-    """Every rod as its visible unit faces, shaded by the direction they face.
+    """Every rod as its visible unit faces, shaded by the direction they face, and outlined.
 
     All faces go into one collection so that matplotlib depth-sorts them against each other;
     faces inside a rod or facing away from the camera are left out, which keeps that
     painter's-algorithm sort free of the usual mplot3d overlaps. Faces towards a neighbouring
     rod stay: they are what shows through the seam between the two.
+
+    The faces have no edges of their own (a cube of a rod is not a piece); the rod's outline
+    is drawn as segments in the same collection, each moved slightly towards the camera so
+    that it sorts just in front of the face it borders. In the orthographic view a move along
+    the line of sight changes the sort order only, never the picture.
     """
     truck = plan.truck
-    eye = _eye_direction()
-    quads: list[Quad] = []
-    faces: list[tuple[float, float, float]] = []
-    edges: list[str] = []
+    eye = np.array(_eye_direction())
+    polygons: list[Quad] = []
+    faces: list[tuple[float, float, float, float]] = []
+    edges: list[tuple[float, float, float, float]] = []
+    widths: list[float] = []
     for placement in plan.placements:
-        cubes = placement.cubes()
-        lo = tuple(min(c[i] for c in cubes) for i in range(3))
-        hi = tuple(max(c[i] for c in cubes) + 1 for i in range(3))
         base = np.array(to_rgb(LENGTH_COLOURS[placement.length]))
-        own = set(cubes)
-        for cube in cubes:
-            for normal in _NORMALS:
-                neighbour = (cube[0] + normal[0], cube[1] + normal[1], cube[2] + normal[2])
-                view_normal = (normal[0], -normal[1], normal[2])  # rows run front to back
-                if neighbour in own or np.dot(view_normal, eye) <= 0:
-                    continue
-                quads.append(_cube_face(truck, cube, normal, lo, hi))
-                shade = _SHADES[view_normal]
-                red, green, blue = (float(c) for c in np.clip(base * shade, 0.0, 1.0))
-                faces.append((red, green, blue))
-                edges.append(_EDGE_COLOURS[placement.length])
-    if quads:
-        ax.add_collection3d(Poly3DCollection(quads, facecolors=faces, edgecolors=edges,
-                                             linewidths=0.9, zorder=3))
+        outline = (*to_rgb(_EDGE_COLOURS[placement.length]), 1.0)
+        for quad, view_normal, segments in _rod_faces(truck, placement):
+            red, green, blue = (float(c) for c in np.clip(base * _SHADES[view_normal], 0.0, 1.0))
+            polygons.append(quad)
+            faces.append((red, green, blue, 1.0))
+            edges.append((red, green, blue, 1.0))  # hides the hairline between two faces
+            widths.append(0.4)
+            for a, b in segments:
+                nudged = [tuple(float(c) for c in np.array(p) + _NUDGE * eye) for p in (a, b)]
+                polygons.append([nudged[0], nudged[1]])  # type: ignore[list-item]
+                faces.append((0.0, 0.0, 0.0, 0.0))
+                edges.append(outline)
+                widths.append(1.0)
+    if polygons:
+        # autolim=False: the limits are the truck's (set by _frame_truck); autoscaling over
+        # polygons of mixed sizes (quads and outline segments) misreads their extent.
+        ax.add_collection3d(Poly3DCollection(polygons, facecolors=faces, edgecolors=edges,
+                                             linewidths=widths, zorder=3), autolim=False)
+
+
+# How far an outline segment moves towards the camera: more than the depth between a unit
+# face's edge and its centre (at most 0.5 · |eye|), less than the gap to any face before it.
+_NUDGE = 0.45
+
+Segment = tuple[tuple[float, float, float], tuple[float, float, float]]
+
+
+def _rod_faces(
+    truck: Truck, placement: Placement
+) -> list[tuple[Quad, tuple[int, int, int], list[Segment]]]:
+    """The camera-facing unit faces of one rod: each face's quad (drawing coordinates), the
+    direction it faces, and those of its edges that lie on the rod's outline (an edge between
+    two cubes of the rod is not outline)."""
+    eye = _eye_direction()
+    cubes = placement.cubes()
+    own = set(cubes)
+    lo = tuple(min(c[i] for c in cubes) for i in range(3))
+    hi = tuple(max(c[i] for c in cubes) + 1 for i in range(3))
+    out = []
+    for cube in cubes:
+        for normal in _NORMALS:
+            neighbour = (cube[0] + normal[0], cube[1] + normal[1], cube[2] + normal[2])
+            view_normal = (normal[0], -normal[1], normal[2])  # rows run front to back
+            if neighbour in own or np.dot(view_normal, eye) <= 0:
+                continue
+            quad = _cube_face(truck, cube, normal, lo, hi)
+            axis = next(i for i in range(3) if normal[i])
+            segments: list[Segment] = []
+            # quad corners run (u0,v0) (u1,v0) (u1,v1) (u0,v1); edge k joins corners k, k+1.
+            u, v = (i for i in range(3) if i != axis)
+            across = [(v, -1), (u, +1), (v, +1), (u, -1)]  # the cube beyond each edge
+            for k, (direction, sign) in enumerate(across):
+                step = [0, 0, 0]
+                step[direction] = sign
+                beyond = (cube[0] + step[0], cube[1] + step[1], cube[2] + step[2])
+                if beyond not in own:
+                    segments.append((quad[k], quad[(k + 1) % 4]))
+            out.append((quad, view_normal, segments))
+    return out
 
 
 _NORMALS: Final = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
@@ -460,18 +391,18 @@ def _cube_face(
 
 
 def _frame_truck(ax: Any, truck: Truck) -> None:
-    """Equal units on all three axes, ticks at cell centres, no panes: cubes look like cubes."""
+    """Equal units on all three axes, ticks at cell centres counted from 0 (as in the text
+    picture), an orthographic camera, no panes: cubes look like cubes."""
+    ax.set_proj_type("ortho")
     ax.set_xlim(0, truck.columns)
     ax.set_ylim(0, truck.rows)
     ax.set_zlim(0, truck.height)
     ax.set_box_aspect((truck.columns, truck.rows, truck.height), zoom=0.92)
     ax.view_init(elev=_ELEV, azim=_AZIM)
-    ax.set_xticks([x + 0.5 for x in range(truck.columns)],
-                  [str(x + 1) for x in range(truck.columns)])
+    ax.set_xticks([x + 0.5 for x in range(truck.columns)], [str(x) for x in range(truck.columns)])
     ax.set_yticks([truck.rows - y - 0.5 for y in range(truck.rows)],
-                  [str(y + 1) for y in range(truck.rows)])
-    ax.set_zticks([z + 0.5 for z in range(truck.height)],
-                  [str(z + 1) for z in range(truck.height)])
+                  [str(y) for y in range(truck.rows)])
+    ax.set_zticks([z + 0.5 for z in range(truck.height)], [str(z) for z in range(truck.height)])
     ax.set_xlabel("column", labelpad=-4)
     ax.set_ylabel("row", labelpad=-4)
     ax.set_zlabel("level", labelpad=-4)
@@ -487,7 +418,8 @@ def _frame_truck(ax: Any, truck: Truck) -> None:
 
 def _truck_label(truck: Truck, number: int) -> str:
     name = truck.name or f"#{number + 1}"
-    return f"{name}  {truck}  h{truck.height}  cap {truck.capacity:2d}"
+    variant = "  variant" if truck.is_variant else ""
+    return f"{name}  {truck}  h{truck.height}  cap {truck.capacity:2d}{variant}"
 
 
 def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path:
@@ -503,9 +435,7 @@ def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path
                    key=lambda j: (table.deck[j].capacity, table.deck[j].height, j))
     grid = grid[order]
     trucks = [table.deck[j] for j in order]
-    volumes = _volumes(table)
-    weights = roll_weights(table)
-    odds = np.array([weights[volumes == v].sum() for v in range(1, grid.shape[1] + 1)]) / ROLLS
+    odds = volume_odds(table)
 
     fig = Figure(figsize=(15.0, max(5.0, 2.6 + 0.3 * len(trucks))), dpi=_DPI,
                  layout="constrained")
@@ -634,10 +564,9 @@ def _short(value: float) -> str:
 
 
 def _percent(share: float) -> str:
-    """A probability as a percentage that never shows 0.0 % for a possible event."""
-    if share == 0:
-        return f"{'0':>5} "
-    if share < 0.0005:
+    """A probability as a six-character percentage, the same format for every truck; a
+    possible event never shows as 0.0 %."""
+    if 0 < share < 0.0005:
         return " <0.1%"
     return f"{share:6.1%}"
 
@@ -668,8 +597,23 @@ def plot_deck(table: OptimalTable, folder: str | os.PathLike[str]) -> list[Path]
     ]
 
 
+class PlotError(PackingError):
+    """A picture that cannot be written: an unknown format, a path that is not writable."""
+
+
+#: The formats a picture can be saved in, by file suffix.
+FORMATS: Final[dict[str, str]] = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
 def _save(fig: Figure, path: str | os.PathLike[str]) -> Path:
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, format="png", dpi=_DPI, facecolor="white")
+    fmt = FORMATS.get(out.suffix.lower())
+    if fmt is None:
+        raise PlotError(f"cannot tell the picture format of {os.fspath(path)!r}: end the name in "
+                        f"{', '.join(FORMATS)}")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out, format=fmt, dpi=_DPI, facecolor="white")
+    except OSError as error:
+        raise PlotError(f"cannot write {os.fspath(path)!r}: {error.strerror or error}") from None
     return out

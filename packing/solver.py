@@ -287,6 +287,9 @@ def _cp_sat(
     cp = cp_model.CpSolver()
     cp.parameters.num_workers = workers
     cp.parameters.random_seed = seed
+    # CP-SAT's own Ctrl-C handler outlives the solve and aborts the process on a later Ctrl-C
+    # (std::bad_function_call): leave SIGINT to Python, which raises KeyboardInterrupt.
+    cp.parameters.catch_sigint_signal = False
     if deadline is not None:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:

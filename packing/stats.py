@@ -1,22 +1,74 @@
 """What a deck's table answers: per-truck odds, per-roll rankings, and the grab decision.
 
 Probabilities are exact (fractions of the 7,776 equally likely rolls) except where a docstring
-says a figure is sampled.
+says a figure is sampled. Every distribution here, and every number the deck pictures of
+:mod:`packing.plot` show, comes from one function, :func:`weighted_distribution`, over the
+table's rows weighted by :func:`roll_weights`; this module needs no plotting library.
+
+Each result type has ``to_dict()``: the JSON the command line prints.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from packing.model import Cargo, Truck
+from packing.errors import PackingError
+from packing.model import Cargo, LoadPlan, Truck
 from packing.odds import ROLLS, roll_counts
 from packing.queries import expected_penalty, rank_trucks
 from packing.table import OptimalTable
+
+
+def roll_weights(table: OptimalTable) -> npt.NDArray[np.int64]:
+    """How many of the 7,776 equally likely rolls give each row (cargo) of ``table``.
+
+    >>> from packing import SAMPLE_DECK
+    >>> weights = roll_weights(OptimalTable.for_deck(SAMPLE_DECK))
+    >>> weights.shape, int(weights.sum())
+    ((900,), 7776)
+    """
+    counts = roll_counts()
+    return np.array([counts[cargo] for cargo in table.cargos], dtype=np.int64)
+
+
+def weighted_distribution(values: Iterable[int], weights: Iterable[int]) -> dict[int, int]:
+    """Each distinct value with the total weight of its occurrences, in value order; values
+    of weight 0 are left out.
+
+    With a table column as ``values`` and :func:`roll_weights` as ``weights`` this is how many
+    of the 7,776 rolls give each penalty: the one distribution behind :func:`truck_stats` and
+    :func:`penalty_summaries` (and so behind the deck pictures).
+
+    >>> weighted_distribution([3, 0, 3, 5], [1, 2, 4, 0])
+    {0: 2, 3: 5}
+    """
+    values, weights = list(values), list(weights)
+    if len(values) != len(weights):
+        raise PackingError(f"weighted_distribution needs one weight per value, not "
+                           f"{len(weights)} weights for {len(values)} values")
+    out: dict[int, int] = {}
+    for value, weight in zip(values, weights):
+        if weight:
+            out[int(value)] = out.get(int(value), 0) + int(weight)
+    return dict(sorted(out.items()))
+
+
+def _distributions(table: OptimalTable) -> list[dict[int, int]]:
+    """Per truck (deck order): penalty -> number of rolls giving it."""
+    weights = roll_weights(table).tolist()
+    return [weighted_distribution(table.penalties[:, j].tolist(), weights)
+            for j in range(len(table.deck))]
+
+
+def _mean(distribution: dict[int, int]) -> Fraction:
+    return Fraction(sum(v * n for v, n in distribution.items()), sum(distribution.values()))
 
 
 @dataclass(frozen=True)
@@ -27,13 +79,25 @@ class TruckStats:
     expected_penalty: Fraction
     penalty_distribution: dict[int, Fraction]  # optimal penalty -> probability
     p_best: Fraction  # the truck is the best of the deck, or tied for best
-    perfect_rolls: tuple[Cargo, ...]  # cargos it loads with penalty 0
-    p_perfect: Fraction
+    perfect_cargos: tuple[Cargo, ...]  # the distinct cargos it loads with penalty 0
+    perfect_rolls: int  # how many of the 7,776 rolls give one of them
+    p_perfect: Fraction  # perfect_rolls / 7,776
 
-
-def _weights(table: OptimalTable) -> np.ndarray:
-    counts = roll_counts()
-    return np.array([counts[c] for c in table.cargos], dtype=np.int64)
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready description (probabilities as floats)."""
+        return {
+            "truck": self.truck.name,
+            "mask": str(self.truck),
+            "height": self.truck.height,
+            "capacity": self.truck.capacity,
+            "variant": self.truck.is_variant,
+            "expected_penalty": float(self.expected_penalty),
+            "p_best": float(self.p_best),
+            "p_perfect": float(self.p_perfect),
+            "perfect_rolls": self.perfect_rolls,
+            "perfect_cargos": [str(c) for c in self.perfect_cargos],
+            "penalty_distribution": {str(p): float(q) for p, q in self.penalty_distribution.items()},
+        }
 
 
 def truck_stats(table: OptimalTable) -> list[TruckStats]:
@@ -41,29 +105,179 @@ def truck_stats(table: OptimalTable) -> list[TruckStats]:
     being (tied) best for a random roll, and the rolls it handles perfectly.
 
     >>> from packing import SAMPLE_DECK
-    >>> s = truck_stats(OptimalTable.for_deck(SAMPLE_DECK))[0]
-    >>> s.truck.name, float(s.expected_penalty) > 0, sum(s.penalty_distribution.values())
-    ('S01', True, Fraction(1, 1))
+    >>> s = truck_stats(OptimalTable.for_deck(SAMPLE_DECK))[29]
+    >>> s.truck.name, s.perfect_rolls, len(s.perfect_cargos), sum(s.penalty_distribution.values())
+    ('S30', 4, 1, Fraction(1, 1))
     """
-    weights = _weights(table)
+    weights = roll_weights(table)
     penalties = table.penalties.astype(np.int64)
     best = penalties == penalties.min(axis=1, keepdims=True)
     out = []
-    for j, truck in enumerate(table.deck):
+    for j, (truck, distribution) in enumerate(zip(table.deck, _distributions(table))):
         column = penalties[:, j]
-        distribution: dict[int, int] = {}
-        for penalty, weight in zip(column.tolist(), weights.tolist()):
-            distribution[penalty] = distribution.get(penalty, 0) + weight
-        perfect = tuple(c for c, p in zip(table.cargos, column.tolist()) if p == 0)
         out.append(TruckStats(
             truck=truck,
-            expected_penalty=Fraction(int(column @ weights), ROLLS),
-            penalty_distribution={p: Fraction(w, ROLLS) for p, w in sorted(distribution.items())},
+            expected_penalty=_mean(distribution),
+            penalty_distribution={p: Fraction(n, ROLLS) for p, n in distribution.items()},
             p_best=Fraction(int(weights[best[:, j]].sum()), ROLLS),
-            perfect_rolls=perfect,
-            p_perfect=Fraction(int(weights[column == 0].sum()), ROLLS),
+            perfect_cargos=tuple(c for c, p in zip(table.cargos, column.tolist()) if p == 0),
+            perfect_rolls=distribution.get(0, 0),
+            p_perfect=Fraction(distribution.get(0, 0), ROLLS),
         ))
     return out
+
+
+@dataclass(frozen=True)
+class PenaltySummary:
+    """One truck's optimal penalty over all 7,776 rolls of the dice.
+
+    ``distribution`` maps each penalty to the number of rolls (out of 7,776) giving it; the
+    quantiles are read from it (the smallest penalty whose cumulative share reaches ``q``).
+    """
+
+    truck: Truck
+    distribution: dict[int, int]
+    mean: float
+
+    @property
+    def rolls(self) -> int:
+        return sum(self.distribution.values())
+
+    @property
+    def minimum(self) -> int:
+        return min(self.distribution)
+
+    @property
+    def maximum(self) -> int:
+        return max(self.distribution)
+
+    @property
+    def perfect(self) -> float:
+        """The probability of penalty 0: the roll fits exactly."""
+        return self.distribution.get(0, 0) / self.rolls
+
+    def quantile(self, q: float) -> int:
+        """The smallest penalty p with P(penalty ≤ p) ≥ q (``0 ≤ q ≤ 1``)."""
+        if not 0.0 <= q <= 1.0:
+            raise PackingError(f"invalid quantile {q!r}: it must lie in [0, 1]")
+        running = 0
+        for value in sorted(self.distribution):
+            running += self.distribution[value]
+            # Integer comparison: float rounding must not move a quantile to the next value.
+            if running * 1_000_000 >= round(q * 1_000_000) * self.rolls:
+                return value
+        return self.maximum
+
+
+def penalty_summaries(table: OptimalTable) -> list[PenaltySummary]:
+    """Every truck's penalty distribution over all rolls, in deck order.
+
+    >>> from packing import Truck
+    >>> truck = Truck.parse("###", height=1)
+    >>> s = penalty_summaries(OptimalTable((truck,), np.zeros((900, 1), dtype=np.uint8)))[0]
+    >>> s.rolls, s.minimum, s.distribution[5]      # volume 1 only from rolls (1,0,0,0,0)
+    (7776, 5, 8)
+    """
+    return [PenaltySummary(truck, distribution, float(_mean(distribution)))
+            for truck, distribution in zip(table.deck, _distributions(table))]
+
+
+def expected_penalty_by_volume(table: OptimalTable) -> npt.NDArray[np.float64]:
+    """The expected optimal penalty of each truck (rows, deck order) for each load volume.
+
+    Column ``v - 1`` holds volume ``v`` (1 up to the largest load, 40): the mean optimal
+    penalty over the rolls whose cargo has ``v`` cubes, each cargo weighted by the number of
+    rolls giving it. NaN where no roll has that volume. This is what a player who knows only
+    the size of their load can expect from each truck.
+
+    >>> from packing import Truck
+    >>> truck = Truck.parse("###", height=1)      # capacity 3
+    >>> nothing = OptimalTable((truck,), np.zeros((900, 1), dtype=np.uint8))
+    >>> expected_penalty_by_volume(nothing)[0, :3]  # loads nothing: 3 empty + 2 × volume
+    array([5., 7., 9.])
+    """
+    volumes = np.array([cargo.volume for cargo in table.cargos], dtype=np.int64)
+    weights = roll_weights(table).astype(np.float64)
+    penalties = np.asarray(table.penalties, dtype=np.float64)
+    out = np.full((len(table.deck), int(volumes.max())), np.nan)
+    for volume in range(1, out.shape[1] + 1):
+        rows = volumes == volume
+        total = weights[rows].sum()
+        if total > 0:
+            out[:, volume - 1] = weights[rows] @ penalties[rows] / total
+    return out
+
+
+def volume_odds(table: OptimalTable) -> npt.NDArray[np.float64]:
+    """The probability of each load volume 1..40 (index ``v - 1``), from the table's rows.
+
+    >>> from packing import SAMPLE_DECK
+    >>> float(volume_odds(OptimalTable.for_deck(SAMPLE_DECK)).sum())
+    1.0
+    """
+    volumes = [cargo.volume for cargo in table.cargos]
+    distribution = weighted_distribution(volumes, roll_weights(table).tolist())
+    rolls = np.array([distribution.get(v, 0) for v in range(1, max(volumes) + 1)], dtype=np.float64)
+    odds: npt.NDArray[np.float64] = rolls / ROLLS
+    return odds
+
+
+# --- rankings and the grab --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RankedTruck:
+    """One truck's place in a ranking for a cargo: its optimal penalty (``optimal`` False when
+    the solve was cut short by a time limit, so the penalty is only what was reached)."""
+
+    truck: Truck
+    penalty: int
+    optimal: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"truck": self.truck.name, "mask": str(self.truck), "height": self.truck.height,
+                "capacity": self.truck.capacity, "variant": self.truck.is_variant,
+                "penalty": self.penalty, "optimal": self.optimal}
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A deck ranked for one cargo, the exact expected penalty of a blind draw from it, and
+    (when solved, see :func:`ranking`) the best load plan."""
+
+    cargo: Cargo
+    entries: tuple[RankedTruck, ...]
+    blind_draw: Fraction
+    best: LoadPlan | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "cargo": list(self.cargo.counts),
+            "volume": self.cargo.volume,
+            "ranking": [entry.to_dict() for entry in self.entries],
+            "blind_draw_expected_penalty": float(self.blind_draw),
+        }
+        if self.best is not None:
+            data["best"] = self.best.to_dict()
+        return data
+
+
+def ranking(cargo: Cargo, deck: Sequence[Truck], *, plans: Sequence[LoadPlan] | None = None) -> Ranking:
+    """``deck`` ranked for ``cargo`` (from the deck's table when there is one), or, given the
+    ``plans`` of :func:`packing.best_truck`, those plans ranked with the first as the best.
+
+    >>> from packing import SAMPLE_DECK
+    >>> r = ranking(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK)
+    >>> r.entries[0].truck.name, r.entries[0].penalty, float(r.blind_draw)
+    ('S15', 1, 13.2)
+    """
+    if plans is not None:
+        entries = tuple(RankedTruck(p.truck, p.penalty, p.optimal) for p in plans)
+        best = plans[0] if plans else None
+    else:
+        entries = tuple(RankedTruck(t, p) for t, p in rank_trucks(cargo, deck))
+        best = None
+    return Ranking(cargo, entries, expected_penalty(cargo, deck), best)
 
 
 @dataclass(frozen=True)
@@ -76,6 +290,10 @@ class Choice:
     @property
     def label(self) -> str:
         return "the pile" if self.truck is None else (self.truck.name or str(self.truck))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"choice": self.label, "expected_penalty": float(self.expected_penalty),
+                "exact": str(self.expected_penalty)}
 
 
 def grab_decision(cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck]) -> list[Choice]:
@@ -92,13 +310,36 @@ def grab_decision(cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck]
     if pile:
         options.append(Choice(None, expected_penalty(cargo, pile)))
     if not options:
-        raise ValueError("grab_decision needs a revealed truck or a pile to draw from")
+        raise PackingError("grab_decision needs a revealed truck or a pile to draw from")
     return sorted(options, key=lambda c: c.expected_penalty)
+
+
+@dataclass(frozen=True)
+class GrabAdvice:
+    """The grab for one cargo: every choice best first (:func:`grab_decision`) and what the
+    closest-capacity heuristic would take among the revealed trucks (None: none revealed)."""
+
+    cargo: Cargo
+    choices: tuple[Choice, ...]
+    closest_capacity: Truck | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cargo": list(self.cargo.counts),
+                "choices": [c.to_dict() for c in self.choices],
+                "closest_capacity": self.closest_capacity.name if self.closest_capacity else None}
+
+
+def grab_advice(cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck]) -> GrabAdvice:
+    """:func:`grab_decision` together with the closest-capacity heuristic's pick."""
+    heuristic = closest_capacity(cargo, revealed) if revealed else None
+    return GrabAdvice(cargo, tuple(grab_decision(cargo, revealed, pile)), heuristic)
 
 
 def closest_capacity(cargo: Cargo, trucks: Sequence[Truck]) -> Truck:
     """The common player heuristic: the truck whose capacity is closest to the load volume
     (ties: the larger capacity, since a cube left over costs twice an empty one; then order)."""
+    if not trucks:
+        raise PackingError("closest_capacity needs at least one truck")
     return min(trucks, key=lambda t: (abs(t.capacity - cargo.volume), -t.capacity))
 
 
@@ -114,6 +355,11 @@ class HeuristicReport:
     p_loses: float  # probability that the heuristic choice is strictly worse
     samples: int  # revealed sets sampled per roll (0: exact, whole deck)
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"revealed": self.revealed, "samples": self.samples, "mean_loss": self.mean_loss,
+                "worst_loss": self.worst_loss, "worst_roll": str(self.worst_cargo),
+                "p_loses": self.p_loses}
+
 
 def heuristic_loss(
     table: OptimalTable, *, revealed: int = 0, samples: int = 200, seed: int = 0
@@ -123,11 +369,11 @@ def heuristic_loss(
     ``revealed=0``: the player may take any truck of the deck (exact over all rolls).
     ``revealed=k``: ``k`` trucks lie revealed and the rest form the pile; the optimal player
     takes the better of the best revealed truck and a blind draw, the heuristic player the
-    revealed truck closest in capacity. The revealed sets are sampled (``samples`` of them, the
-    same for every roll, from ``seed``); the mean is over rolls weighted exactly.
+    revealed truck closest in capacity. The revealed sets are sampled (``samples`` ≥ 1 of
+    them, the same for every roll, from ``seed``); the mean is over rolls weighted exactly.
     """
     penalties = table.penalties.astype(np.int64)
-    weights = _weights(table) / ROLLS
+    weights = roll_weights(table) / ROLLS
     volumes = np.array([c.volume for c in table.cargos])
     capacities = np.array([t.capacity for t in table.deck])
     n = len(table.deck)
@@ -136,7 +382,9 @@ def heuristic_loss(
         subsets = [list(range(n))]
     else:
         if revealed >= n:
-            raise ValueError(f"revealed must be below the deck size {n}, not {revealed}")
+            raise PackingError(f"revealed must be below the deck size {n}, not {revealed}")
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise PackingError(f"samples must be a whole number ≥ 1, not {samples!r}")
         subsets = [sorted(rng.sample(range(n), revealed)) for _ in range(samples)]
     total, worst, worst_at, loses = 0.0, -1.0, (0, subsets[0]), 0.0
     rows = np.arange(len(volumes))
@@ -165,3 +413,32 @@ def heuristic_loss(
         p_loses=loses / len(subsets),
         samples=0 if revealed <= 0 else samples,
     )
+
+
+@dataclass(frozen=True)
+class DeckStats:
+    """Everything ``packing stats`` reports on a deck: per-truck odds, the mean load volume
+    and the closest-capacity heuristic's loss (whole deck open, then 4 and 6 revealed)."""
+
+    table: OptimalTable
+    trucks: tuple[TruckStats, ...]
+    heuristics: tuple[HeuristicReport, ...]
+    mean_volume: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deck_key": self.table.key,
+            "mean_volume": float(self.mean_volume),
+            "trucks": [s.to_dict() for s in self.trucks],
+            "heuristic": [h.to_dict() for h in self.heuristics],
+        }
+
+
+def deck_stats(table: OptimalTable, *, samples: int = 200, seed: int = 0) -> DeckStats:
+    """:func:`truck_stats` and :func:`heuristic_loss` (0, 4 and 6 revealed, as far as the
+    deck is larger) of one table, with the exact mean load volume."""
+    counts = roll_counts()
+    mean_volume = Fraction(sum(c.volume * n for c, n in counts.items()), ROLLS)
+    heuristics = tuple(heuristic_loss(table, revealed=k, samples=samples, seed=seed)
+                       for k in (0, 4, 6) if k < len(table.deck))
+    return DeckStats(table, tuple(truck_stats(table)), heuristics, mean_volume)

@@ -18,6 +18,8 @@ import os
 import signal
 import tempfile
 import time
+import zipfile
+import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -44,6 +46,30 @@ Progress = Callable[[int, int], None]
 
 class TableError(PackingError):
     """A table file that is missing, damaged, or made for another deck or other dice."""
+
+
+class DamagedTableError(TableError):
+    """A table or checkpoint file that cannot be used: damaged (truncated, empty, random
+    bytes), not a table file, made by another format version or for other dice. ``path``
+    names the file and ``reason`` says what is wrong with it; rebuilding replaces it."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(
+            f"table file {os.fspath(path)!r} is damaged ({reason}): rebuild it with "
+            f"`{rebuild_command(self.path)}`"
+        )
+
+
+def rebuild_command(path: Path) -> str:
+    """The shell command that rebuilds the sample deck's table at ``path`` (for another deck,
+    add ``--deck FILE``)."""
+    if path.parent == SHIPPED_DIR:
+        return "make table"
+    if path.parent == user_table_dir():
+        return "packing table build"
+    return f"packing table build --out {os.fspath(path.parent)!r}"
 
 
 def deck_key(deck: Sequence[Truck]) -> str:
@@ -156,7 +182,10 @@ class OptimalTable:
         return Fraction(int(self.penalties[row].sum()), len(self.deck))
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the table atomically (a crash never leaves a half-written file)."""
+        """Write the table atomically (a crash never leaves a half-written file).
+
+        Raises :class:`TableError` naming the file when it cannot be written.
+        """
         return _save_npz(
             Path(path),
             format=np.array(TABLE_FORMAT),
@@ -171,9 +200,11 @@ class OptimalTable:
         data = _load_npz(Path(path))
         if "done" in data:
             raise TableError(f"{os.fspath(path)!r} is an unfinished build: run the build again")
-        table_deck = parse_deck(str(data["deck"]), source=os.fspath(path))
+        table_deck = _deck_of(data, Path(path))
         if deck is not None and tuple(deck) != table_deck:
             raise TableError(f"table {os.fspath(path)!r} was built for another deck")
+        if data["loaded"].shape != (len(data["cargos"]), len(table_deck)):
+            raise DamagedTableError(path, "its entries do not match its deck")
         return cls(table_deck, data["loaded"].astype(np.uint8))
 
     @classmethod
@@ -183,33 +214,74 @@ class OptimalTable:
 
 
 def _save_npz(path: Path, **arrays: npt.NDArray[np.generic]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    except OSError as error:
+        raise TableError(f"cannot write table {os.fspath(path)!r}: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a table is ordinary data
         os.replace(tmp, path)
+    except OSError as error:
+        Path(tmp).unlink(missing_ok=True)
+        raise TableError(f"cannot write table {os.fspath(path)!r}: {error.strerror or error}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
 
 
+_ZIP_MAGIC = b"PK\x03\x04"  # every .npz is a zip archive; anything else is not a table
+
+
 def _load_npz(path: Path) -> dict[str, npt.NDArray[np.generic]]:
+    """The arrays of a table or checkpoint file, checked for format and dice.
+
+    Never unpickles (``allow_pickle=False``): a table is plain arrays, and a damaged or
+    foreign file must not run code. Raises :class:`DamagedTableError` for a file that is not
+    a usable table and :class:`TableError` for one that cannot be read at all.
+    """
     try:
-        with np.load(path, allow_pickle=False) as npz:
-            data = {name: npz[name] for name in npz.files}
-    except (OSError, ValueError) as error:
-        raise TableError(f"cannot read table {os.fspath(path)!r}: {error}") from None
-    if int(data.get("format", np.array(-1))) != TABLE_FORMAT:
-        raise TableError(f"table {os.fspath(path)!r} has an old format: rebuild it")
-    missing = {"deck", "cargos", "loaded"} - data.keys()
+        with path.open("rb") as handle:
+            head = handle.read(len(_ZIP_MAGIC))
+            if head == _ZIP_MAGIC:
+                handle.seek(0)
+                with np.load(handle, allow_pickle=False) as npz:
+                    data = {name: npz[name] for name in npz.files}
+    except OSError as error:
+        raise TableError(f"cannot read table {os.fspath(path)!r}: {error.strerror or error}") from None
+    except (zipfile.BadZipFile, EOFError):
+        raise DamagedTableError(path, "truncated or not a zip archive") from None
+    except zlib.error:
+        raise DamagedTableError(path, "corrupt compressed data") from None
+    except (ValueError, KeyError):  # an object array (pickled data), a bad header, …
+        raise DamagedTableError(path, "its arrays cannot be read without unpickling") from None
+    if head != _ZIP_MAGIC:
+        raise DamagedTableError(path, "empty file" if not head else "not a table file")
+    missing = {"format", "deck", "cargos", "loaded"} - data.keys()
     if missing:
-        raise TableError(f"table {os.fspath(path)!r} lacks {', '.join(sorted(missing))}")
+        raise DamagedTableError(path, f"it lacks {', '.join(sorted(missing))}")
+    if data["format"].shape != () or data["format"].dtype.kind not in "iu":
+        raise DamagedTableError(path, "its format number is not a number")
+    if int(data["format"]) != TABLE_FORMAT:
+        raise DamagedTableError(path, f"format {int(data['format'])}, not {TABLE_FORMAT}")
     if not np.array_equal(data["cargos"], _cargo_matrix()):
-        raise TableError(f"table {os.fspath(path)!r} was built for other dice: rebuild it")
+        raise DamagedTableError(path, "built for other dice")
+    if data["loaded"].ndim != 2 or data["loaded"].dtype.kind not in "iu":
+        raise DamagedTableError(path, "its entries are not a table of whole numbers")
     return data
+
+
+def _deck_of(data: dict[str, npt.NDArray[np.generic]], path: Path) -> tuple[Truck, ...]:
+    """The deck a table file was built for (its own copy of the deck text)."""
+    if data["deck"].shape != () or data["deck"].dtype.kind != "U":
+        raise DamagedTableError(path, "its deck is not text")
+    try:
+        return parse_deck(str(data["deck"]), source=os.fspath(path))
+    except PackingError as error:
+        raise DamagedTableError(path, f"its deck does not read: {error}") from None
 
 
 # --- finding tables ---------------------------------------------------------------------------
@@ -242,6 +314,35 @@ def find_table(deck: Sequence[Truck]) -> OptimalTable | None:
 # --- building ---------------------------------------------------------------------------------
 
 
+class CheckpointError(DamagedTableError):
+    """A checkpoint that cannot resume this build (damaged, or made for another deck).
+    Nothing is lost by deleting it: the build then starts afresh."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        TableError.__init__(self, f"checkpoint {os.fspath(path)!r} cannot be resumed ({reason}): "
+                                  "delete it and build again")
+        self.path = Path(path)
+        self.reason = reason
+
+
+def _read_checkpoint(
+    path: Path, deck: tuple[Truck, ...]
+) -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic], npt.NDArray[np.generic]]:
+    """The (loaded, proven, done) arrays of a checkpoint of ``deck``'s build."""
+    try:
+        data = _load_npz(path)
+    except DamagedTableError as error:
+        raise CheckpointError(path, error.reason) from None
+    if "done" not in data or "proven" not in data:
+        raise CheckpointError(path, "a finished table, not a checkpoint")
+    if data["deck"].shape != () or str(data["deck"]) != dump_deck(deck):
+        raise CheckpointError(path, "made for another deck")
+    shape = (len(data["cargos"]), len(deck))
+    if any(data[name].shape != shape for name in ("loaded", "proven", "done")):
+        raise CheckpointError(path, "its arrays do not match the deck")
+    return data["loaded"], data["proven"].astype(bool), data["done"].astype(bool)
+
+
 @dataclass(frozen=True)
 class BuildReport:
     """What a build did: every entry must be proven optimal."""
@@ -255,6 +356,12 @@ class BuildReport:
     @property
     def all_optimal(self) -> bool:
         return self.optimal == self.entries
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready summary (the table itself is saved, not printed)."""
+        return {"deck_key": self.table.key, "entries": self.entries, "solved": self.solved,
+                "optimal": self.optimal, "all_optimal": self.all_optimal,
+                "wall_time": self.wall_time}
 
 
 def _solve_chunk(truck: Truck, cargos: Sequence[Cargo]) -> tuple[list[int], list[bool]]:
@@ -285,7 +392,8 @@ def build_table(
     ``workers`` processes created here (one worker runs in a thread, without process start-up).
     With ``checkpoint``, finished work is saved there every ``save_every`` seconds and on
     interruption (Ctrl-C), and a later build with the same checkpoint resumes from it; the
-    checkpoint is removed when the build completes.
+    checkpoint is removed when the build completes. A checkpoint that cannot be resumed
+    (damaged, another deck's) raises :class:`CheckpointError` before any work starts.
     """
     deck = tuple(deck)
     if not deck:
@@ -297,10 +405,7 @@ def build_table(
     done = np.zeros(shape, dtype=bool)
     ckpt = Path(checkpoint) if checkpoint is not None else None
     if ckpt is not None and ckpt.exists():
-        data = _load_npz(ckpt)
-        if str(data["deck"]) != dump_deck(deck) or "done" not in data:
-            raise TableError(f"checkpoint {os.fspath(ckpt)!r} belongs to another deck or is not a checkpoint")
-        loaded[:], proven[:], done[:] = data["loaded"], data["proven"], data["done"]
+        loaded[:], proven[:], done[:] = _read_checkpoint(ckpt, deck)
 
     tasks = []
     for j, truck in enumerate(deck):

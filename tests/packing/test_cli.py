@@ -22,7 +22,7 @@ def test_solve_prints_the_plan(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "solve", "--cargo", "0,0,0,3", "--truck", "#####/#####/#####",
+    code, out, _ = run(capsys, "solve", "--cargo", "0,0,0,3,0", "--truck", "#####/#####/#####",
                        "--height", "1", "--json")
     data = json.loads(out)
     assert code == 0 and data["penalty"] == 3 and data["status"] == "optimal"
@@ -140,3 +140,33 @@ def test_plot_commands_write_pngs(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert code == 0 and "building it once" in err  # no table yet: built, then drawn
     paths = [Path(line) for line in out.split()]
     assert len(paths) == 2 and all(p.read_bytes()[:4] == b"\x89PNG" for p in paths)
+
+
+def test_json_keys_stay(capsys: pytest.CaptureFixture[str]) -> None:
+    """The keys scripts read: the result types' to_dict() keep every key printed before."""
+    code, out, _ = run(capsys, "best", "--roll", "3,2,3,0,1", "--top", "2", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert {"cargo", "volume", "ranking", "blind_draw_expected_penalty", "best"} <= data.keys()
+    assert {"truck", "mask", "height", "capacity", "penalty", "optimal"} <= data["ranking"][0].keys()
+    assert {"truck", "cargo", "placements", "penalty", "status", "bound"} <= data["best"].keys()
+    code, out, _ = run(capsys, "grab", "--roll", "3,2,3,0,1", "--revealed", "S03", "--json")
+    data = json.loads(out)
+    assert data.keys() == {"cargo", "choices", "closest_capacity"}
+    assert data["choices"][0].keys() == {"choice", "expected_penalty", "exact"}
+    code, out, _ = run(capsys, "stats", "--samples", "2", "--cargo", "3,2,3,0,1", "--json")
+    data = json.loads(out)
+    assert {"deck_key", "mean_volume", "trucks", "heuristic", "roll"} <= data.keys()
+    assert {"truck", "mask", "height", "capacity", "expected_penalty", "p_best", "p_perfect",
+            "perfect_rolls", "penalty_distribution"} <= data["trucks"][0].keys()
+    assert data["heuristic"][0].keys() == {"revealed", "samples", "mean_loss", "worst_loss",
+                                           "worst_roll", "p_loses"}
+    assert {"cargo", "ranking", "blind_draw_expected_penalty"} <= data["roll"].keys()
+    s30 = next(t for t in data["trucks"] if t["truck"] == "S30")
+    assert s30["perfect_rolls"] == 4 and len(s30["perfect_cargos"]) == 1  # rolls, not cargos
+
+
+def test_stats_text_counts_perfect_rolls(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", "--samples", "2")
+    s30 = next(line for line in out.splitlines() if line.startswith("S30 "))
+    assert code == 0 and s30.split()[-1] == "4"  # 4 of the 7,776 rolls, 1 distinct cargo

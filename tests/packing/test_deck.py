@@ -79,3 +79,27 @@ def test_bad_deck_files_name_the_line(tmp_path: Path, text: str, where: str) -> 
 def test_missing_deck_file(tmp_path: Path) -> None:
     with pytest.raises(DeckError, match="cannot read deck"):
         load_deck(tmp_path / "nope.txt")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path: Path) -> None:
+    assert parse_deck("\ufeffA height 1\n#\n")[0].name == "A"
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbfA height 1\n#\n")
+    assert load_deck(path)[0].name == "A"
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"\x00" * 64, "binary file"),
+        (bytes(range(128, 256)), "not UTF-8"),
+        ("A height 1\n#\n".encode("utf-16"), "not UTF-8"),
+        ("é height 1\n#\n".encode("latin-1"), "byte 0xe9 at offset 0"),
+    ],
+)
+def test_binary_and_non_utf8_deck_files(tmp_path: Path, data: bytes, says: str) -> None:
+    path = tmp_path / "deck.bin"
+    path.write_bytes(data)
+    with pytest.raises(DeckError, match=says) as raised:
+        load_deck(path)
+    assert repr(str(path)) in str(raised.value) and "\n" not in str(raised.value)

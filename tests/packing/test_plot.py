@@ -1,33 +1,34 @@
-"""The pictures: each function writes a PNG matplotlib can read back, and the numbers the deck
-pictures are built from match hand computations."""
+"""The pictures: each function writes a picture matplotlib can read back, in the format its
+suffix names; the plan picture outlines rods, keeps the height cap behind them, counts from 0
+and stays legible for large trucks. (The numbers behind the deck pictures: test_distributions.)"""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import matplotlib.image
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from packing import Cargo, LoadPlan, Truck, roll_counts, solve, verify
+from packing import Cargo, LoadPlan, Placement, Truck, solve, verify
 from packing.plot import (
-    PenaltySummary,
-    expected_penalty_by_volume,
-    penalty_summaries,
+    _SEAM,
+    PlotError,
+    _cap_walls,
+    _percent,
+    _rod_faces,
+    plan_figure,
     plot_deck,
     plot_deck_heatmap,
     plot_penalty_distributions,
     plot_plan,
-    roll_weights,
 )
 from packing.table import OptimalTable, build_table
 
-# "#.#" height 1 takes no length-2 rod (no run of 2, too low to stand one up): it makes the
-# volume-3 cargos differ, which the hand computation below relies on.
-SPLIT = Truck.parse("#.#", height=1, name="A")
 DECK = (
-    SPLIT,
+    Truck.parse("#.#", height=1, name="A"),
     Truck.parse("#####/###../#####", height=3, name="B"),
     Truck.parse("###/###", height=2, name="C"),
 )
@@ -56,90 +57,6 @@ def read_png(path: Path) -> np.ndarray:
     assert channels in (3, 4)
     assert float(pixels[..., :3].std()) > 0.05  # something is drawn, not a blank canvas
     return pixels
-
-
-# --- the numbers ------------------------------------------------------------------------------
-
-
-def test_expected_penalty_by_volume_by_hand(table: OptimalTable) -> None:
-    grid = expected_penalty_by_volume(table)
-    assert grid.shape == (3, 40)
-    # Volume 1: only the cargo of one cube (8 rolls); on "#.#" it leaves 1 empty cube.
-    assert grid[0, 0] == 1.0
-    # Volume 3: three cubes (4 rolls) load 2 of 3 → 0 empty + 2 × 1 left over = 2; a cube
-    # and a length-2 rod (8 rolls) load only the cube → 1 empty + 2 × 2 left over = 5.
-    # Weighted: (4 × 2 + 8 × 5) / 12 = 4.
-    assert table.penalty(Cargo((3, 0, 0, 0, 0)), 0) == 2
-    assert table.penalty(Cargo((1, 1, 0, 0, 0)), 0) == 5
-    assert grid[0, 2] == pytest.approx(4.0)
-
-
-def test_expected_penalty_by_volume_matches_fractions(table: OptimalTable) -> None:
-    """Every cell against an independent exact computation from the odds."""
-    grid = expected_penalty_by_volume(table)
-    for truck in range(len(DECK)):
-        totals: dict[int, Fraction] = {}
-        weights: dict[int, int] = {}
-        for cargo, rolls in roll_counts().items():
-            totals[cargo.volume] = totals.get(cargo.volume, Fraction(0)) + rolls * table.penalty(
-                cargo, truck
-            )
-            weights[cargo.volume] = weights.get(cargo.volume, 0) + rolls
-        # Every load volume 1..40 occurs on some roll, so no cell is NaN.
-        assert sorted(weights) == list(range(1, 41))
-        for volume, total in totals.items():
-            assert grid[truck, volume - 1] == pytest.approx(float(total / weights[volume]))
-
-
-def test_expected_penalty_by_volume_loading_nothing() -> None:
-    """A table that loads nothing costs 2 empty + 2 × volume in every column."""
-    truck = Truck.parse("##", height=1)
-    grid = expected_penalty_by_volume(OptimalTable((truck,), np.zeros((900, 1), dtype=np.uint8)))
-    assert np.allclose(grid[0], [2 + 2 * v for v in range(1, 41)])
-
-
-def test_expected_penalty_by_volume_is_nan_without_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A volume no roll gives is NaN (unknown), never 0 (which would read as a perfect fit)."""
-    table = OptimalTable((SPLIT,), np.zeros((900, 1), dtype=np.uint8))
-    odds = {c: (0 if c.volume == 7 else n) for c, n in roll_counts().items()}
-    monkeypatch.setattr("packing.plot.roll_counts", lambda: odds)
-    grid = expected_penalty_by_volume(table)
-    assert np.isnan(grid[0, 6])
-    assert not np.isnan(np.delete(grid[0], 6)).any()
-
-
-def test_roll_weights_follow_table_rows(table: OptimalTable) -> None:
-    weights = roll_weights(table)
-    counts = roll_counts()
-    assert int(weights.sum()) == 7776
-    assert [int(w) for w in weights] == [counts[c] for c in table.cargos]
-
-
-def test_penalty_summaries(table: OptimalTable) -> None:
-    summaries = penalty_summaries(table)
-    assert [s.truck for s in summaries] == list(DECK)
-    for j, summary in enumerate(summaries):
-        assert summary.rolls == 7776
-        exact = sum(
-            (rolls * table.penalty(cargo, j) for cargo, rolls in roll_counts().items()), Fraction(0)
-        )
-        assert summary.mean == pytest.approx(float(exact / 7776))
-        quartiles = [summary.quantile(q) for q in (0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0)]
-        assert quartiles == sorted(quartiles)
-        assert quartiles[0] == summary.minimum and quartiles[-1] == summary.maximum
-    # "#.#": the cheapest rolls are the two-cube cargo (2,0,0,0,0), which fills it exactly.
-    assert summaries[0].minimum == 0
-    assert summaries[0].distribution[0] == roll_counts()[Cargo((2, 0, 0, 0, 0))]
-
-
-def test_quantile_by_hand() -> None:
-    summary = PenaltySummary(SPLIT, {0: 1, 2: 2, 5: 1}, mean=2.25)
-    assert [summary.quantile(q) for q in (0.0, 0.25, 0.26, 0.5, 0.75, 0.76, 1.0)] == [
-        0, 0, 2, 2, 2, 5, 5
-    ]
-    assert summary.perfect == 0.25
-    with pytest.raises(ValueError, match="quantile"):
-        summary.quantile(1.5)
 
 
 # --- the pictures -----------------------------------------------------------------------------
@@ -188,3 +105,97 @@ def test_plot_deck_writes_both(table: OptimalTable, tmp_path: Path) -> None:
     assert all(p.parent == tmp_path / "pictures" for p in paths)
     for path in paths:
         read_png(path)
+
+
+# --- what the plan picture shows --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("suffix", "magic"), [(".png", b"\x89PNG"), (".svg", b"<?xml"),
+                                                (".pdf", b"%PDF"), (".PNG", b"\x89PNG")])
+def test_the_suffix_sets_the_format(plan: LoadPlan, tmp_path: Path, suffix: str, magic: bytes) -> None:
+    path = plot_plan(plan, tmp_path / f"plan{suffix}")
+    assert path.read_bytes().startswith(magic)
+
+
+@pytest.mark.parametrize("name", ["plan.jpg", "plan", "plan.png.txt"])
+def test_an_unknown_suffix_is_refused(plan: LoadPlan, tmp_path: Path, name: str) -> None:
+    with pytest.raises(PlotError, match=repr(str(tmp_path / name))):
+        plot_plan(plan, tmp_path / name)
+    assert not (tmp_path / name).exists()
+
+
+def test_a_path_under_a_file_is_a_plot_error(plan: LoadPlan, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(PlotError, match="cannot write"):
+        plot_plan(plan, tmp_path / "file" / "plan.png")
+
+
+def _length(segment: tuple[tuple[float, ...], tuple[float, ...]]) -> float:
+    return float(np.linalg.norm(np.subtract(segment[1], segment[0])))
+
+
+@pytest.mark.parametrize("text", ["3x@0,0,0", "4y@1,0,0", "2z@2,1,0", "1x@4,2,2", "5x@0,2,1"])
+def test_each_rod_is_outlined_as_one_piece(text: str) -> None:
+    """The outline of a rod's top face is the rectangle around the whole rod: no edge between
+    two of its cubes (which made neighbouring rods of one length look like one block)."""
+    truck = Truck.parse("#####/#####/#####", height=4)
+    placement = Placement.parse(text)
+    faces = _rod_faces(truck, placement)
+    tops = [segments for quad, normal, segments in faces if normal == (0, 0, 1)]
+    assert len(tops) == (1 if placement.axis == "z" else placement.length)
+    size = {"x": (placement.length, 1), "y": (1, placement.length), "z": (1, 1)}[placement.axis]
+    perimeter = 2 * sum(side - 2 * _SEAM for side in size)
+    assert sum(_length(s) for segments in tops for s in segments) == pytest.approx(perimeter)
+    # Every visible face of a rod touches its outline (a rod is at most one cube thick).
+    assert all(segments for _, _, segments in faces)
+
+
+def test_the_height_cap_stands_on_the_back_walls_only() -> None:
+    """Back (row 0, drawn at y = rows) and left (column 0) walls lie behind every rod from the
+    camera at the front right, so the cap's lines never cross the front of a rod."""
+    truck = Truck.parse("#####/###../#####", height=3)
+    for a, b in _cap_walls(truck):
+        on_back = a[1] == b[1] == truck.rows
+        on_left = a[0] == b[0] == 0
+        assert on_back or on_left
+        assert max(a[2], b[2]) == truck.height and min(a[2], b[2]) in (0, truck.height)
+
+
+def test_coordinates_count_from_zero_as_in_the_text(plan: LoadPlan) -> None:
+    fig = plan_figure(plan)
+    ax3d: Any = fig.axes[0]
+    inset = fig.axes[1]
+    truck = plan.truck
+    assert [t.get_text() for t in ax3d.get_xticklabels()] == [str(x) for x in range(truck.columns)]
+    assert [t.get_text() for t in ax3d.get_yticklabels()] == [str(y) for y in range(truck.rows)]
+    assert [t.get_text() for t in ax3d.get_zticklabels()] == [str(z) for z in range(truck.height)]
+    assert [t.get_text() for t in inset.get_xticklabels()] == [str(x) for x in range(truck.columns)]
+    assert "level 0" in plan.render()  # the text picture counts from 0 too
+
+
+def test_a_large_truck_keeps_its_title_and_labels_apart() -> None:
+    """6 × 10 at height 6: the title fits in the figure and no two inset labels overlap."""
+    truck = Truck.parse("/".join(["#" * 10] * 6), height=6, name="BIG")
+    big = verify(solve(Cargo((6, 4, 5, 3, 5)), truck))
+    fig = plan_figure(big)
+    canvas: Any = FigureCanvasAgg(fig)  # matplotlib leaves these two untyped
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    width = fig.bbox.width
+    title = fig.texts[0].get_window_extent(renderer) if fig.texts else None
+    suptitle = fig._suptitle  # type: ignore[attr-defined]
+    assert suptitle is not None and "variant" in suptitle.get_text()
+    extent = suptitle.get_window_extent(renderer)
+    assert 0 <= extent.x0 and extent.x1 <= width
+    assert title is not None and 0 <= title.x0 and title.x1 <= width
+    inset = fig.axes[1]
+    boxes = [t.get_window_extent(renderer) for t in inset.texts]
+    assert len(boxes) == 60
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b)
+
+
+def test_percentages_share_one_format() -> None:
+    shown = [_percent(p) for p in (0.0, 0.0001, 0.046, 0.5, 1.0)]
+    assert shown == ["  0.0%", " <0.1%", "  4.6%", " 50.0%", "100.0%"]

@@ -39,7 +39,8 @@ def test_truck_stats_match_a_direct_count_over_7776_rolls(table: OptimalTable,
             assert prob == Fraction(penalties.count(p), 7776)
         best = sum(1 for c in ALL_ROLLS if direct[c][j] == min(direct[c]))
         assert s.p_best == Fraction(best, 7776)
-        assert set(s.perfect_rolls) == {c for c in direct if direct[c][j] == 0}
+        assert set(s.perfect_cargos) == {c for c in direct if direct[c][j] == 0}
+        assert s.perfect_rolls == penalties.count(0)
         assert s.p_perfect == Fraction(penalties.count(0), 7776)
     assert sum(s.p_best for s in stats) >= 1
 
