@@ -27,6 +27,12 @@ from express.scoring import GameScore, PlayerScore, score_game, solo_score
 from express.search import TrainSearch, best_train
 from express.train import Play, Run, Train, check_plays, connects, runs_of
 
+# The draft on the arena protocol, the strategic variant, bots and reviews (they sit on the above).
+from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Turn
+from express.match import Match, MatchEvent, MatchObservation
+from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
+from express.review import Decisive, PlayerHindsight, decisive, hindsight
+
 __all__ = [
     "CABOOSES",
     "Caboose",
@@ -62,4 +68,22 @@ __all__ = [
     "check_plays",
     "connects",
     "runs_of",
+    "CabooseDraw",
+    "CabooseShown",
+    "Dealt",
+    "Game",
+    "Observation",
+    "Turn",
+    "Match",
+    "MatchEvent",
+    "MatchObservation",
+    "BOT_NAMES",
+    "GreedyBot",
+    "RandomBot",
+    "SearchBot",
+    "bot",
+    "Decisive",
+    "PlayerHindsight",
+    "decisive",
+    "hindsight",
 ]
