@@ -172,12 +172,14 @@ def _tournament(args: argparse.Namespace) -> str:
     from arena.tournament import tournament
 
     seats = _bots(args.players)
-    kind = Match if args.match else Game
-    new_game = partial(kind, len(seats), caboose=args.caboose)
-    new_game()  # bad options fail here, before any worker starts
+    options: dict[str, Any] = {"games": args.games, "seed": args.seed, "workers": args.workers,
+                               "progress": sys.stderr.isatty(), "summarise": decisive}
     try:
-        result = tournament(new_game, seats, games=args.games, seed=args.seed, workers=args.workers,
-                            progress=sys.stderr.isatty(), summarise=decisive)
+        # Bad game options fail in the first new_game(), before any worker starts.
+        if args.match:
+            result = tournament(partial(Match, len(seats), caboose=args.caboose), seats, **options)
+        else:
+            result = tournament(partial(Game, len(seats), caboose=args.caboose), seats, **options)
     except ArenaError as error:
         raise ExpressError(str(error)) from None
     except ImportError as error:
