@@ -11,7 +11,7 @@ import pytest
 
 from arena import play
 from express import BOT_NAMES, Game, Play, bot, parse_deck, solo_score
-from express.bots import GreedyBot, SearchBot, _unknown
+from express.bots import GreedyBot, SearchBot, _rival_run, _unknown
 from express.errors import ExpressError
 
 # 3 players, 2 rounds: player 0 is dealt the first three cards and draws the fourth.
@@ -52,12 +52,23 @@ def test_search_is_exact_on_the_last_turn() -> None:
     for token in ("R3|G3", "~G3|B3", "Y2|Y2"):
         game.apply_action(Play.parse(token))
     view = game.observation(0)
+    # Every play's final score (the rivals' longest run is 2, Y2|Y2: any run of 2 or more counts).
     best = max(solo_score(view.train.add_play(p), caboose=game.caboose) for p in game.legal_actions()
                if isinstance(p, Play))
     choice = SearchBot().act(view, game.legal_actions(), np.random.default_rng(0))
     assert isinstance(choice, Play) and solo_score(view.train.add_play(choice), caboose=game.caboose) == best
-    # B2|B3 face down ends on a wild car: End of Line needs a 3 last, G2|G2 gives 4 + run 2.
+    # Only face-down plays besides G2|G2: End of Line needs a 3 last, G2|G2 gives 4 + a green run of 3.
     assert choice == Play.parse("G2|G2")
+
+
+def test_search_reads_the_rivals_longest_run_from_the_trains_in_sight() -> None:
+    # The search bot counts a run only when it reaches the rivals' longest run.
+    game = Game(2, order="B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2", rounds=1)
+    game.apply_action(Play.parse("B2|B2"))
+    assert _rival_run(game.observation(1)) == 2 and _rival_run(game.observation(0)) == 0
+    hidden = Game(2, order="B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2", rounds=1)
+    hidden.apply_action(Play.parse("~B2|B2"))
+    assert _rival_run(hidden.observation(1)) == 0  # a face-down card is two wild cars
 
 
 def test_the_search_pool_is_what_the_player_cannot_place() -> None:
