@@ -1,4 +1,5 @@
-"""Yardmaster Express: the rules engine, exact scoring and an exhaustive optimal-train search.
+"""Yardmaster Express: the rules engine, exact scoring, an exhaustive optimal-train search, and
+the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bots by name.
 
 >>> from express import DECK, Card, Train, best_train, score_game
 >>> Train().add(Card.parse("R4|B4")).add(Card.parse("B4|G4")).value
