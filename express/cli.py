@@ -16,6 +16,9 @@ Commands (``express COMMAND --help`` for all options):
   standard deck for that many players unless ``--cards`` / ``--deck-file`` give another.
 * ``express cabooses`` — the 16 caboose cards; ``express deck [--players N]`` — the deck as a
   deck file (one card per line, provenance in ``;`` comments) that ``--deck-file`` reads back.
+* ``express play --players search,greedy,random [--seed 1] [--caboose NAME|random]`` and
+  ``express tournament --players search,greedy,random --games 2000 [--match]`` — games between
+  bots (:mod:`express.cli_games`).
 
 Every command takes ``--json`` for machine output. Bad input prints one line on stderr quoting
 it (under ``--json``: a JSON object with an ``error`` field on stdout) and exits with status 2;
@@ -32,6 +35,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from express import cli_games
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import COMMENT, DECK, Card, deck_for, format_deck_file, load_deck, parse_deck
 from express.errors import ExpressError, PoolError
@@ -122,6 +126,9 @@ def _parser() -> argparse.ArgumentParser:
     deck = commands.add_parser("deck", help="print a deck as a deck file, with the provenance of its cards")
     deck.add_argument("--players", type=int, help="the deck of this many players")
     deck.add_argument("--json", action="store_true", help="machine-readable output")
+
+    # Games between bots: express play / express tournament (see express/cli_games.py).
+    cli_games.add_commands(commands)
     return parser
 
 
@@ -242,6 +249,8 @@ def _deck_text(players: int | None) -> str:
 
 
 def _run(args: argparse.Namespace) -> str:
+    if args.command in cli_games.COMMANDS:
+        return cli_games.run(args)
     if args.command == "best":
         start = Train.parse(args.start)
         cards, source = _pool(args, start)
