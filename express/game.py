@@ -1,0 +1,617 @@
+"""The whole draft of Yardmaster Express as an ``arena`` game: deal, draw, choose, pass, score.
+
+>>> from arena import RandomPolicy, play
+>>> game = play(Game(3, caboose="Lightweight"), [RandomPolicy()] * 3, seed=1)
+>>> game.is_terminal(), [len(train) for train in game.trains], game.score().caboose.name
+(True, [6, 6, 6], 'Lightweight')
+
+The rules (``docs/rules/yardmaster-express.md``): with N players (2 to 5; the 8 cards showing
+purple are out with 2) the start player is dealt a hand of N cards. On a turn the player holding
+the hand draws 1 card from the deck, chooses 1 of the N + 1, adds it to their train — face up
+when it connects, or face down — and passes the other N to the next player (to the left, that
+is clockwise, unless the game passes right). There is one hand, travelling round the table.
+After 9 − N rounds (``rounds=`` overrides it) every train is scored by
+:func:`express.score_game`: train value, the longest-run award (ties all score), the caboose
+(relative cabooses compare the trains; ties all score), and the tie-break.
+
+**Decision (the tie-break when passing right).** The rules break a tie in favour of the tied
+player seated farthest from the start player clockwise — clockwise being the direction of play.
+In a game that passes right (game 2 of :class:`express.Match`) turns go counter-clockwise, and
+the tie-break follows the direction of play: the tied player who plays latest in a round wins.
+
+Chance
+------
+Without ``order`` the shuffle is chance, modelled as successive draws at the moment a card is
+needed: each draw is a chance node whose outcomes are the distinct cards left in the deck, each
+with probability (copies left) / (cards left) — identical cards are one outcome. The deal is
+the first N draws. With ``order`` (the whole deck order, top card first) there is no shuffle
+chance: the start player is dealt the first N cards of it and every draw takes the next one.
+``caboose="random"`` adds a first chance node over the 16 cabooses (the caboose is shown at the
+start). Chance outcomes are :class:`express.Card` values and :class:`CabooseDraw` values; a
+player's action is an :class:`express.Play` (a card, face up or down).
+
+The state's fields (read them; change the state only through ``apply_action``)
+-------------------------------------------------------------------------------
+- ``players``, ``hand_size`` (N = players), ``rounds``, ``start_player`` (the seat dealt the
+  hand; seats are numbered clockwise), ``pass_left`` (True: the hand goes clockwise);
+- ``deck``: the cards of the game's deck (a tuple of :class:`Card`, the composition every player
+  knows); ``order``: the given deck order or None;
+- ``caboose``: the caboose in play (a :class:`express.Caboose`, None without one, or before a
+  random one is drawn) and ``caboose_pending`` (a random caboose not drawn yet);
+- ``drawn``: every card taken from the deck so far, in order (the deal first); physical cards are
+  known by their index in it;
+- ``hand``: the travelling hand, as indices into ``drawn`` (``hand_cards()`` gives the cards);
+- ``trains``: one :class:`express.Train` per seat;
+- ``seen``: per seat, the indices into ``drawn`` of every card that has passed through that
+  player's hands (what a player can remember);
+- ``turn``: turns completed (``players × rounds`` at the end); ``current_player()`` is the seat
+  ``start_player ± turn`` (mod players), + when passing left;
+- ``events``: the log, :class:`CabooseShown`, :class:`Dealt` and one :class:`Turn` per turn.
+
+A state is compared field by field (``==``), pickles, and ``clone()`` copies it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Union
+
+from arena import CHANCE, TERMINAL
+
+from express.cabooses import CABOOSES, Caboose, caboose_named
+from express.cards import Card, deck_for, parse_deck
+from express.errors import IllegalPlayError, RulesError
+from express.scoring import GameScore, PlayerScore, score_game
+from express.train import Play, Train
+
+__all__ = [
+    "Game",
+    "GameAction",
+    "CabooseDraw",
+    "Observation",
+    "Event",
+    "CabooseShown",
+    "Dealt",
+    "Turn",
+    "hand_size_for",
+    "rounds_for",
+]
+
+
+@dataclass(frozen=True)
+class CabooseDraw:
+    """The chance outcome that shows the caboose of a game with ``caboose="random"``."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+GameAction = Union[Play, Card, CabooseDraw]
+"""What moves a :class:`Game`: a player's :class:`Play`, a drawn :class:`Card`, a :class:`CabooseDraw`."""
+
+_CABOOSE_OUTCOMES: tuple[tuple[CabooseDraw, Fraction], ...] = tuple(
+    (CabooseDraw(caboose.name), Fraction(1, len(CABOOSES))) for caboose in CABOOSES
+)
+
+
+_PROBABILITIES: dict[tuple[int, int], Fraction] = {}
+
+
+def _probability(count: int, total: int) -> Fraction:
+    """``Fraction(count, total)``, built once per pair: draws ask for the same few hundred."""
+    probability = _PROBABILITIES.get((count, total))
+    if probability is None:
+        probability = _PROBABILITIES[count, total] = Fraction(count, total)
+    return probability
+
+
+_TEXT: dict[Card, str] = {}
+
+
+def _text(card: Card) -> str:
+    """``str(card)``, worked out once per distinct card: observations sort by it."""
+    text = _TEXT.get(card)
+    if text is None:
+        text = _TEXT[card] = str(card)
+    return text
+
+
+def hand_size_for(players: int) -> int:
+    """The start player's hand for ``players`` players: N cards (2 → 2, …, 5 → 5)."""
+    deck_for(players)  # the rules' player-count check
+    return players
+
+
+def rounds_for(players: int) -> int:
+    """The number of rounds for ``players`` players: 9 − N (2p: 7, 3p: 6, 4p: 5, 5p: 4)."""
+    deck_for(players)
+    return 9 - players
+
+
+@dataclass(frozen=True)
+class CabooseShown:
+    """The caboose in play, shown at the start."""
+
+    caboose: str
+
+    def __str__(self) -> str:
+        caboose = caboose_named(self.caboose)
+        return f"caboose {caboose.name} ({caboose.points}): {caboose.condition}"
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """The start player's hand of N cards."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"player {self.player} is dealt {', '.join(str(card) for card in self.cards)}"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn: who played in which round, the card drawn, the N + 1 cards held, the play, the
+    train after it, and who got the rest of the hand (None after the last turn)."""
+
+    round: int
+    player: int
+    drew: Card
+    hand: tuple[Card, ...]
+    play: Play
+    train: Train
+    passed_to: int | None
+
+    def __str__(self) -> str:
+        way = "face up" if self.play.face_up else "face down"
+        passed = "" if self.passed_to is None else f", passes {len(self.hand) - 1} to player {self.passed_to}"
+        return (
+            f"round {self.round}: player {self.player} draws {self.drew}, holds "
+            f"{' '.join(str(card) for card in self.hand)}, plays {self.play.card} {way}{passed}"
+        )
+
+
+Event = Union[CabooseShown, Dealt, Turn]
+"""An entry of :attr:`Game.events`."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one player may know: a value that pickles and compares.
+
+    ``hand`` is the travelling hand when it is this player's turn (else empty); ``trains`` shows
+    every seat's train with other players' face-down cards hidden (``None``), this player's own
+    in full; ``train`` is this player's own train; ``seen`` the cards that have passed through
+    this player's hands (each physical card once); ``deck`` the game's deck composition and
+    ``drawn`` how many cards have left the deck. Card tuples are sorted by their text.
+    """
+
+    player: int
+    players: int
+    start_player: int
+    pass_left: bool
+    rounds: int
+    turn: int
+    caboose: str | None
+    deck: tuple[Card, ...]
+    drawn: int
+    hand: tuple[Card, ...]
+    trains: tuple[tuple[Play | None, ...], ...]
+    train: Train
+    seen: tuple[Card, ...]
+
+    @property
+    def turns_left(self) -> int:
+        """How many more cards this player adds to its train, counting the current turn if it is its own."""
+        return self.rounds - len(self.train)
+
+
+def _cards(value: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
+    if isinstance(value, str):
+        return parse_deck(value)
+    try:
+        cards = tuple(value)
+    except TypeError:
+        raise TypeError(f"{what} must be cards or their text, not {type(value).__name__}") from None
+    for card in cards:
+        if not isinstance(card, Card):
+            raise TypeError(f"{what} must hold Card values, not {type(card).__name__}")
+    return cards
+
+
+def _int(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    return value
+
+
+def _format(cards: Iterable[Card]) -> str:
+    return ",".join(str(card) for card in cards)
+
+
+def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=_text))
+
+
+class Game:
+    """A game of Yardmaster Express in the ``arena`` protocol (see the module docstring).
+
+    ``Game(players=3, caboose=None, deck=None, order=None, rounds=None)``: ``caboose`` is a
+    :class:`Caboose`, its name, or ``"random"``; ``deck`` any deck (default: the standard one
+    for the player count); ``order`` the deck order, top card first — a sequence drawn from the
+    deck holding at least the N + players × rounds cards the game uses; ``rounds`` overrides
+    9 − N. ``start_player`` and ``pass_left`` set the seat dealt the hand and the direction of
+    passing (game 2 of the strategic variant starts elsewhere and passes right).
+
+    >>> game = Game(2, order="B2|B2,R2|R2,B2|B3,R2|R3,Y2|Y2,G2|G2", rounds=2)
+    >>> game.hand_cards(), game.current_player()
+    ((Card.parse('B2|B2'), Card.parse('R2|R2'), Card.parse('B2|B3')), 0)
+    >>> game.apply_action(Play.parse("B2|B2"))
+    >>> game.hand_cards(), game.current_player()
+    ((Card.parse('R2|R2'), Card.parse('B2|B3'), Card.parse('R2|R3')), 1)
+    """
+
+    __slots__ = (
+        "players",
+        "hand_size",
+        "rounds",
+        "start_player",
+        "pass_left",
+        "deck",
+        "order",
+        "caboose",
+        "caboose_pending",
+        "drawn",
+        "hand",
+        "trains",
+        "seen",
+        "turn",
+        "_kinds",
+        "_left",
+        "_log",
+    )
+
+    players: int
+    hand_size: int
+    rounds: int
+    start_player: int
+    pass_left: bool
+    deck: tuple[Card, ...]
+    order: tuple[Card, ...] | None
+    caboose: Caboose | None
+    caboose_pending: bool
+    drawn: list[Card]
+    hand: list[int]
+    trains: list[Train]
+    seen: list[set[int]]
+    turn: int
+    _kinds: tuple[Card, ...]
+    _left: list[int]
+    _log: list[Event]
+
+    def __init__(
+        self,
+        players: int = 3,
+        *,
+        caboose: Caboose | str | None = None,
+        deck: Iterable[Card] | str | None = None,
+        order: Iterable[Card] | str | None = None,
+        rounds: int | None = None,
+        start_player: int = 0,
+        pass_left: bool = True,
+    ) -> None:
+        players = _int(players, "players")
+        self.players = players
+        self.hand_size = hand_size_for(players)
+        self.rounds = rounds_for(players) if rounds is None else _int(rounds, "rounds")
+        if self.rounds < 1:
+            raise RulesError(f"invalid rounds: {self.rounds!r} (a game has at least 1 round)")
+        start_player = _int(start_player, "start_player")
+        if not 0 <= start_player < players:
+            raise RulesError(f"invalid start player: {start_player!r} (players are numbered 0..{players - 1})")
+        self.start_player = start_player
+        if not isinstance(pass_left, bool):
+            raise TypeError(f"pass_left must be a bool, not {type(pass_left).__name__}")
+        self.pass_left = pass_left
+        self.deck = deck_for(players) if deck is None else _cards(deck, "deck")
+        needed = self.hand_size + players * self.rounds
+        if len(self.deck) < needed:
+            raise RulesError(
+                f"deck too small: {len(self.deck)} cards, {players} players over {self.rounds} rounds use {needed}"
+            )
+        self.order = None if order is None else _cards(order, "order")
+        if self.order is not None:
+            missing = Counter(self.order) - Counter(self.deck)
+            if missing:
+                raise RulesError(f"order card not in the deck: {str(next(iter(missing)))!r}")
+            if len(self.order) < needed:
+                raise RulesError(
+                    f"order too short: {_format(self.order)!r} has {len(self.order)} cards, the game uses {needed}"
+                )
+        self.caboose_pending = False
+        self.caboose = None
+        if isinstance(caboose, str):
+            if caboose.strip().lower() == "random":
+                self.caboose_pending = True
+            else:
+                self.caboose = caboose_named(caboose)
+        elif isinstance(caboose, Caboose):
+            if caboose not in CABOOSES:
+                raise RulesError(f"unknown caboose: {caboose.name!r} (use one of the 16 cabooses)")
+            self.caboose = caboose
+        elif caboose is not None:
+            raise TypeError(f"caboose must be a Caboose, its name or 'random', not {type(caboose).__name__}")
+        counts = Counter(self.deck)
+        self._kinds = tuple(counts)
+        self._left = [counts[card] for card in self._kinds]
+        self.drawn = []
+        self.hand = []
+        self.trains = [Train() for _ in range(players)]
+        self.seen = [set() for _ in range(players)]
+        self.turn = 0
+        self._log = []
+        if self.caboose is not None:
+            self._log.append(CabooseShown(self.caboose.name))
+        self._advance()
+
+    # -- the arena protocol ------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        """How many players sit at the table."""
+        return self.players
+
+    def is_terminal(self) -> bool:
+        """True once every player has added ``rounds`` cards."""
+        return self.turn >= self.players * self.rounds
+
+    def is_chance_node(self) -> bool:
+        """True when a caboose is to be drawn, or a card dealt or drawn from a shuffled deck."""
+        if self.caboose_pending:
+            return True
+        return not self.is_terminal() and len(self.drawn) <= self.hand_size + self.turn
+
+    def current_player(self) -> int:
+        """The seat holding the hand, :data:`arena.CHANCE` or :data:`arena.TERMINAL`."""
+        if self.is_chance_node():
+            return CHANCE
+        if self.is_terminal():
+            return TERMINAL
+        return self._seat(self.turn)
+
+    def chance_outcomes(self) -> Sequence[tuple[GameAction, Fraction]]:
+        """The caboose (1/16 each), or the next card: each distinct card left, copies / cards left."""
+        if self.caboose_pending:
+            return _CABOOSE_OUTCOMES
+        if not self.is_chance_node():
+            return ()
+        total = sum(self._left)
+        return tuple(
+            (card, _probability(count, total)) for card, count in zip(self._kinds, self._left) if count
+        )
+
+    def legal_actions(self) -> Sequence[GameAction]:
+        """The chance outcomes at a chance node; else every distinct card of the hand face up
+        (when it connects) and face down; empty at the end."""
+        if self.is_chance_node():
+            return tuple(action for action, _ in self.chance_outcomes())
+        if self.is_terminal():
+            return ()
+        train = self.trains[self._seat(self.turn)]
+        actions: list[GameAction] = []
+        for card in dict.fromkeys(self.hand_cards()):
+            if train.can_add(card):
+                actions.append(Play(card))
+            actions.append(Play(card, face_up=False))
+        return tuple(actions)
+
+    def apply_action(self, action: GameAction) -> None:
+        """Draw the caboose, deal or draw a card (chance), or play a card of the hand."""
+        if self.caboose_pending:
+            if not isinstance(action, CabooseDraw):
+                raise RulesError(f"a caboose is to be drawn, not {str(action)!r}")
+            self.caboose = caboose_named(action.name)
+            self.caboose_pending = False
+            self._log.append(CabooseShown(self.caboose.name))
+        elif self.is_terminal():
+            raise RulesError(f"the game is over: no more actions ({str(action)!r})")
+        elif self.is_chance_node():
+            if not isinstance(action, Card):
+                raise RulesError(f"a card is to be drawn, not {str(action)!r}")
+            self._draw(action)
+        else:
+            if not isinstance(action, Play):
+                raise IllegalPlayError(f"a play is expected, not {str(action)!r}")
+            self._play(action)
+        self._advance()
+
+    def returns(self) -> list[float]:
+        """Each player's final total (train value + run award + caboose); zeros before the end."""
+        if not self.is_terminal():
+            return [0.0] * self.players
+        return [float(player.total) for player in self.score().players]
+
+    def winners(self) -> frozenset[int]:
+        """The winner after the tie-break (one seat); empty before the end."""
+        if not self.is_terminal():
+            return frozenset()
+        return frozenset({self.score().winner})
+
+    def clone(self) -> Game:
+        """An independent copy."""
+        copy = Game.__new__(Game)
+        for name in ("players", "hand_size", "rounds", "start_player", "pass_left", "deck", "order",
+                     "caboose", "caboose_pending", "turn", "_kinds"):
+            object.__setattr__(copy, name, getattr(self, name))
+        copy.drawn = list(self.drawn)
+        copy.hand = list(self.hand)
+        copy.trains = list(self.trains)
+        copy.seen = [set(s) for s in self.seen]
+        copy._left = list(self._left)
+        copy._log = list(self._log)
+        return copy
+
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may know now (see :class:`Observation`)."""
+        if not 0 <= player < self.players:
+            raise RulesError(f"invalid player: {player!r} (players are numbered 0..{self.players - 1})")
+        holding = not self.is_chance_node() and not self.is_terminal() and self._seat(self.turn) == player
+        trains = tuple(
+            tuple(train.plays) if seat == player else tuple(p if p.face_up else None for p in train.plays)
+            for seat, train in enumerate(self.trains)
+        )
+        return Observation(
+            player=player,
+            players=self.players,
+            start_player=self.start_player,
+            pass_left=self.pass_left,
+            rounds=self.rounds,
+            turn=self.turn,
+            caboose=None if self.caboose is None else self.caboose.name,
+            deck=self.deck,
+            drawn=len(self.drawn),
+            hand=_sorted(self.hand_cards()) if holding else (),
+            trains=trains,
+            train=self.trains[player],
+            seen=_sorted(self.drawn[i] for i in self.seen[player]),
+        )
+
+    def action_to_string(self, action: GameAction) -> str:
+        """``"play R3|G3 face up"``, ``"draw B2|B2"``, ``"caboose Lightweight"``."""
+        if isinstance(action, Play):
+            return f"play {action.card} {'face up' if action.face_up else 'face down'}"
+        if isinstance(action, CabooseDraw):
+            return f"caboose {action.name}"
+        return f"{'deal' if len(self.drawn) < self.hand_size else 'draw'} {action}"
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The log so far: the caboose, the deal, then one :class:`Turn` per turn."""
+        return tuple(self._log)
+
+    # -- the game's own queries --------------------------------------------------------------
+
+    def hand_cards(self) -> tuple[Card, ...]:
+        """The cards of the travelling hand, in the order they joined it."""
+        return tuple(self.drawn[i] for i in self.hand)
+
+    def seen_cards(self, player: int) -> tuple[Card, ...]:
+        """Every card that has passed through ``player``'s hands, each physical card once."""
+        return tuple(self.drawn[i] for i in sorted(self.seen[player]))
+
+    @property
+    def round(self) -> int:
+        """The current round, from 1 (``rounds`` + 1 once the game is over)."""
+        return self.turn // self.players + 1
+
+    def seat_order(self) -> tuple[int, ...]:
+        """The seats in order of play within a round, from the start player."""
+        return tuple(self._seat(i) for i in range(self.players))
+
+    def score(self) -> GameScore:
+        """The final scoring of the trains (:func:`express.score_game`), also for a game passing
+        right, where the tie-break follows the direction of play (see the module docstring)."""
+        if self.caboose_pending:
+            raise RulesError("the caboose has not been drawn yet")
+        if self.pass_left:
+            return score_game(self.trains, start_player=self.start_player, caboose=self.caboose)
+        # Score the trains listed in order of play, so the clockwise tie-break of score_game reads
+        # the direction of play; the run award and cabooses do not depend on seating.
+        seats = self.seat_order()
+        game = score_game([self.trains[seat] for seat in seats], start_player=0, caboose=self.caboose)
+        players = sorted(
+            (PlayerScore(seats[p.player], p.value, p.longest_run, p.run_bonus, p.caboose_points) for p in game.players),
+            key=lambda p: p.player,
+        )
+        return GameScore(tuple(players), self.start_player, game.longest_run, game.caboose, seats[game.winner])
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _seat(self, turn: int) -> int:
+        step = 1 if self.pass_left else -1
+        return (self.start_player + step * turn) % self.players
+
+    def _draw(self, card: Card) -> None:
+        try:
+            kind = self._kinds.index(card)
+        except ValueError:
+            raise RulesError(f"card not in the deck: {str(card)!r}") from None
+        if not self._left[kind]:
+            raise RulesError(f"no {str(card)!r} left in the deck")
+        self._left[kind] -= 1
+        self.hand.append(len(self.drawn))
+        self.drawn.append(card)
+        if len(self.drawn) == self.hand_size:
+            self._log.append(Dealt(self.start_player, tuple(self.drawn)))
+
+    def _play(self, play: Play) -> None:
+        player = self._seat(self.turn)
+        held = self.hand_cards()
+        if play.card not in held:
+            raise IllegalPlayError(f"card not in the hand: {str(play.card)!r} (the hand holds {_format(held)})")
+        train = self.trains[player].add_play(play)  # raises on a face-up card that does not connect
+        round_ = self.round
+        self.hand.pop(held.index(play.card))
+        self.trains[player] = train
+        self.turn += 1
+        passed_to = None if self.is_terminal() else self._seat(self.turn)
+        # The card drawn this turn is the last one taken from the deck.
+        self._log.append(Turn(round_, player, self.drawn[-1], held, play, train, passed_to))
+
+    def _advance(self) -> None:
+        """Take the cards an ordered deck deals without chance; note what the player to act sees."""
+        if self.caboose_pending or self.is_terminal():
+            return
+        if self.order is not None:
+            while len(self.drawn) <= self.hand_size + self.turn:
+                self._draw(self.order[len(self.drawn)])
+        if not self.is_chance_node():
+            self.seen[self._seat(self.turn)].update(self.hand)
+
+    # -- values ----------------------------------------------------------------------------
+
+    def _fields(self) -> tuple[object, ...]:
+        return (
+            self.players, self.hand_size, self.rounds, self.start_player, self.pass_left, self.deck, self.order,
+            self.caboose, self.caboose_pending, self.drawn, self.hand, self.trains, self.seen, self.turn,
+            self._left, self._log,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # a mutable state
+
+    def __getstate__(self) -> dict[str, object]:
+        # The caboose travels by name: its conditions are code.
+        state: dict[str, object] = {name: getattr(self, name) for name in self.__slots__}
+        state["caboose"] = None if self.caboose is None else self.caboose.name
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        name = state["caboose"]
+        self.caboose = None if name is None else caboose_named(str(name))
+
+    def __str__(self) -> str:
+        lines = [f"Yardmaster Express, {self.players} players, round {min(self.round, self.rounds)} of {self.rounds}"]
+        if self.caboose is not None:
+            lines.append(f"caboose: {self.caboose.name}")
+        for seat, train in enumerate(self.trains):
+            mark = "*" if seat == self.start_player else " "
+            lines.append(f"{seat}{mark} " + " > ".join(["engine", *(str(play) for play in train.plays)]))
+        if not self.is_terminal() and self.hand:
+            lines.append(f"hand: {_format(self.hand_cards())}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<express.Game {self.players} players, turn {self.turn} of {self.players * self.rounds}>"
