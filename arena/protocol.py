@@ -18,7 +18,7 @@ types). An observation is whatever a player may know, as an immutable value that
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Protocol, Self, runtime_checkable
 
@@ -32,8 +32,11 @@ CHANCE = -1
 TERMINAL = -4
 """``current_player()`` once the game is over (OpenSpiel's ``kTerminalPlayerId``)."""
 
-Action = Hashable
-"""An action or chance outcome: an immutable, hashable value whose ``str`` reads well."""
+Action = Any
+"""An action or chance outcome: an immutable, hashable value whose ``str`` reads well.
+
+Typed ``Any`` on purpose: each game has its own action types, and a game's methods taking its
+own type (``apply_action(self, action: Play)``) must still satisfy the protocol."""
 
 
 @runtime_checkable
