@@ -32,13 +32,16 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from express.cabooses import Caboose
+import numpy as np
+
+from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, WILD, Car, Card, Color
 from express.errors import RulesError
+from express.game import Game, GameAction, Observation
 from express.scoring import score_game
 from express.train import Play, Train, connects
 
-__all__ = ["DealSolution", "solve_order"]
+__all__ = ["DealSolution", "PerfectPolicy", "solve_deal", "solve_order"]
 
 _HAND_SIZE = 2
 _FACE_DOWN_VALUE = 4
@@ -118,7 +121,7 @@ class _Solver:
         self.caboose = caboose
         self.turns = 2 * rounds
         self.cards = sorted(set(order), key=str)
-        card_id = {card: i for i, card in enumerate(self.cards)}
+        self.card_id = card_id = {card: i for i, card in enumerate(self.cards)}
         self.order = tuple(card_id[card] for card in order)
         cars = sorted({ENGINE, WILD} | {car for card in self.cards for car in (card.left, card.right)}, key=str)
         car_id = {car: i for i, car in enumerate(cars)}
@@ -224,27 +227,34 @@ class _Solver:
             self.table[key] = (best, best)
         return best
 
-    def solve(self) -> DealSolution:
-        start: _Player = (self.engine, 0, 0, _caboose_key(self.caboose, ()), 0, (), ())
-        hand = tuple(sorted(self.order[:_HAND_SIZE]))
-        players = (start, start)
-        value = self.search(0, hand, players, -_INFINITY, _INFINITY)
-        target = value
-        for t in range(self.turns):
+    def start(self, train: Train) -> _Player:
+        """The position of a train already on the table (a hidden face-down card: any card)."""
+        player: _Player = (self.engine, 0, 0, _caboose_key(self.caboose, ()), 0, (), ())
+        for play in train.plays:
+            player = self.play(player, self.card_id.get(play.card, 0), play.face_up)
+        return player
+
+    def solve(self, turn: int, hand: tuple[Card, ...], trains: tuple[Train, Train]) -> DealSolution:
+        """Solve from ``turn`` with ``hand`` (before that turn's draw) and the two trains."""
+        ids = tuple(sorted(self.card_id[card] for card in hand))
+        players = (self.start(trains[0]), self.start(trains[1]))
+        target = self.search(turn, ids, players, -_INFINITY, _INFINITY)
+        value = players[0][4] - players[1][4] + target
+        line: list[Play] = []
+        for t in range(turn, self.turns):
             mover = t % 2
             sign = 1 if mover == 0 else -1
-            for gain, card, face_up, rest in self.moves(self.hand_at(t, hand), players[mover]):
+            for gain, card, face_up, rest in self.moves(self.hand_at(t, ids), players[mover]):
                 moved = self.play(players[mover], card, face_up)
                 after = (moved, players[1]) if mover == 0 else (players[0], moved)
                 g = sign * gain
                 if g + self.search(t + 1, rest, after, target - g - 1, target - g + 1) == target:
-                    hand, players, target = rest, after, target - g
+                    line.append(Play(self.cards[card], face_up))
+                    ids, players, target = rest, after, target - g
                     break
             else:  # pragma: no cover - some child always reaches the solved value
                 raise AssertionError("no move reaches the solved value")
-        first, second = players[0][6], players[1][6]
-        line = tuple(play for pair in zip(first, second) for play in pair)
-        return DealSolution(value, line, self.nodes)
+        return DealSolution(value, tuple(line), self.nodes)
 
 
 def solve_order(order: Sequence[Card], *, caboose: Caboose | None = None, rounds: int = 7) -> DealSolution:
@@ -260,4 +270,70 @@ def solve_order(order: Sequence[Card], *, caboose: Caboose | None = None, rounds
     needed = _HAND_SIZE + 2 * rounds
     if len(order) < needed:
         raise RulesError(f"a {rounds}-round two-player deal needs {needed} cards, the order has {len(order)}")
-    return _Solver(order, caboose, rounds).solve()
+    return _Solver(order, caboose, rounds).solve(0, tuple(order[:_HAND_SIZE]), (Train(), Train()))
+
+
+def _position(
+    order: Sequence[Card], caboose: Caboose | None, rounds: int, turn: int, hand: Sequence[Card],
+    trains: tuple[Train, Train],
+) -> DealSolution:
+    """Solve from a position: ``hand`` holds the cards of the current turn (its draw included)."""
+    if turn >= 2 * rounds:
+        raise RulesError("the game is over: nothing left to solve")
+    held = list(hand)
+    held.remove(order[_HAND_SIZE + turn])  # the search adds each turn's draw itself
+    return _Solver(order, caboose, rounds).solve(turn, tuple(held), trains)
+
+
+def solve_deal(game: Game) -> DealSolution:
+    """The exact value of a two-player game whose deck order is known, from its current state.
+
+    The value is the start player's final score minus the other player's when both play
+    optimally from here; the line lists the optimal plays from the current turn on.
+
+    >>> from express.cards import deck_for
+    >>> solve_deal(Game(2, order=deck_for(2), rounds=2)).value
+    0
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"solve_deal takes an express.Game, not {type(game).__name__}")
+    if game.players != 2:
+        raise RulesError(f"solve_deal solves two-player games, not {game.players} players")
+    if game.order is None:
+        raise RulesError("solve_deal needs the deck order: Game(2, order=...)")
+    if game.caboose_pending:
+        raise RulesError("the caboose has not been drawn yet")
+    start = game.start_player
+    trains = (game.trains[start], game.trains[1 - start])
+    if game.is_terminal():
+        score = game.score()
+        return DealSolution(score.players[start].total - score.players[1 - start].total, (), 0)
+    return _position(game.order, game.caboose, game.rounds, game.turn, game.hand_cards(), trains)
+
+
+@dataclass(frozen=True)
+class PerfectPolicy:
+    """The yardstick: optimal play of a two-player game **with the deck order known** (a cheat).
+
+    It rebuilds the position from its observation (a hidden face-down card changes nothing that
+    is scored: it is two wild cars worth 2 whatever the card) and plays the first move of
+    :func:`solve_deal`'s line, for either seat.
+    """
+
+    order: tuple[Card, ...]
+    name: str = "perfect"
+
+    def act(self, observation: Observation, legal_actions: Sequence[GameAction], rng: np.random.Generator) -> GameAction:
+        if observation.players != 2:
+            raise RulesError(f"the perfect player plays two-player games, not {observation.players} players")
+        caboose = None if observation.caboose is None else caboose_named(observation.caboose)
+        start = observation.start_player
+        hidden = self.order[0]  # any card stands for a hidden face-down one
+        trains = tuple(
+            Train(tuple(Play(hidden, False) if play is None else play for play in observation.trains[seat]))
+            for seat in (start, 1 - start)
+        )
+        solution = _position(
+            self.order, caboose, observation.rounds, observation.turn, observation.hand, (trains[0], trains[1])
+        )
+        return solution.line[0]

@@ -7,9 +7,11 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from arena import RandomPolicy, play
 from express.cabooses import CABOOSES, Caboose
 from express.cards import Card, deck_for
-from express.exact import solve_order
+from express.exact import PerfectPolicy, solve_deal, solve_order
+from express.game import Game
 from express.errors import RulesError
 from express.scoring import score_game
 from express.train import Play, Train
@@ -86,3 +88,61 @@ def test_too_short_an_order_is_refused() -> None:
         solve_order(list(deck_for(2))[:10])
     with pytest.raises(RulesError, match="rounds"):
         solve_order(list(deck_for(2)), rounds=0)
+
+
+def game_minimax(game: Game) -> int:
+    """Start player's total minus the other's under optimal play, through the Game's own rules."""
+    if game.is_terminal():
+        score = game.score()
+        return score.players[game.start_player].total - score.players[1 - game.start_player].total
+    results = []
+    for action in game.legal_actions():
+        child = game.clone()
+        child.apply_action(action)
+        results.append(game_minimax(child))
+    return max(results) if game.current_player() == game.start_player else min(results)
+
+
+@pytest.mark.parametrize("start_player", [0, 1])
+def test_solve_deal_from_any_turn_matches_the_games_own_minimax(start_player: int) -> None:
+    rng = np.random.default_rng(start_player)
+    for i, order in enumerate(random_orders(8, seed=20 + start_player)):
+        caboose = CABOOSES[i % len(CABOOSES)] if i % 2 else None
+        game = Game(2, order=order, rounds=3, caboose=caboose, start_player=start_player)
+        for _ in range(int(rng.integers(0, 4))):  # a few random plays first
+            legal = game.legal_actions()
+            game.apply_action(legal[int(rng.integers(len(legal)))])
+        solution = solve_deal(game)
+        assert solution.value == game_minimax(game)
+        for play in solution.line:  # the line is legal and reaches the value
+            game.apply_action(play)
+        assert game.is_terminal() and solve_deal(game).value == solution.value
+
+
+def test_solve_deal_agrees_with_solve_order_on_full_deals() -> None:
+    for order in random_orders(2, seed=31):
+        assert solve_deal(Game(2, order=order)).value == solve_order(order).value
+
+
+def test_perfect_players_reach_the_value_and_beat_random_play() -> None:
+    for seed, order in enumerate(random_orders(3, seed=41)):
+        value = solve_deal(Game(2, order=order, rounds=4)).value
+        perfect = PerfectPolicy(tuple(order))
+        both = play(Game(2, order=order, rounds=4), [perfect, perfect], seed=seed)
+        score = both.score()
+        assert score.players[0].total - score.players[1].total == value
+        # Against any opponent the perfect start player gets at least the value, and a perfect
+        # second player holds the start player to at most the value.
+        first = play(Game(2, order=order, rounds=4), [perfect, RandomPolicy()], seed=seed).score()
+        assert first.players[0].total - first.players[1].total >= value
+        second = play(Game(2, order=order, rounds=4), [RandomPolicy(), perfect], seed=seed).score()
+        assert second.players[0].total - second.players[1].total <= value
+
+
+def test_solve_deal_refuses_what_it_cannot_solve() -> None:
+    with pytest.raises(RulesError, match="two-player"):
+        solve_deal(Game(3, order=list(deck_for(3))))
+    with pytest.raises(RulesError, match="deck order"):
+        solve_deal(Game(2))
+    with pytest.raises(TypeError, match="express.Game"):
+        solve_deal("B2|B2")  # type: ignore[arg-type]
