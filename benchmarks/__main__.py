@@ -9,9 +9,10 @@ from pathlib import Path
 
 
 def suites() -> list[str]:
-    """The suite names: every module of this package except the dispatcher."""
+    """The suite names: every module of this package except the dispatcher (``express_games`` is
+    the suite ``express-games``)."""
     here = Path(__file__).parent
-    return sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
+    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
 
 
 def main(argv: list[str]) -> int:
@@ -23,7 +24,7 @@ def main(argv: list[str]) -> int:
     if suite not in names:
         print(f"benchmarks: unknown suite {suite!r} (choose from {', '.join(names)})", file=sys.stderr)
         return 2
-    module = importlib.import_module(f"benchmarks.{suite}")
+    module = importlib.import_module(f"benchmarks.{suite.replace('-', '_')}")
     return int(module.main(rest))
 
 

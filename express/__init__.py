@@ -1,4 +1,5 @@
-"""Yardmaster Express: the rules engine, exact scoring and an exhaustive optimal-train search.
+"""Yardmaster Express: the rules engine, exact scoring, an exhaustive optimal-train search, and
+the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bots by name.
 
 >>> from express import DECK, Card, Train, best_train, score_game
 >>> Train().add(Card.parse("R4|B4")).add(Card.parse("B4|G4")).value
@@ -26,6 +27,12 @@ from express.errors import ExpressError, IllegalPlayError, ParseError, PoolError
 from express.scoring import GameScore, PlayerScore, score_game, solo_score
 from express.search import TrainSearch, best_train
 from express.train import Play, Run, Train, check_plays, connects, runs_of
+
+# The draft on the arena protocol, the strategic variant, bots and reviews (they sit on the above).
+from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Turn
+from express.match import Match, MatchEvent, MatchObservation
+from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
+from express.review import Decisive, PlayerHindsight, decisive, hindsight
 
 __all__ = [
     "CABOOSES",
@@ -62,4 +69,22 @@ __all__ = [
     "check_plays",
     "connects",
     "runs_of",
+    "CabooseDraw",
+    "CabooseShown",
+    "Dealt",
+    "Game",
+    "Observation",
+    "Turn",
+    "Match",
+    "MatchEvent",
+    "MatchObservation",
+    "BOT_NAMES",
+    "GreedyBot",
+    "RandomBot",
+    "SearchBot",
+    "bot",
+    "Decisive",
+    "PlayerHindsight",
+    "decisive",
+    "hindsight",
 ]

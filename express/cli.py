@@ -12,6 +12,9 @@ Commands (``express COMMAND --help`` for all options):
   player in clockwise order, cards separated by commas, a face-down card marked with a leading
   ``~``; an engine-only train is ``--train ""``.
 * ``express cabooses`` — the 16 caboose cards; ``express deck [--players N]`` — the deck.
+* ``express play --players search,greedy,random [--seed 1] [--caboose NAME|random]`` and
+  ``express tournament --players search,greedy,random --games 2000 [--match]`` — games between
+  bots (:mod:`express.cli_games`).
 
 Every command takes ``--json`` for machine output. Bad input prints one line on stderr quoting
 it and exits with status 2.
@@ -25,6 +28,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from express import cli_games
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import DECK, DECK_ENTRIES, Card, deck_for, parse_deck
 from express.errors import ExpressError
@@ -79,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
     deck = commands.add_parser("deck", help="list a deck with the provenance of its cards")
     deck.add_argument("--players", type=int, help="the deck of this many players")
     deck.add_argument("--json", action="store_true", help="machine-readable output")
+
+    # Games between bots: express play / express tournament (see express/cli_games.py).
+    cli_games.add_commands(commands)
     return parser
 
 
@@ -169,6 +176,8 @@ def _score_text(game: GameScore, trains: Sequence[Train]) -> str:
 
 
 def _run(args: argparse.Namespace) -> str:
+    if args.command in cli_games.COMMANDS:
+        return cli_games.run(args)
     if args.command == "best":
         start = Train.parse(args.start)
         cards, source = _pool(args, start)

@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
-from arena import CHANCE, TERMINAL
+from arena import CHANCE, TERMINAL, Action
 
 from express.cabooses import CABOOSES, Caboose, caboose_named
 from express.cards import Card, deck_for, parse_deck
@@ -110,15 +110,8 @@ def _probability(count: int, total: int) -> Fraction:
     return probability
 
 
-_TEXT: dict[Card, str] = {}
-
-
-def _text(card: Card) -> str:
-    """``str(card)``, worked out once per distinct card: observations sort by it."""
-    text = _TEXT.get(card)
-    if text is None:
-        text = _TEXT[card] = str(card)
-    return text
+_STANDARD_DECKS: dict[int, tuple[Card, ...]] = {players: deck_for(players) for players in range(2, 6)}
+"""The standard deck of each player count, one tuple each: observations send it as a mark."""
 
 
 def hand_size_for(players: int) -> int:
@@ -189,7 +182,7 @@ class Observation:
     every seat's train with other players' face-down cards hidden (``None``), this player's own
     in full; ``train`` is this player's own train; ``seen`` the cards that have passed through
     this player's hands (each physical card once); ``deck`` the game's deck composition and
-    ``drawn`` how many cards have left the deck. Card tuples are sorted by their text.
+    ``drawn`` how many cards have left the deck. Card tuples list cards in the deck's order.
     """
 
     player: int
@@ -210,6 +203,98 @@ class Observation:
     def turns_left(self) -> int:
         """How many more cards this player adds to its train, counting the current turn if it is its own."""
         return self.rounds - len(self.train)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Cards travel as their text, read back through a cache: a few dozen short strings pickle
+        # an order of magnitude faster than the tree of card, car and colour objects.
+        trains = tuple(",".join(_play_text(play) for play in plays) for plays in self.trains)
+        return (
+            _observation_from_text,
+            (self.player, self.players, self.start_player, self.pass_left, self.rounds, self.turn, self.caboose,
+             None if self.deck is _STANDARD_DECKS.get(self.players) else _cards_text(self.deck), self.drawn, _cards_text(self.hand), trains,
+             ",".join(_play_text(play) for play in self.train.plays), _cards_text(self.seen)),
+        )
+
+
+# Text of the cards met so far, keyed by the card object's id (a card hashes slowly: its colours
+# are enums); the entry keeps the card alive, so an id is never reused while it is cached.
+_TEXTS: dict[int, tuple[Card, str]] = {}
+_TEXTS_LIMIT = 100_000
+
+
+def _card_text(card: Card) -> str:
+    entry = _TEXTS.get(id(card))
+    if entry is None or entry[0] is not card:
+        if len(_TEXTS) >= _TEXTS_LIMIT:
+            _TEXTS.clear()
+        entry = _TEXTS[id(card)] = (card, str(card))
+    return entry[1]
+
+
+def _cards_text(cards: Iterable[Card]) -> str:
+    return ",".join(_card_text(card) for card in cards)
+
+
+def _play_text(play: Play | None) -> str:
+    if play is None:
+        return "?"
+    return _card_text(play.card) if play.face_up else "~" + _card_text(play.card)
+
+
+def _reader(deck: tuple[Card, ...]) -> dict[str, Card]:
+    """Text → card for the cards of ``deck``, so that cards read back are the deck's own objects
+    (equal observations then compare by identity, fast)."""
+    entry = _READERS.get(id(deck))
+    if entry is None or entry[0] is not deck:
+        if len(_READERS) >= _TEXTS_LIMIT:
+            _READERS.clear()
+        entry = _READERS[id(deck)] = (deck, {_card_text(card): card for card in deck})
+    return entry[1]
+
+
+_READERS: dict[int, tuple[tuple[Card, ...], dict[str, Card]]] = {}
+
+
+def _read_card(text: str, reader: dict[str, Card]) -> Card:
+    card = reader.get(text)
+    return Card.parse(text) if card is None else card
+
+
+def _read_play(text: str, reader: dict[str, Card]) -> Play:
+    if text.startswith("~"):
+        return Play(_read_card(text[1:], reader), face_up=False)
+    return Play(_read_card(text, reader))
+
+
+def _read_cards(text: str, reader: dict[str, Card]) -> tuple[Card, ...]:
+    return tuple(_read_card(token, reader) for token in text.split(",")) if text else ()
+
+
+def _observation_from_text(
+    player: int, players: int, start_player: int, pass_left: bool, rounds: int, turn: int, caboose: str | None,
+    deck: str | None, drawn: int, hand: str, trains: tuple[str, ...], train: str, seen: str,
+) -> Observation:
+    """An :class:`Observation` from its pickled text form (see ``Observation.__reduce__``)."""
+    cards = _STANDARD_DECKS[players] if deck is None else parse_deck(deck)
+    reader = _reader(cards)
+    return Observation(
+        player=player,
+        players=players,
+        start_player=start_player,
+        pass_left=pass_left,
+        rounds=rounds,
+        turn=turn,
+        caboose=caboose,
+        deck=cards,
+        drawn=drawn,
+        hand=_read_cards(hand, reader),
+        trains=tuple(
+            tuple(None if token == "?" else _read_play(token, reader) for token in text.split(",")) if text else ()
+            for text in trains
+        ),
+        train=Train(tuple(_read_play(token, reader) for token in train.split(",")) if train else ()),
+        seen=_read_cards(seen, reader),
+    )
 
 
 def _cards(value: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
@@ -233,10 +318,6 @@ def _int(value: object, what: str) -> int:
 
 def _format(cards: Iterable[Card]) -> str:
     return ",".join(str(card) for card in cards)
-
-
-def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=_text))
 
 
 class Game:
@@ -273,6 +354,8 @@ class Game:
         "seen",
         "turn",
         "_kinds",
+        "_kind_of",
+        "_ids",
         "_left",
         "_log",
     )
@@ -292,6 +375,8 @@ class Game:
     seen: list[set[int]]
     turn: int
     _kinds: tuple[Card, ...]
+    _kind_of: dict[Card, int]
+    _ids: list[int]
     _left: list[int]
     _log: list[Event]
 
@@ -319,7 +404,7 @@ class Game:
         if not isinstance(pass_left, bool):
             raise TypeError(f"pass_left must be a bool, not {type(pass_left).__name__}")
         self.pass_left = pass_left
-        self.deck = deck_for(players) if deck is None else _cards(deck, "deck")
+        self.deck = _STANDARD_DECKS[players] if deck is None else _cards(deck, "deck")
         needed = self.hand_size + players * self.rounds
         if len(self.deck) < needed:
             raise RulesError(
@@ -347,9 +432,12 @@ class Game:
             self.caboose = caboose
         elif caboose is not None:
             raise TypeError(f"caboose must be a Caboose, its name or 'random', not {type(caboose).__name__}")
+        # Cards are known inside by their kind: their index among the deck's distinct cards.
         counts = Counter(self.deck)
         self._kinds = tuple(counts)
+        self._kind_of = {card: kind for kind, card in enumerate(self._kinds)}
         self._left = [counts[card] for card in self._kinds]
+        self._ids = []
         self.drawn = []
         self.hand = []
         self.trains = [Train() for _ in range(players)]
@@ -397,21 +485,22 @@ class Game:
         )
 
     def legal_actions(self) -> Sequence[GameAction]:
-        """The chance outcomes at a chance node; else every distinct card of the hand face up
-        (when it connects) and face down; empty at the end."""
+        """The chance outcomes at a chance node; else every distinct card of the hand, in the
+        deck's order, face up (when it connects) and face down; empty at the end."""
         if self.is_chance_node():
             return tuple(action for action, _ in self.chance_outcomes())
         if self.is_terminal():
             return ()
         train = self.trains[self._seat(self.turn)]
         actions: list[GameAction] = []
-        for card in dict.fromkeys(self.hand_cards()):
+        kinds = sorted({self._ids[i] for i in self.hand})
+        for card in (self._kinds[kind] for kind in kinds):
             if train.can_add(card):
                 actions.append(Play(card))
             actions.append(Play(card, face_up=False))
         return tuple(actions)
 
-    def apply_action(self, action: GameAction) -> None:
+    def apply_action(self, action: Action) -> None:
         """Draw the caboose, deal or draw a card (chance), or play a card of the hand."""
         if self.caboose_pending:
             if not isinstance(action, CabooseDraw):
@@ -447,13 +536,14 @@ class Game:
         """An independent copy."""
         copy = Game.__new__(Game)
         for name in ("players", "hand_size", "rounds", "start_player", "pass_left", "deck", "order",
-                     "caboose", "caboose_pending", "turn", "_kinds"):
+                              "caboose", "caboose_pending", "turn", "_kinds", "_kind_of"):
             object.__setattr__(copy, name, getattr(self, name))
         copy.drawn = list(self.drawn)
         copy.hand = list(self.hand)
         copy.trains = list(self.trains)
         copy.seen = [set(s) for s in self.seen]
         copy._left = list(self._left)
+        copy._ids = list(self._ids)
         copy._log = list(self._log)
         return copy
 
@@ -476,13 +566,13 @@ class Game:
             caboose=None if self.caboose is None else self.caboose.name,
             deck=self.deck,
             drawn=len(self.drawn),
-            hand=_sorted(self.hand_cards()) if holding else (),
+            hand=self._sorted(self.hand) if holding else (),
             trains=trains,
             train=self.trains[player],
-            seen=_sorted(self.drawn[i] for i in self.seen[player]),
+            seen=self._sorted(self.seen[player]),
         )
 
-    def action_to_string(self, action: GameAction) -> str:
+    def action_to_string(self, action: Action) -> str:
         """``"play R3|G3 face up"``, ``"draw B2|B2"``, ``"caboose Lightweight"``."""
         if isinstance(action, Play):
             return f"play {action.card} {'face up' if action.face_up else 'face down'}"
@@ -533,31 +623,38 @@ class Game:
 
     # -- internals -------------------------------------------------------------------------
 
+    def _sorted(self, indices: Iterable[int]) -> tuple[Card, ...]:
+        """The drawn cards at ``indices`` in the deck's order (an observation's canonical order)."""
+        ids = self._ids
+        return tuple(self._kinds[kind] for kind in sorted(ids[i] for i in indices))
+
     def _seat(self, turn: int) -> int:
         step = 1 if self.pass_left else -1
         return (self.start_player + step * turn) % self.players
 
     def _draw(self, card: Card) -> None:
-        try:
-            kind = self._kinds.index(card)
-        except ValueError:
-            raise RulesError(f"card not in the deck: {str(card)!r}") from None
+        kind = self._kind_of.get(card)
+        if kind is None:
+            raise RulesError(f"card not in the deck: {str(card)!r}")
         if not self._left[kind]:
             raise RulesError(f"no {str(card)!r} left in the deck")
         self._left[kind] -= 1
         self.hand.append(len(self.drawn))
-        self.drawn.append(card)
+        self.drawn.append(self._kinds[kind])
+        self._ids.append(kind)
         if len(self.drawn) == self.hand_size:
             self._log.append(Dealt(self.start_player, tuple(self.drawn)))
 
     def _play(self, play: Play) -> None:
         player = self._seat(self.turn)
         held = self.hand_cards()
-        if play.card not in held:
+        kind = self._kind_of.get(play.card)
+        position = next((n for n, i in enumerate(self.hand) if self._ids[i] == kind), None)
+        if position is None:
             raise IllegalPlayError(f"card not in the hand: {str(play.card)!r} (the hand holds {_format(held)})")
         train = self.trains[player].add_play(play)  # raises on a face-up card that does not connect
         round_ = self.round
-        self.hand.pop(held.index(play.card))
+        self.hand.pop(position)
         self.trains[player] = train
         self.turn += 1
         passed_to = None if self.is_terminal() else self._seat(self.turn)
@@ -580,7 +677,7 @@ class Game:
         return (
             self.players, self.hand_size, self.rounds, self.start_player, self.pass_left, self.deck, self.order,
             self.caboose, self.caboose_pending, self.drawn, self.hand, self.trains, self.seen, self.turn,
-            self._left, self._log,
+            self._ids, self._left, self._log,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -592,15 +689,17 @@ class Game:
 
     def __getstate__(self) -> dict[str, object]:
         # The caboose travels by name: its conditions are code.
-        state: dict[str, object] = {name: getattr(self, name) for name in self.__slots__}
+        # The kind index is worked out again on loading.
+        state: dict[str, object] = {name: getattr(self, name) for name in self.__slots__ if name != "_kind_of"}
         state["caboose"] = None if self.caboose is None else self.caboose.name
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
-        name = state["caboose"]
-        self.caboose = None if name is None else caboose_named(str(name))
+        caboose = state["caboose"]
+        self.caboose = None if caboose is None else caboose_named(str(caboose))
+        self._kind_of = {card: kind for kind, card in enumerate(self._kinds)}
 
     def __str__(self) -> str:
         lines = [f"Yardmaster Express, {self.players} players, round {min(self.round, self.rounds)} of {self.rounds}"]

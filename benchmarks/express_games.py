@@ -1,0 +1,149 @@
+"""Yardmaster Express games: bot speed, the search bot's time per decision, a bot tournament.
+
+``python -m benchmarks express-games [--deals N] [--games N] [--players P] [--workers W]
+[--seed S] [--only SECTION ...]``
+
+Sections (each prints its figures; ``--only`` runs some of them):
+
+- ``speed``: games per second per bot — ``--games`` whole games (default 200; a tenth of them
+  for ``search``) with the same bot in every seat, played by ``arena.play`` from seeds 0, 1, …
+- ``search``: the ``search`` bot's milliseconds per decision over those games (mean, median,
+  95th percentile, max) against the target of 20 ms.
+- ``tournament``: the ``arena`` duplicate-deal tournament of ``search``, ``greedy`` and
+  ``random`` over ``--deals`` deals (default 2,000; each played once per seat rotation), and
+  how often the longest-run award and a random caboose decided the winner.
+
+Every figure depends on the machine's load; the closing notes quote runs on the project's
+2-core machine with the load average printed at the top. Each section is a function of the
+parsed options returning its lines, listed in :data:`SECTIONS`, so a suite can grow by one
+function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from arena import Action, Policy, play
+from express import BOT_NAMES, Decisive, Game, bot, decisive
+
+TARGET_MS = 20.0
+"""The search bot's target: under 20 ms per decision."""
+
+
+@dataclass
+class _Timed:
+    """A policy that times every decision of the policy it wraps (the benchmark's own probe)."""
+
+    policy: Policy
+    seconds: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        began, began_cpu = time.perf_counter(), time.process_time()
+        action = self.policy.act(observation, legal_actions, rng)
+        self.seconds.append(time.perf_counter() - began)
+        self.cpu.append(time.process_time() - began_cpu)
+        return action
+
+
+def _games(name: str, args: argparse.Namespace) -> tuple[int, float, list[float], list[float]]:
+    """(games, wall seconds, wall and CPU seconds per decision) for ``name`` in every seat."""
+    games = max(1, args.games // 10) if name == "search" else args.games
+    timed = [_Timed(bot(name)) for _ in range(args.players)]
+    began = time.perf_counter()
+    for seed in range(games):
+        play(Game(args.players), timed, seed)
+    wall = time.perf_counter() - began
+    return games, wall, [s for t in timed for s in t.seconds], [s for t in timed for s in t.cpu]
+
+
+_RESULTS: dict[str, tuple[int, float, list[float], list[float]]] = {}
+
+
+def _cached_games(name: str, args: argparse.Namespace) -> tuple[int, float, list[float], list[float]]:
+    # The search section reads the speed section's games when both run.
+    if name not in _RESULTS:
+        _RESULTS[name] = _games(name, args)
+    return _RESULTS[name]
+
+
+def speed(args: argparse.Namespace) -> list[str]:
+    """Games per second per bot."""
+    lines = [f"games per second, {args.players} players, the same bot in every seat (arena.play)"]
+    for name in BOT_NAMES:
+        games, wall, decisions, _ = _cached_games(name, args)
+        lines.append(f"  {name:<7} {games / wall:8.1f} games/s   ({games} games in {wall:.1f} s, "
+                     f"{len(decisions)} decisions)")
+    return lines
+
+
+def search(args: argparse.Namespace) -> list[str]:
+    """The search bot's milliseconds per decision."""
+    games, _, seconds, cpu = _cached_games("search", args)
+    lines = [f"search bot ({bot('search')}), {args.players} players, {games} games, {len(seconds)} decisions:"]
+    for what, values in (("wall", seconds), ("CPU", cpu)):
+        ms = sorted(1000 * s for s in values)
+        p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+        verdict = "meets" if statistics.mean(ms) < TARGET_MS else "MISSES"
+        lines.append(
+            f"  {what:<4} ms per decision: mean {statistics.mean(ms):.1f}, median {statistics.median(ms):.1f}, "
+            f"95th percentile {p95:.1f}, max {ms[-1]:.1f} -> {verdict} the {TARGET_MS:.0f} ms target (mean)"
+        )
+    lines.append("  (CPU time is this process's own: on a shared machine the wall time also counts waiting)")
+    return lines
+
+
+def tournament(args: argparse.Namespace) -> list[str]:
+    """The tournament of search, greedy and random, and what decided the winners."""
+    from arena.tournament import tournament as run
+
+    policies = {name: bot(name) for name in ("search", "greedy", "random")}
+    began = time.perf_counter()
+    result = run(partial(Game, 3, caboose="random"), policies, games=args.deals, seed=args.seed,
+                 workers=args.workers, progress=False, summarise=decisive)
+    wall = time.perf_counter() - began
+    summaries = [r.summary for r in result.records if isinstance(r.summary, Decisive)]
+    n = len(summaries)
+    runs = sum(1 for s in summaries if s.run_award)
+    cabooses = sum(1 for s in summaries if s.caboose)
+    return [
+        f"tournament: 3 players, a random caboose, {args.deals} deals, {args.workers} worker(s), {wall:.0f} s",
+        *str(result).splitlines(),
+        f"the longest-run award decided the winner in {runs} of {n} games ({100 * runs / max(n, 1):.1f}%)",
+        f"the caboose decided the winner in {cabooses} of {n} games ({100 * cabooses / max(n, 1):.1f}%)",
+    ]
+
+
+SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
+    "speed": speed,
+    "search": search,
+    "tournament": tournament,
+}
+"""The sections of the suite, in the order they run."""
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks express-games", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=2000, help="tournament deals (default 2000)")
+    parser.add_argument("--games", type=int, default=200, help="games per bot for speed (a tenth for search)")
+    parser.add_argument("--players", type=int, default=3, help="players in the speed games (default 3)")
+    parser.add_argument("--workers", type=int, default=1, help="processes for the tournament (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="the tournament's seed (default 1)")
+    parser.add_argument("--only", nargs="+", choices=list(SECTIONS), help="run only these sections")
+    args = parser.parse_args(argv)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Yardmaster Express games (load average {load:.1f} on {os.cpu_count()} cores)")
+    for name, section in SECTIONS.items():
+        if args.only is None or name in args.only:
+            print()
+            print("\n".join(section(args)))
+    return 0
