@@ -1,0 +1,148 @@
+"""solve_order against plain minimax: every play sequence, no pruning, no table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from arena import RandomPolicy, play
+from express.cabooses import CABOOSES, Caboose
+from express.cards import Card, deck_for
+from express.exact import PerfectPolicy, solve_deal, solve_order
+from express.game import Game
+from express.errors import RulesError
+from express.scoring import score_game
+from express.train import Play, Train
+
+
+def plain_minimax(order: Sequence[Card], caboose: Caboose | None, rounds: int) -> int:
+    """Player 0's score minus player 1's under optimal play, by trying every line."""
+
+    def value(turn: int, hand: tuple[Card, ...], trains: tuple[Train, Train]) -> int:
+        if turn == 2 * rounds:
+            game = score_game(list(trains), start_player=0, caboose=caboose)
+            return game.players[0].total - game.players[1].total
+        hand = hand + (order[2 + turn],)
+        mover = turn % 2
+        results = []
+        for i, card in enumerate(hand):
+            rest = hand[:i] + hand[i + 1 :]
+            for face_up in (True, False):
+                if face_up and not trains[mover].can_add(card):
+                    continue
+                grown = trains[mover].add(card, face_up)
+                after = (grown, trains[1]) if mover == 0 else (trains[0], grown)
+                results.append(value(turn + 1, rest, after))
+        return max(results) if mover == 0 else min(results)
+
+    return value(0, tuple(order[:2]), (Train(), Train()))
+
+
+def line_score(order: Sequence[Card], line: Sequence[Play], caboose: Caboose | None) -> int:
+    """Replay a line by the rules: the hand, the draws, legality; the resulting score difference."""
+    hand = list(order[:2])
+    trains = [Train(), Train()]
+    for turn, play in enumerate(line):
+        hand.append(order[2 + turn])
+        hand.remove(play.card)  # the card must be in the hand
+        trains[turn % 2] = trains[turn % 2].add_play(play)  # raises on an illegal face-up play
+    game = score_game(trains, start_player=0, caboose=caboose)
+    return game.players[0].total - game.players[1].total
+
+
+def random_orders(count: int, seed: int) -> list[list[Card]]:
+    deck = list(deck_for(2))
+    rng = np.random.default_rng(seed)
+    return [[deck[j] for j in rng.permutation(len(deck))] for _ in range(count)]
+
+
+@pytest.mark.parametrize("index", range(len(CABOOSES) + 1), ids=["none", *(c.name for c in CABOOSES)])
+def test_two_round_deals_match_plain_minimax(index: int) -> None:
+    caboose = None if index == 0 else CABOOSES[index - 1]
+    for order in random_orders(6, seed=index):
+        solution = solve_order(order, caboose=caboose, rounds=2)
+        assert solution.value == plain_minimax(order, caboose, 2)
+        assert len(solution.line) == 4
+        assert line_score(order, solution.line, caboose) == solution.value
+
+
+def test_three_round_deals_match_plain_minimax() -> None:
+    for caboose in (None, CABOOSES[0], CABOOSES[6], CABOOSES[15]):
+        for order in random_orders(2, seed=5):
+            solution = solve_order(order, caboose=caboose, rounds=3)
+            assert solution.value == plain_minimax(order, caboose, 3)
+            assert line_score(order, solution.line, caboose) == solution.value
+
+
+def test_full_deal_line_reaches_the_value() -> None:
+    for order in random_orders(3, seed=11):
+        solution = solve_order(order)
+        assert len(solution.line) == 14
+        assert line_score(order, solution.line, None) == solution.value
+
+
+def test_too_short_an_order_is_refused() -> None:
+    with pytest.raises(RulesError, match="needs 16 cards"):
+        solve_order(list(deck_for(2))[:10])
+    with pytest.raises(RulesError, match="rounds"):
+        solve_order(list(deck_for(2)), rounds=0)
+
+
+def game_minimax(game: Game) -> int:
+    """Start player's total minus the other's under optimal play, through the Game's own rules."""
+    if game.is_terminal():
+        score = game.score()
+        return score.players[game.start_player].total - score.players[1 - game.start_player].total
+    results = []
+    for action in game.legal_actions():
+        child = game.clone()
+        child.apply_action(action)
+        results.append(game_minimax(child))
+    return max(results) if game.current_player() == game.start_player else min(results)
+
+
+@pytest.mark.parametrize("start_player", [0, 1])
+def test_solve_deal_from_any_turn_matches_the_games_own_minimax(start_player: int) -> None:
+    rng = np.random.default_rng(start_player)
+    for i, order in enumerate(random_orders(8, seed=20 + start_player)):
+        caboose = CABOOSES[i % len(CABOOSES)] if i % 2 else None
+        game = Game(2, order=order, rounds=3, caboose=caboose, start_player=start_player)
+        for _ in range(int(rng.integers(0, 4))):  # a few random plays first
+            legal = game.legal_actions()
+            game.apply_action(legal[int(rng.integers(len(legal)))])
+        solution = solve_deal(game)
+        assert solution.value == game_minimax(game)
+        for play in solution.line:  # the line is legal and reaches the value
+            game.apply_action(play)
+        assert game.is_terminal() and solve_deal(game).value == solution.value
+
+
+def test_solve_deal_agrees_with_solve_order_on_full_deals() -> None:
+    for order in random_orders(2, seed=31):
+        assert solve_deal(Game(2, order=order)).value == solve_order(order).value
+
+
+def test_perfect_players_reach_the_value_and_beat_random_play() -> None:
+    for seed, order in enumerate(random_orders(3, seed=41)):
+        value = solve_deal(Game(2, order=order, rounds=4)).value
+        perfect = PerfectPolicy(tuple(order))
+        both = play(Game(2, order=order, rounds=4), [perfect, perfect], seed=seed)
+        score = both.score()
+        assert score.players[0].total - score.players[1].total == value
+        # Against any opponent the perfect start player gets at least the value, and a perfect
+        # second player holds the start player to at most the value.
+        first = play(Game(2, order=order, rounds=4), [perfect, RandomPolicy()], seed=seed).score()
+        assert first.players[0].total - first.players[1].total >= value
+        second = play(Game(2, order=order, rounds=4), [RandomPolicy(), perfect], seed=seed).score()
+        assert second.players[0].total - second.players[1].total <= value
+
+
+def test_solve_deal_refuses_what_it_cannot_solve() -> None:
+    with pytest.raises(RulesError, match="two-player"):
+        solve_deal(Game(3, order=list(deck_for(3))))
+    with pytest.raises(RulesError, match="deck order"):
+        solve_deal(Game(2))
+    with pytest.raises(TypeError, match="express.Game"):
+        solve_deal("B2|B2")  # type: ignore[arg-type]
