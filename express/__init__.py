@@ -36,6 +36,7 @@ from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Tu
 from express.match import Match, MatchEvent, MatchObservation
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.review import Decisive, PlayerHindsight, decisive, hindsight
+from express.exact import DealSolution, PerfectPolicy, solve_deal, solve_order
 
 __all__ = [
     "CABOOSES",
@@ -96,4 +97,8 @@ __all__ = [
     "PlayerHindsight",
     "decisive",
     "hindsight",
+    "DealSolution",
+    "PerfectPolicy",
+    "solve_deal",
+    "solve_order",
 ]

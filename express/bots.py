@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random as _random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,7 @@ from arena import Action, Policy
 from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, WILD, Car, Card
 from express.errors import ExpressError
+from express.exact import PerfectPolicy
 from express.game import Observation
 from express.match import MatchObservation
 from express.scoring import solo_score
@@ -253,10 +254,20 @@ def _future_cards(view: Observation, taken: Card, deal: list[Card], later: int, 
     return tuple(held.values())
 
 
+def _perfect(order: Iterable[Card] | None = None, **options: Any) -> Policy:
+    if order is None:
+        raise ExpressError(
+            "the perfect bot knows the deck order: give it (bot('perfect', order=...)); "
+            "express solve plays a deal perfectly"
+        )
+    return PerfectPolicy(tuple(order), **options)
+
+
 _FACTORIES: dict[str, Callable[..., Policy]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "search": SearchBot,
+    "perfect": _perfect,
 }
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
@@ -264,7 +275,10 @@ BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
 def bot(name: str, **options: Any) -> Policy:
-    """The bot called ``name`` (``random``, ``greedy``, ``search``), built with ``options``.
+    """The bot called ``name`` (``random``, ``greedy``, ``search``, ``perfect``), built with ``options``.
+
+    ``perfect`` is the yardstick of two-player games: it plays :func:`express.solve_deal`'s
+    optimal line, so it must be told the deck order (``order=``) — a cheat, not a player.
 
     >>> bot("search", samples=4)
     SearchBot(samples=4, horizon=1, node_limit=400, name='search')

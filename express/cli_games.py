@@ -11,6 +11,12 @@
   the caboose decided the winner (:func:`express.decisive`). ``--match`` plays the strategic
   variant (:class:`express.Match`) instead of single games.
 
+* ``express solve [--seed 1 | --order FILE] [--caboose NAME] [--rounds N] [--json]`` — the
+  exact value of a two-player deal (:func:`express.solve_deal`): the start player's score minus
+  the other's when both play perfectly, and an optimal line. ``--seed`` shuffles the 2-player
+  deck (numpy's generator seeded with it); ``--order`` reads the order, top card first, from a
+  deck file.
+
 A bot named twice gets a number (``greedy``, ``greedy#2``) so every seat has its own name.
 """
 
@@ -22,11 +28,15 @@ import sys
 from functools import partial
 from typing import Any
 
+import numpy as np
+
 from arena import Policy, play
 from arena.errors import ArenaError
 
 from express.bots import BOT_NAMES, bot
+from express.cards import deck_for, load_deck
 from express.errors import ExpressError
+from express.exact import solve_deal
 from express.game import Dealt, Game, Turn
 from express.match import Match
 from express.review import Decisive, decisive, hindsight
@@ -35,7 +45,7 @@ from express.train import Train
 
 __all__ = ["COMMANDS", "add_commands", "run"]
 
-COMMANDS = ("play", "tournament")
+COMMANDS = ("play", "tournament", "solve")
 """The subcommands this module adds to ``express``."""
 
 
@@ -58,6 +68,14 @@ def add_commands(commands: Any) -> None:
     tour.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
     tour.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
     tour.add_argument("--json", action="store_true", help="machine-readable output")
+
+    solve = commands.add_parser("solve", help="the exact value and an optimal line of a two-player deal")
+    source = solve.add_mutually_exclusive_group()
+    source.add_argument("--seed", type=int, default=0, help="shuffle the 2-player deck with this seed (default 0)")
+    source.add_argument("--order", help="a deck file with the deck order, top card first")
+    solve.add_argument("--caboose", help="a caboose by name (default: none)")
+    solve.add_argument("--rounds", type=int, help="override the 7 rounds of a two-player game")
+    solve.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _bots(text: str) -> dict[str, Policy]:
@@ -206,8 +224,52 @@ def _tournament(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def _solve(args: argparse.Namespace) -> str:
+    """``express solve``: the exact value and an optimal line of a two-player deal."""
+    if args.order is not None:
+        order = load_deck(args.order)
+        source = f"the order in {args.order}"
+    else:
+        if args.seed < 0:
+            raise ExpressError(f"invalid seed: {args.seed!r} (a seed is 0 or more)")
+        deck = deck_for(2)
+        order = tuple(deck[i] for i in np.random.default_rng(args.seed).permutation(len(deck)))
+        source = f"the 2-player deck shuffled with seed {args.seed}"
+    if args.caboose is not None and args.caboose.strip().lower() == "random":
+        raise ExpressError("solve needs a known caboose: name one (--caboose NAME), not 'random'")
+    game = Game(2, caboose=args.caboose, order=order, rounds=args.rounds)
+    solution = solve_deal(game)
+    for action in solution.line:
+        game.apply_action(action)
+    score = game.score()
+    if args.json:
+        data = solution.to_dict()
+        data["order"] = [str(card) for card in order]
+        data["caboose"] = None if game.caboose is None else game.caboose.name
+        data["score"] = score.to_dict()
+        return json.dumps(data, indent=2)
+    caboose = "no caboose" if game.caboose is None else f"caboose {game.caboose.name}"
+    used = order[: game.hand_size + game.players * game.rounds]
+    lines = [
+        f"two-player deal from {source}, {game.rounds} rounds, {caboose}",
+        f"cards dealt and drawn, in order: {' '.join(str(card) for card in used)}",
+        f"value (player 0's score minus player 1's, both playing perfectly): {solution.value:+d}",
+        f"an optimal line ({solution.nodes} states searched):",
+    ]
+    for event in game.events:
+        if isinstance(event, Turn):
+            way = "face up" if event.play.face_up else "face down"
+            lines.append(f"  round {event.round}: player {event.player} holds "
+                         f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}")
+    lines.append("final scoring (trains in full, ~ = face down)")
+    lines.extend(_score_lines(score, ["perfect", "perfect"], game.trains))
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> str:
-    """The output of ``express play`` or ``express tournament``; bad input raises ExpressError."""
+    """The output of ``express play``, ``tournament`` or ``solve``; bad input raises ExpressError."""
     if args.command == "play":
         return _play(args)
+    if args.command == "solve":
+        return _solve(args)
     return _tournament(args)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +16,8 @@ from express.cabooses import CABOOSES, Caboose
 from express.cards import Card, deck_for
 from express.exact import PerfectPolicy, solve_deal, solve_order
 from express.game import Game
-from express.errors import RulesError
+from express.bots import bot
+from express.errors import ExpressError, RulesError
 from express.scoring import score_game
 from express.train import Play, Train
 
@@ -146,3 +151,47 @@ def test_solve_deal_refuses_what_it_cannot_solve() -> None:
         solve_deal(Game(2))
     with pytest.raises(TypeError, match="express.Game"):
         solve_deal("B2|B2")  # type: ignore[arg-type]
+
+
+def run_express(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "express", *argv], capture_output=True, text=True, timeout=300)
+
+
+def test_solve_command_prints_the_value_and_a_line_that_reaches_it(tmp_path: Path) -> None:
+    order = random_orders(1, seed=3)[0]
+    deck_file = tmp_path / "order.txt"
+    deck_file.write_text("; an order, top card first\n" + "\n".join(str(card) for card in order) + "\n")
+    done = run_express("solve", "--order", str(deck_file), "--rounds", "3", "--caboose", "End of Line", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    expected = solve_order(order, caboose=CABOOSES[13], rounds=3).value
+    assert CABOOSES[13].name == "End of Line" and data["value"] == expected
+    plays = [Play.parse(text) for text in data["line"]]
+    assert line_score(order, plays, CABOOSES[13]) == expected
+    text = run_express("solve", "--seed", "4", "--rounds", "2")
+    assert text.returncode == 0 and "value (player 0's score minus player 1's" in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("argv", "quoted"),
+    [
+        (("solve", "--seed", "-1"), "-1"),
+        (("solve", "--caboose", "random"), "random"),
+        (("solve", "--caboose", "Sequence 9"), "Sequence 9"),
+        (("solve", "--rounds", "0"), "0"),
+        (("solve", "--order", "/no/such/file"), "/no/such/file"),
+        (("solve", "--rounds", "12"), "12"),
+    ],
+)
+def test_solve_command_bad_input_is_one_line(argv: tuple[str, ...], quoted: str) -> None:
+    done = run_express(*argv)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and quoted in done.stderr
+    as_json = run_express(*argv, "--json")
+    assert as_json.returncode == 2 and quoted in json.loads(as_json.stdout)["error"]
+
+
+def test_the_perfect_bot_needs_the_order() -> None:
+    assert isinstance(bot("perfect", order=deck_for(2)), PerfectPolicy)
+    with pytest.raises(ExpressError, match="deck order"):
+        bot("perfect")
