@@ -91,10 +91,10 @@ def executor_from(
         with ProcessPoolExecutor(max_workers=workers or 1) as pool:
             yield pool
         return
+    n = parse_cluster(cluster) if cluster is not None else 0
     distributed = _distributed()
     with ExitStack() as stack:
         if cluster is not None:
-            n = parse_cluster(cluster)
             local = stack.enter_context(distributed.LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True,
                 dashboard_address=None, silence_logs=logging.ERROR))
