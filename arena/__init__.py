@@ -1,4 +1,4 @@
-"""What every game shares: one game-state protocol (OpenSpiel's names), seeded play.
+"""What every game shares: one game-state protocol (OpenSpiel's names), seeded play, tournaments.
 
 ``arena`` knows no game: ``packing`` and ``express`` implement :class:`GameState` and bring
 their own policies.
@@ -11,16 +11,22 @@ their own policies.
 from arena.errors import ArenaError
 from arena.play import RandomPolicy, play, sample_outcome, seat_streams
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
+from arena.tournament import GameRecord, PolicyStats, TournamentResult, deal_seed, tournament
 
 __all__ = [
     "CHANCE",
     "TERMINAL",
     "Action",
     "ArenaError",
+    "GameRecord",
     "GameState",
     "Policy",
+    "PolicyStats",
     "RandomPolicy",
+    "TournamentResult",
+    "deal_seed",
     "play",
     "sample_outcome",
     "seat_streams",
+    "tournament",
 ]

@@ -1,0 +1,582 @@
+"""Duplicate-deal tournaments over any ``concurrent.futures.Executor``: wins, intervals, ratings.
+
+A tournament plays ``games`` *deals*. A deal is one seed, so one chance stream (the same dice,
+the same draws), and it is played once per *seat rotation*: with ``n`` players, in rotation
+``r`` policy ``i`` sits in seat ``(i + r) % n``. Every policy so meets every seat's luck once
+per deal and the luck cancels between policies (duplicate bridge's idea). A deal counts only
+once all its rotations are played.
+
+Seeds are explicit data: deal ``k`` of a tournament seeded ``S`` is played with
+``deal_seed(S, k)``, so any deal can be replayed alone::
+
+    play(new_game(), seated_policies, deal_seed(S, k))
+
+and every :class:`GameRecord` carries its seed and seating. Results do not depend on the
+executor, the number of workers or the chunking: each deal is played from its own seed with a
+fresh game and fresh copies of the policies' generators, and the results are combined in deal
+order. (Policies must not change their choices from game to game: a task works on its own
+pickled copy of them.)
+
+The statistics need the ``tournament`` extra (``scipy`` for the confidence interval,
+``openskill`` for the rating), imported when a tournament starts; the progress bar uses
+``tqdm`` (the ``progress`` extra) when it is installed. For example, with a game's
+``Game`` class and two of its bots::
+
+    result = tournament(partial(Game, players=2), {"optimal": optimal, "random": RandomPolicy()},
+                        games=2000, seed=1, workers=2)
+    print(result)                       # the table, best rating first
+    result.stat("optimal").win_interval # (low, high), 95 %
+    result.to_dict()                    # JSON-ready
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import time
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import numpy as np
+
+from arena.errors import ArenaError
+from arena.play import play
+from arena.protocol import GameState, Policy
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+__all__ = ["GameRecord", "PolicyStats", "TournamentResult", "deal_seed", "tournament"]
+
+S = TypeVar("S", bound=GameState)
+
+TASK_SECONDS = 0.25
+"""The work a task aims at when the chunk size is chosen automatically: long enough that the
+cost of sending it to a worker is small, short enough for a lively progress bar and Ctrl-C."""
+
+CONFIDENCE = 0.95
+"""The confidence level of every win-rate interval."""
+
+EXTRA_HINT = "pip install -e '.[tournament]'"
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of deal ``deal`` (0-based) of a tournament seeded ``seed``.
+
+    It is ``numpy.random.SeedSequence(seed, spawn_key=(deal,))`` — the ``deal``-th child of
+    ``SeedSequence(seed).spawn(...)`` — turned into one (128-bit) integer for :func:`arena.play`, so deals
+    are independent streams and any one of them can be replayed alone.
+
+    >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
+    True
+    """
+    word = np.random.SeedSequence(seed, spawn_key=(deal,)).generate_state(2, np.uint64)
+    return int(word[0]) << 64 | int(word[1])
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a tournament, kept small: enough to replay it and to count anything more.
+
+    ``seating[s]`` is the name of the policy in seat ``s``; ``returns`` and ``winners`` are by
+    seat, as the game reported them; ``summary`` is what the tournament's ``summarise`` hook
+    returned for the finished game (``None`` without a hook). Replay it with
+    ``play(new_game(), [policies[name] for name in record.seating], record.seed)``.
+    """
+
+    deal: int
+    rotation: int
+    seed: int
+    seating: tuple[str, ...]
+    returns: tuple[float, ...]
+    winners: frozenset[int]
+    summary: Hashable = None
+
+    def share(self, seat: int) -> Fraction:
+        """The part of the win that ``seat`` takes: ``1/k`` for each of ``k`` winners, else 0."""
+        return Fraction(1, len(self.winners)) if seat in self.winners else Fraction(0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (the summary as the hook gave it)."""
+        return {
+            "deal": self.deal,
+            "rotation": self.rotation,
+            "seed": self.seed,
+            "seating": list(self.seating),
+            "returns": list(self.returns),
+            "winners": sorted(self.winners),
+            "summary": self.summary,
+        }
+
+
+@dataclass(frozen=True)
+class PolicyStats:
+    """One policy's results over a tournament.
+
+    - ``games``: games played (every policy plays every game of every completed deal);
+    - ``wins``: the wins, exactly, a win shared by ``k`` players counting ``1/k`` to each;
+    - ``win_rate``: ``wins / games``; ``win_interval``: its 95 % confidence interval (see
+      :class:`TournamentResult` for how it is computed);
+    - ``mean_points``: the mean of the policy's ``returns()`` over its games;
+    - ``mu``, ``sigma``: its openskill Plackett–Luce rating after the whole tournament, and
+      ``rating = mu - 3 * sigma`` (openskill's ``ordinal``: a conservative skill estimate).
+
+    With no completed deal the rate and mean are 0 and the interval is the whole ``(0, 1)``.
+    """
+
+    name: str
+    games: int
+    wins: Fraction
+    win_rate: float
+    win_interval: tuple[float, float]
+    mean_points: float
+    mu: float
+    sigma: float
+    rating: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (``wins`` as a float)."""
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": float(self.wins),
+            "win_rate": self.win_rate,
+            "win_interval": list(self.win_interval),
+            "mean_points": self.mean_points,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "rating": self.rating,
+        }
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """What a tournament found: per-policy statistics and the record of every game.
+
+    ``policies`` are the names in the order given (policy ``i`` sits in seat ``(i + r) % n`` in
+    rotation ``r``); ``stats`` follow that order. ``deals`` deals were completed out of
+    ``deals_requested``; ``interrupted`` is True when Ctrl-C stopped the tournament early (the
+    statistics then cover the completed deals only). ``records`` are in (deal, rotation) order.
+
+    **Win-rate interval.** The games of one deal share their luck, so they are not independent;
+    deals are. For each deal the policy's mean win share over the rotations is one observation
+    in ``[0, 1]``; the interval is Student's t interval on the mean of those observations
+    (``scipy.stats.t.interval`` with ``scipy.stats.sem``), clipped to ``[0, 1]``. It accounts
+    for shared wins, for the correlation inside a deal, and it shrinks as duplicate deals cancel
+    the luck. When the observations have no spread (fewer than two deals, or every deal the
+    same share) the t interval is degenerate; the interval is then the Wilson score interval
+    (``scipy.stats.binomtest(...).proportion_ci(method="wilson")``) for the rounded sum of the
+    shares over the number of deals, which is conservative: a variable in ``[0, 1]`` with mean
+    ``p`` has a variance of at most ``p(1 - p)``.
+
+    **Rating.** Each game is one Plackett–Luce match (``openskill.models.PlackettLuce`` with its
+    default parameters), the seats ranked by the rules' winners first (all tied), then by points
+    (``returns()``, higher better; equal points tie). Games are rated in (deal, rotation) order,
+    so the rating is deterministic.
+    """
+
+    policies: tuple[str, ...]
+    players: int
+    seed: int
+    deals_requested: int
+    deals: int
+    interrupted: bool
+    stats: tuple[PolicyStats, ...]
+    records: tuple[GameRecord, ...]
+
+    def stat(self, name: str) -> PolicyStats:
+        """The statistics of the policy called ``name``."""
+        for stats in self.stats:
+            if stats.name == name:
+                return stats
+        raise ArenaError(f"no policy named {name!r} in this tournament")
+
+    def to_dict(self, *, records: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict; with ``records=True`` it lists every game too."""
+        out: dict[str, Any] = {
+            "policies": list(self.policies),
+            "players": self.players,
+            "seed": self.seed,
+            "deals_requested": self.deals_requested,
+            "deals": self.deals,
+            "games": self.deals * self.players,
+            "interrupted": self.interrupted,
+            "confidence": CONFIDENCE,
+            "stats": [s.to_dict() for s in self.stats],
+        }
+        if records:
+            out["records"] = [r.to_dict() for r in self.records]
+        return out
+
+    def __str__(self) -> str:
+        """A table, best rating first."""
+        head = (
+            f"{self.deals} deals x {self.players} seatings = {self.deals * self.players} games"
+            f" (seed {self.seed})"
+        )
+        if self.interrupted:
+            head += f", interrupted after {self.deals} of {self.deals_requested} deals"
+        rows = [("policy", "games", "wins", "win rate", "95% interval", "mean points", "rating")]
+        for s in sorted(self.stats, key=lambda s: (-s.rating, s.name)):
+            low, high = s.win_interval
+            rows.append(
+                (
+                    s.name,
+                    str(s.games),
+                    f"{float(s.wins):.1f}" if s.wins.denominator != 1 else str(s.wins),
+                    f"{100 * s.win_rate:.1f}%",
+                    f"{100 * low:.1f}-{100 * high:.1f}%",
+                    f"{s.mean_points:.2f}",
+                    f"{s.rating:.2f}",
+                )
+            )
+        widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+        lines = [head]
+        for row in rows:
+            cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
+            lines.append("  ".join(cells).rstrip())
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class _Task(Generic[S]):
+    """Deals for one worker: everything travels with it, seeds included."""
+
+    new_game: Callable[[], S]
+    names: tuple[str, ...]
+    policies: tuple[Policy, ...]
+    deals: tuple[tuple[int, int], ...]  # (deal index, deal seed)
+    summarise: Callable[[S], Hashable] | None
+
+
+def _play_deal(task: _Task[S], deal: int, seed: int) -> tuple[GameRecord, ...]:
+    """Every rotation of one deal, from the same seed."""
+    n = len(task.policies)
+    records = []
+    for rotation in range(n):
+        order = [(seat - rotation) % n for seat in range(n)]  # policy index in each seat
+        state = play(task.new_game(), [task.policies[i] for i in order], seed)
+        records.append(
+            GameRecord(
+                deal=deal,
+                rotation=rotation,
+                seed=seed,
+                seating=tuple(task.names[i] for i in order),
+                returns=tuple(float(x) for x in state.returns()),
+                winners=frozenset(state.winners()),
+                summary=None if task.summarise is None else task.summarise(state),
+            )
+        )
+    return tuple(records)
+
+
+def _play_task(task: _Task[S]) -> tuple[tuple[GameRecord, ...], ...]:
+    """A worker's job: the deals of ``task`` in order."""
+    return tuple(_play_deal(task, deal, seed) for deal, seed in task.deals)
+
+
+def _ignore_sigint() -> None:
+    """Worker initialiser: Ctrl-C is the parent's to handle (it cancels and keeps the results)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _require_stats() -> tuple[ModuleType, type[Any]]:
+    """``scipy.stats`` and openskill's Plackett–Luce model, or an error naming the extra."""
+    try:
+        import scipy.stats
+        from openskill.models import PlackettLuce
+    except ImportError as err:
+        raise ImportError(
+            f"tournament statistics need scipy and openskill ({err.name} is missing): {EXTRA_HINT}"
+        ) from err
+    return scipy.stats, PlackettLuce
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    """A tqdm bar when asked for and tqdm is installed, else ``None`` (no output)."""
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="deal", desc="tournament", leave=False)
+
+
+def _check_policies(policies: Mapping[str, Policy] | Sequence[Policy]) -> tuple[tuple[str, ...], tuple[Policy, ...]]:
+    if isinstance(policies, Mapping):
+        pairs = list(policies.items())
+    elif isinstance(policies, Sequence) and not isinstance(policies, str):
+        pairs = []
+        for policy in policies:
+            name = getattr(policy, "name", None)
+            if not isinstance(name, str):
+                raise TypeError(
+                    f"expected policies with a str `name` attribute (or a dict of name -> policy), got {policy!r}"
+                )
+            pairs.append((name, policy))
+    else:
+        raise TypeError(f"expected a dict of name -> policy or a sequence of named policies, got {policies!r}")
+    for name, policy in pairs:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"expected a non-empty str policy name, got {name!r}")
+        if not isinstance(policy, Policy):
+            raise TypeError(f"expected a policy with an act(observation, legal_actions, rng) method, got {policy!r}")
+    names = tuple(name for name, _ in pairs)
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ArenaError(f"policy names must be distinct: {', '.join(map(repr, repeated))} repeated")
+    return names, tuple(policy for _, policy in pairs)
+
+
+def _check_int(value: object, what: str, *, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected an int for {what}, got {value!r}")
+    if value < least:
+        raise ArenaError(f"{what} must be at least {least}: {value!r}")
+    return value
+
+
+def tournament(
+    new_game: Callable[[], S],
+    policies: Mapping[str, Policy] | Sequence[Policy],
+    *,
+    games: int,
+    seed: int,
+    executor: Executor | None = None,
+    workers: int = 1,
+    progress: bool = True,
+    chunk: int | None = None,
+    summarise: Callable[[S], Hashable] | None = None,
+) -> TournamentResult:
+    """Play ``games`` duplicate deals between ``policies`` and return the statistics.
+
+    - ``new_game``: a zero-argument callable returning a fresh game (a :class:`GameState`) —
+      picklable when the games run in other processes: a module-level function or class, or a
+      ``functools.partial`` of one (``partial(packing.Game, players=4)``), never a lambda.
+    - ``policies``: exactly one per player, as a dict ``{name: policy}`` or a sequence of
+      policies with a ``name`` attribute (names distinct). Give the same policy under two names
+      to seat it twice. Picklable when the games run in other processes.
+    - ``games``: the number of deals; each is played once per seat rotation, so there are
+      ``games * players`` games in all. ``seed``: a non-negative int; deal ``k`` uses
+      :func:`deal_seed` ``(seed, k)``.
+    - ``executor``: any :class:`concurrent.futures.Executor`, used as is and left running
+      (``workers`` is then only a hint for the chunk size). Without one, ``workers > 1`` makes a
+      :class:`~concurrent.futures.ProcessPoolExecutor` of that size (shut down at the end) and
+      ``workers == 1`` plays in this process.
+    - ``chunk``: deals per task sent to the executor. By default the first deal is played here
+      and timed, and tasks take about :data:`TASK_SECONDS` of work each, with at least four tasks
+      per worker when there are enough deals.
+    - ``progress``: a tqdm progress bar on stderr (when tqdm is installed; otherwise nothing).
+    - ``summarise``: an optional picklable ``summarise(final_state) -> value`` whose result
+      (hashable, and JSON-ready if ``to_dict(records=True)`` is wanted) is kept in each
+      :class:`GameRecord`, for a game's own statistics.
+
+    Ctrl-C (``KeyboardInterrupt``, also one raised by a policy) stops the tournament: pending
+    tasks are cancelled and the result covers the deals completed so far, with
+    ``interrupted=True``. Any other error is raised.
+
+    Bad input raises :class:`ArenaError` (wrong number of policies, repeated names, ``games`` or
+    ``workers`` below 1, a negative seed) or :class:`TypeError` (wrong types); missing scipy or
+    openskill raise :class:`ImportError` naming the ``tournament`` extra.
+    """
+    if not callable(new_game):
+        raise TypeError(f"expected a zero-argument callable returning a game, got {new_game!r}")
+    names, seated = _check_policies(policies)
+    _check_int(games, "games", least=1)
+    _check_int(seed, "seed", least=0)
+    _check_int(workers, "workers", least=1)
+    if chunk is not None:
+        _check_int(chunk, "chunk", least=1)
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"expected a concurrent.futures.Executor, got {executor!r}")
+    if summarise is not None and not callable(summarise):
+        raise TypeError(f"expected a callable summarise(state), got {summarise!r}")
+    first = new_game()
+    if not isinstance(first, GameState):
+        raise TypeError(f"new_game() returned {first!r}, not a game state")
+    if len(seated) != first.num_players:
+        raise ArenaError(f"{len(seated)} policies for {first.num_players} players")
+    stats_module, model = _require_stats()  # fail before playing, not after
+
+    task = _Task(new_game=new_game, names=names, policies=seated, deals=(), summarise=summarise)
+    seeds = [(deal, deal_seed(seed, deal)) for deal in range(games)]
+    done: dict[int, tuple[GameRecord, ...]] = {}
+    bar = _progress(games, progress)
+    interrupted = False
+    try:
+        if executor is None and workers == 1:
+            for deal, s in seeds:
+                done[deal] = _play_deal(task, deal, s)
+                if bar is not None:
+                    bar.update(1)
+        else:
+            _run_parallel(task, seeds, done, bar, executor=executor, workers=workers, chunk=chunk)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+    records = tuple(record for deal in sorted(done) for record in done[deal])
+    return _result(
+        names,
+        records,
+        players=first.num_players,
+        seed=seed,
+        deals_requested=games,
+        deals=len(done),
+        interrupted=interrupted,
+        stats_module=stats_module,
+        model=model,
+    )
+
+
+def _run_parallel(
+    task: _Task[S],
+    seeds: list[tuple[int, int]],
+    done: dict[int, tuple[GameRecord, ...]],
+    bar: Any,
+    *,
+    executor: Executor | None,
+    workers: int,
+    chunk: int | None,
+) -> None:
+    """Play ``seeds`` through an executor, filling ``done`` by deal; re-raises Ctrl-C."""
+    parallel = workers if executor is None or workers > 1 else (os.cpu_count() or 1)
+    if chunk is None:
+        # Time one deal here to size the tasks (its result counts like any other).
+        start = time.perf_counter()
+        deal, s = seeds[0]
+        done[deal] = _play_deal(task, deal, s)
+        if bar is not None:
+            bar.update(1)
+        seeds = seeds[1:]
+        elapsed = max(time.perf_counter() - start, 1e-6)
+        chunk = max(1, min(math.ceil(TASK_SECONDS / elapsed), math.ceil(len(seeds) / (4 * parallel))))
+    if not seeds:
+        return
+    tasks = [
+        _Task(task.new_game, task.names, task.policies, tuple(seeds[i : i + chunk]), task.summarise)
+        for i in range(0, len(seeds), chunk)
+    ]
+    own: ProcessPoolExecutor | None = None
+    futures: dict[Future[tuple[tuple[GameRecord, ...], ...]], _Task[S]] = {}
+    try:
+        if executor is None:
+            executor = own = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        for job in tasks:
+            futures[executor.submit(_play_task, job)] = job
+        for future in as_completed(futures):
+            _keep(futures[future], future.result(), done, bar)
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        if own is not None:
+            own.shutdown(wait=True, cancel_futures=True)  # lets the running tasks finish
+        # Keep what finished meanwhile: an interrupted result covers every completed deal.
+        for future, job in futures.items():
+            if job.deals[0][0] not in done and future.done() and not future.cancelled():
+                if future.exception() is None:
+                    _keep(job, future.result(), done, bar)
+        raise
+    finally:
+        if own is not None:
+            own.shutdown(wait=True, cancel_futures=True)
+
+
+def _keep(
+    job: _Task[Any], result: Iterable[tuple[GameRecord, ...]], done: dict[int, tuple[GameRecord, ...]], bar: Any
+) -> None:
+    for (deal, _), records in zip(job.deals, result):
+        done[deal] = records
+    if bar is not None:
+        bar.update(len(job.deals))
+
+
+def _win_interval(shares: list[float], stats_module: Any) -> tuple[float, float]:
+    """The 95 % interval of the mean of per-deal win shares (see :class:`TournamentResult`)."""
+    n = len(shares)
+    if n == 0:
+        return (0.0, 1.0)
+    mean = math.fsum(shares) / n
+    if n >= 2 and any(x != shares[0] for x in shares):
+        sem = float(stats_module.sem(shares))
+        low, high = stats_module.t.interval(CONFIDENCE, n - 1, loc=mean, scale=sem)
+        return (max(0.0, float(low)), min(1.0, float(high)))
+    wins = round(math.fsum(shares))
+    ci = stats_module.binomtest(wins, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
+    return (float(ci.low), float(ci.high))
+
+
+def _ranks(record: GameRecord) -> list[int]:
+    """Plackett–Luce ranks by seat (0 best): the winners together, then by points, ties equal."""
+    keys = [(0 if seat in record.winners else 1, -points) for seat, points in enumerate(record.returns)]
+    order = sorted(set(keys))
+    return [order.index(key) for key in keys]
+
+
+def _result(
+    names: tuple[str, ...],
+    records: tuple[GameRecord, ...],
+    *,
+    players: int,
+    seed: int,
+    deals_requested: int,
+    deals: int,
+    interrupted: bool,
+    stats_module: Any,
+    model: type[Any],
+) -> TournamentResult:
+    """The statistics of ``records`` (in deal order): see :class:`TournamentResult`."""
+    index = {name: i for i, name in enumerate(names)}
+    # Win shares are counted exactly in integer units of 1/unit (every 1/k with k <= players
+    # is a whole number of them): Fraction arithmetic per game would cost more than the games.
+    unit = math.lcm(*range(1, players + 1))
+    wins = [0] * len(names)
+    points: list[list[float]] = [[] for _ in names]
+    deal_wins: list[dict[int, int]] = [{} for _ in names]
+    rater = model()
+    ratings = [rater.rating(name=name) for name in names]
+    for record in records:
+        for seat, name in enumerate(record.seating):
+            i = index[name]
+            share = unit // len(record.winners) if seat in record.winners else 0
+            wins[i] += share
+            points[i].append(record.returns[seat])
+            deal_wins[i][record.deal] = deal_wins[i].get(record.deal, 0) + share
+        seated = [ratings[index[name]] for name in record.seating]
+        rated = rater.rate([[r] for r in seated], ranks=_ranks(record))
+        for name, team in zip(record.seating, rated):
+            ratings[index[name]] = team[0]
+    stats = []
+    for i, name in enumerate(names):
+        played = len(points[i])
+        # Each deal's mean share over its rotations: one observation per (independent) deal.
+        shares = [deal_wins[i][d] / (unit * players) for d in sorted(deal_wins[i])]
+        stats.append(
+            PolicyStats(
+                name=name,
+                games=played,
+                wins=Fraction(wins[i], unit),
+                win_rate=wins[i] / (unit * played) if played else 0.0,
+                win_interval=_win_interval(shares, stats_module),
+                mean_points=math.fsum(points[i]) / played if played else 0.0,
+                mu=float(ratings[i].mu),
+                sigma=float(ratings[i].sigma),
+                rating=float(ratings[i].ordinal()),
+            )
+        )
+    return TournamentResult(
+        policies=names,
+        players=players,
+        seed=seed,
+        deals_requested=deals_requested,
+        deals=deals,
+        interrupted=interrupted,
+        stats=tuple(stats),
+        records=records,
+    )
