@@ -17,6 +17,7 @@ from packing import DICE, LENGTHS, SAMPLE_DECK, Cargo, Truck, dump_deck, load_de
 from packing.design import (
     HEIGHT_COUNTS,
     ColumnCache,
+    DeckReport,
     DesignError,
     compare,
     check_facts,
@@ -26,7 +27,7 @@ from packing.design import (
     shape_key,
 )
 from packing.stats import heuristic_loss
-from packing.table import build_table
+from packing.table import OptimalTable, build_table
 
 TINY_DECK = (
     Truck.parse("###/###", height=1, name="a"),
@@ -119,28 +120,27 @@ def test_random_decks_are_reproducible_in_a_fresh_process() -> None:
 
 
 @pytest.fixture(scope="module")
-def tiny_reports() -> tuple[list[object], np.ndarray]:
+def tiny_reports() -> tuple[list[DeckReport], OptimalTable]:
     cache = ColumnCache()
     reports = compare([TINY_DECK, TINY_DECK[:2]], labels=["three", "two"], cache=cache)
     assert cache.solved == 3  # the two decks share trucks: each column is solved once
-    penalties = build_table(TINY_DECK).table
-    return reports, penalties  # type: ignore[return-value]
+    return reports, build_table(TINY_DECK).table
 
 
-def test_columns_equal_the_table_build(tiny_reports: tuple[list[object], object]) -> None:
-    from packing.design import ColumnCache
-
+def test_columns_equal_the_table_build(tiny_reports: tuple[list[DeckReport], OptimalTable]) -> None:
     table = tiny_reports[1]
     cache = ColumnCache()
-    assert np.array_equal(cache.table(TINY_DECK).loaded, table.loaded)  # type: ignore[attr-defined]
+    assert np.array_equal(cache.table(TINY_DECK).loaded, table.loaded)
     rng = np.random.default_rng(5)
     for i in rng.choice(900, size=20, replace=False):
-        cargo = table.cargos[i]  # type: ignore[attr-defined]
+        cargo = table.cargos[i]
         for j, truck in enumerate(TINY_DECK):
-            assert table.loaded[i, j] == verify(solve(cargo, truck)).loaded  # type: ignore[attr-defined]
+            assert table.loaded[i, j] == verify(solve(cargo, truck)).loaded
 
 
-def test_compare_matches_a_direct_count_over_every_roll(tiny_reports: tuple[list[object], object]) -> None:
+def test_compare_matches_a_direct_count_over_every_roll(
+    tiny_reports: tuple[list[DeckReport], OptimalTable],
+) -> None:
     reports, table = tiny_reports
     report = reports[0]
     # Independent of the numpy code: walk all 7,776 rolls of the dice, with exact fractions.
@@ -151,7 +151,7 @@ def test_compare_matches_a_direct_count_over_every_roll(tiny_reports: tuple[list
     strictly_best = [False] * 3
     for faces in itertools.product(*(DICE[n] for n in LENGTHS)):
         cargo = Cargo.from_roll(list(faces))
-        row = [table.penalty(cargo, j) for j in range(3)]  # type: ignore[attr-defined]
+        row = [table.penalty(cargo, j) for j in range(3)]
         least = min(row)
         by_volume_sum[cargo.volume] = by_volume_sum.get(cargo.volume, 0) + least
         by_volume_count[cargo.volume] = by_volume_count.get(cargo.volume, 0) + 1
@@ -159,15 +159,15 @@ def test_compare_matches_a_direct_count_over_every_roll(tiny_reports: tuple[list
             expected[j] += Fraction(row[j], 7776)
             best_count[j] += row[j] == least
             strictly_best[j] |= row[j] == least and row.count(least) == 1
-    assert list(report.best_by_volume) == [  # type: ignore[attr-defined]
+    assert list(report.best_by_volume) == [
         Fraction(by_volume_sum[v], by_volume_count[v]) for v in range(1, 41)]
-    assert list(report.expected_penalty) == expected  # type: ignore[attr-defined]
-    assert list(report.p_best) == [Fraction(c, 7776) for c in best_count]  # type: ignore[attr-defined]
-    assert [t for t, s in zip(TINY_DECK, strictly_best) if not s] == list(report.dominated)  # type: ignore[attr-defined]
-    assert report.heuristic_loss == heuristic_loss(table, revealed=0).mean_loss  # type: ignore[attr-defined, arg-type]
-    assert report.coverage == max(report.best_by_volume[8:])  # type: ignore[attr-defined]
-    assert report.facts  # a three-truck deck is not a real deck  # type: ignore[attr-defined]
-    assert reports[1].deck == TINY_DECK[:2]  # type: ignore[attr-defined]
+    assert list(report.expected_penalty) == expected
+    assert list(report.p_best) == [Fraction(c, 7776) for c in best_count]
+    assert [t for t, s in zip(TINY_DECK, strictly_best) if not s] == list(report.dominated)
+    assert report.heuristic_loss == heuristic_loss(table, revealed=0).mean_loss
+    assert report.coverage == max(report.best_by_volume[8:])
+    assert report.facts  # a three-truck deck is not a real deck
+    assert reports[1].deck == TINY_DECK[:2]
 
 
 def test_objectives_of_the_sample_deck() -> None:
