@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
-from arena import RandomPolicy, tournament
+from arena import Policy, RandomPolicy, tournament
 from arena.executors import executor_from
 from packing.design import ColumnCache, random_deck
 from tests.arena.toy import AlwaysBank, AlwaysKeep, DiceRace
@@ -28,11 +28,9 @@ from tests.arena.toy import AlwaysBank, AlwaysKeep, DiceRace
 COLUMNS_PER_DECK = 30
 
 
-class ThreePlayers(DiceRace):
-    """The toy game for three players (module level, so worker processes can build it)."""
-
-    def __init__(self) -> None:
-        super().__init__(players=3)
+def three_players() -> DiceRace:
+    """The toy game for three players (module level, so worker processes can call it)."""
+    return DiceRace(players=3)
 
 
 @dataclass(frozen=True)
@@ -63,11 +61,11 @@ class CountingExecutor(Executor):
 
 
 def deals(count: int, executor: Executor | None) -> tuple[int, Any]:
-    policies = {"keep": AlwaysKeep(), "bank": AlwaysBank(), "random": RandomPolicy()}
+    policies: dict[str, Policy] = {"keep": AlwaysKeep(), "bank": AlwaysBank(), "random": RandomPolicy()}
     if executor is None:
-        return 0, tournament(ThreePlayers, policies, games=count, seed=7, progress=False)
+        return 0, tournament(three_players, policies, games=count, seed=7, progress=False)
     counting = CountingExecutor(executor)
-    result = tournament(ThreePlayers, policies, games=count, seed=7, progress=False,
+    result = tournament(three_players, policies, games=count, seed=7, progress=False,
                         executor=counting, workers=2)
     return counting.submitted, result
 
