@@ -4,10 +4,13 @@
     packing best --roll 3,2,3,0,1 [--deck FILE] [--top K]
     packing grab --roll 3,2,3,0,1 --revealed S03,S17 [--pile S01,S02,...]
     packing stats [--deck FILE] [--roll R]
-    packing table build [--deck FILE] [--workers N] [--out DIR] [--force]
+    packing table build [--deck FILE] [--workers N | --scheduler ADDRESS | --cluster local:N] [--out DIR] [--force]
     packing deck [--deck FILE]
     packing plot plan --roll R --truck MASK --height H --out FILE.png|.svg|.pdf
     packing plot deck [--deck FILE] --out DIR
+    packing decks random --count N --seed S --out DIR
+    packing decks compare A.txt B.txt ... [--json] [--out PNG]
+    packing decks optimise --objective coverage|balance|skill [--seed S] [--budget SECONDS]
 
 The contract of :func:`main` (the express command follows it too): ``main(argv) -> int``
 returns the exit status and never raises. 0 on success; 2 on bad input, after one line
@@ -25,9 +28,11 @@ import math
 import os
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from packing import gamecli
 from packing.deck import SAMPLE_DECK, dump_deck, load_deck
@@ -357,14 +362,17 @@ def _table_path(deck: Sequence[Truck], folder: Path, option: str) -> Path:
     return path
 
 
-def _build(deck: Sequence[Truck], path: Path, workers: int, *, out: TextIO, as_json: bool = False) -> OptimalTable:
-    """Build (or resume) the deck's table into ``path``, summing up on ``out``."""
+def _build(deck: Sequence[Truck], path: Path, workers: int, *, out: TextIO, as_json: bool = False,
+           executor: Executor | None = None, where: str = "") -> OptimalTable:
+    """Build (or resume) the deck's table into ``path`` (on ``executor``, described by ``where``,
+    else on ``workers`` local processes), summing up on ``out``."""
     checkpoint = path.with_suffix(".partial.npz")
     resumed = checkpoint.exists()
     progress = _progress_bar("building table")
     try:
         try:
-            report = build_table(deck, workers=workers, checkpoint=checkpoint, progress=progress)
+            report = build_table(deck, workers=workers, executor=executor, checkpoint=checkpoint,
+                                     progress=progress)
         except CheckpointError as error:
             # A checkpoint is only saved work: an unusable one costs a fresh start, no more.
             print(f"packing: note: discarding checkpoint {os.fspath(checkpoint)!r} "
@@ -375,7 +383,8 @@ def _build(deck: Sequence[Truck], path: Path, workers: int, *, out: TextIO, as_j
                 raise UsageError(f"cannot delete checkpoint {os.fspath(checkpoint)!r}: "
                                  f"{failure.strerror or failure}") from None
             resumed = False
-            report = build_table(deck, workers=workers, checkpoint=checkpoint, progress=progress)
+            report = build_table(deck, workers=workers, executor=executor, checkpoint=checkpoint,
+                                     progress=progress)
     except KeyboardInterrupt:
         raise Interrupted(f"finished work is saved in {os.fspath(checkpoint)!r}; run the same "
                           "command to resume") from None
@@ -389,7 +398,7 @@ def _build(deck: Sequence[Truck], path: Path, workers: int, *, out: TextIO, as_j
     print(f"table {path}: {report.entries} entries, {report.optimal} proven optimal, "
           f"{report.entries - report.optimal} not; {report.solved} solved in this run "
           f"{'(resumed) ' if resumed else ''}in {report.wall_time:.1f} s "
-          f"({rate:.0f} solves/s, {_plural(workers, 'worker')})", file=out)
+          f"({rate:.0f} solves/s, {where or _plural(workers, 'worker')})", file=out)
     return report.table
 
 
@@ -413,7 +422,12 @@ def cmd_table_build(args: argparse.Namespace) -> int:
                 print(f"table {path}: complete and current for this deck "
                       f"({current.penalties.size} entries); nothing to rebuild (--force rebuilds it)")
             return 0
-    _build(deck, path, args.workers, out=sys.stdout, as_json=args.json)
+    if args.scheduler is not None or args.cluster is not None:
+        with _dask_executor(args) as executor:
+            _build(deck, path, args.workers, out=sys.stdout, as_json=args.json, executor=executor,
+                   where=f"Dask {args.scheduler or args.cluster}")
+    else:
+        _build(deck, path, args.workers, out=sys.stdout, as_json=args.json)
     return 0
 
 
@@ -518,6 +532,220 @@ def cmd_plot_deck(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- executors and the deck designer (packing decks …) ----------------------------------------
+
+if TYPE_CHECKING:
+    from packing.design import DeckReport
+
+
+def _dask_options(p: argparse.ArgumentParser) -> None:
+    """``--scheduler`` / ``--cluster``: run the work on Dask instead of a local pool."""
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--scheduler", metavar="ADDRESS",
+                       help="an existing Dask scheduler, e.g. tcp://host:8786 (the dask extra)")
+    group.add_argument("--cluster", metavar="local:N",
+                       help="a Dask LocalCluster of N worker processes (the dask extra)")
+
+
+@contextmanager
+def _dask_executor(args: argparse.Namespace) -> Iterator[Executor]:
+    """The Dask executor ``--scheduler``/``--cluster`` ask for; a cluster that cannot be
+    made or reached is bad input (one line, exit 2)."""
+    from arena.executors import ExecutorError, executor_from
+
+    with ExitStack() as stack:
+        try:
+            executor = stack.enter_context(executor_from(scheduler=args.scheduler, cluster=args.cluster))
+        except ExecutorError as error:
+            raise UsageError(str(error)) from None
+        yield executor
+
+
+@contextmanager
+def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
+    """Dask when asked for, else ``--workers`` local processes (none for 1: work in-process)."""
+    if args.scheduler is not None or args.cluster is not None:
+        with _dask_executor(args) as executor:
+            yield executor
+        return
+    if args.workers < 1:
+        raise UsageError(f"argument --workers: must be at least 1, not {args.workers}")
+    if args.workers == 1:
+        yield None
+        return
+    from arena.executors import executor_from
+
+    with executor_from(workers=args.workers) as pool:
+        yield pool
+
+
+def _load_decks(paths: Sequence[str]) -> list[tuple[Truck, ...]]:
+    return [load_deck(p) for p in paths]
+
+
+def cmd_decks_random(args: argparse.Namespace) -> int:
+    from packing.deck import dump_deck
+    from packing.design import random_deck
+
+    if args.count < 1:
+        raise UsageError(f"argument --count: must be at least 1, not {args.count}")
+    folder = Path(args.out)
+    texts = [(folder / f"random-{args.seed}-{i:03d}.txt",
+              f"; random deck {i} of seed {args.seed}: honours the published facts, not the "
+              f"printed cards\n" + dump_deck(random_deck(seed=f"{args.seed}.{i}")))
+             for i in range(1, args.count + 1)]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, text in texts:
+            path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write decks into {args.out!r}: {error.strerror}") from None
+    for path, _ in texts:
+        print(path)
+    return 0
+
+
+def cmd_decks_compare(args: argparse.Namespace) -> int:
+    from packing.design import compare
+
+    decks = _load_decks(args.decks)
+    plot = _plot_module() if args.out else None
+    with _executor(args) as executor:
+        reports = compare(decks, labels=args.decks, executor=executor)
+    if plot is not None:
+        from packing.designplot import plot_comparison
+
+        try:
+            plot_comparison(reports, args.out)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
+    if args.json:
+        _print_json({"decks": [_report_dict(r) for r in reports],
+                     **({"picture": args.out} if args.out else {})})
+        return 0
+    _print_comparison(reports)
+    if args.out:
+        print(f"picture: {args.out}")
+    return 0
+
+
+def _report_dict(r: DeckReport) -> dict[str, Any]:
+    return {
+        "deck": r.label,
+        "coverage": float(r.coverage),
+        "balance": float(r.balance),
+        "skill": r.skill,
+        "best_mean_penalty": float(r.best_mean),
+        "dominated": [t.name for t in r.dominated],
+        "facts_broken": list(r.facts),
+        "best_by_volume": {str(v): float(e) for v, e in enumerate(r.best_by_volume, start=1)},
+        "trucks": [{"truck": t.name, "mask": str(t), "height": t.height, "capacity": t.capacity,
+                    "expected_penalty": float(e), "p_best": float(p)}
+                   for t, e, p in zip(r.deck, r.expected_penalty, r.p_best)],
+    }
+
+
+def _print_comparison(reports: Sequence[DeckReport]) -> None:
+    width = max(12, *(len(Path(r.label).name) for r in reports))
+    names = [Path(r.label).name for r in reports]
+    print("fairness summary (smaller is better; see packing.design):")
+    print(f"  {'deck':<{width}} {'coverage':>8} {'balance':>8} {'skill':>6} {'E[best]':>7} "
+          f"{'dominated':>9}  facts")
+    for name, r in zip(names, reports):
+        print(f"  {name:<{width}} {float(r.coverage):>8.2f} {float(r.balance):>8.1%} "
+              f"{r.skill:>6.2f} {float(r.best_mean):>7.2f} {len(r.dominated):>9}  "
+              f"{'all kept' if not r.facts else f'{len(r.facts)} broken: ' + r.facts[0]}")
+    print("  coverage: worst E[penalty] of the best truck over loads 9..40; balance: max − min "
+          "P(best); skill: mean loss of the capacity heuristic")
+    print()
+    print("expected penalty of the best truck, by load volume:")
+    print(f"  {'volume':>6} " + " ".join(f"{n:>{width}}" for n in names))
+    for v in range(1, 41):
+        print(f"  {v:>6} " + " ".join(f"{float(r.best_by_volume[v - 1]):>{width}.2f}" for r in reports))
+    for name, r in zip(names, reports):
+        print()
+        print(f"{name}: trucks by P(best)")
+        print(f"  {'truck':<6} {'mask':<18} {'h':>1} {'cap':>3} {'E[penalty]':>10} {'P(best)':>8}")
+        for t, e, p in sorted(zip(r.deck, r.expected_penalty, r.p_best), key=lambda x: -x[2]):
+            mark = "  dominated" if t in r.dominated else ""
+            print(f"  {t.name:<6} {str(t):<18} {t.height:>1} {t.capacity:>3} {float(e):>10.2f} "
+                  f"{float(p):>8.1%}{mark}")
+
+
+def cmd_decks_optimise(args: argparse.Namespace) -> int:
+    from packing.deck import dump_deck, save_deck
+    from packing.design import DesignError, Improvement, optimise
+
+    if args.budget is not None and args.budget <= 0:
+        raise UsageError(f"argument --budget: must be positive, not {args.budget}")
+    if args.rounds is not None and args.rounds < 1:
+        raise UsageError(f"argument --rounds: must be at least 1, not {args.rounds}")
+    budget = args.budget if args.budget is not None or args.rounds is not None else 60.0
+    start = _deck(args)
+    sense = "maximising" if args.maximise else "minimising"
+
+    def report(step: Improvement) -> None:
+        print(f"round {step.round}: {args.objective} {step.value:.4f}  ({step.move})", flush=True)
+
+    print(f"{sense} {args.objective} from {args.deck or 'the sample deck'}, seed {args.seed}",
+          flush=True)
+    with _executor(args) as executor:
+        try:
+            result = optimise(start, objective_name=args.objective, seed=args.seed,
+                              maximise=args.maximise, budget=budget, rounds=args.rounds,
+                              batch=args.batch, executor=executor, report=report)
+        except DesignError as error:
+            raise UsageError(str(error)) from None
+    print(f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after {result.rounds} "
+          f"rounds ({result.candidates} decks tried, {result.solved} truck columns solved)")
+    if args.out:
+        try:
+            save_deck(result.deck, args.out)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
+        print(f"best deck: {args.out}")
+    else:
+        print()
+        print(dump_deck(result.deck), end="")
+    return 0
+
+
+def _add_decks_commands(sub: Any) -> None:
+    """``packing decks random|compare|optimise``: the deck designer (packing.design)."""
+    decks = sub.add_parser("decks", help="design decks: random, compare, optimise")
+    decks_sub = decks.add_subparsers(dest="decks_command", required=True, parser_class=_Parser)
+
+    def executor_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--workers", type=int, default=2, help="local worker processes (default 2)")
+        _dask_options(p)
+
+    p = decks_sub.add_parser("random", help="random decks honouring every published fact")
+    p.add_argument("--count", type=int, required=True, help="how many decks")
+    p.add_argument("--seed", type=int, required=True, help="the same seed gives the same decks")
+    p.add_argument("--out", required=True, help="the folder to write the deck files into")
+    p.set_defaults(run=cmd_decks_random)
+
+    p = decks_sub.add_parser("compare", help="decks side by side: coverage, P(best), fairness")
+    p.add_argument("decks", nargs="+", metavar="DECK", help="deck files")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--out", metavar="PNG", help="also draw the comparison (the plot extra)")
+    executor_options(p)
+    p.set_defaults(run=cmd_decks_compare)
+
+    p = decks_sub.add_parser("optimise", help="local search for a deck minimising an objective")
+    p.add_argument("--objective", required=True, choices=("coverage", "balance", "skill"))
+    p.add_argument("--seed", type=int, default=0, help="the search's seed (default 0)")
+    p.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                   help="stop after this long (default 60 s unless --rounds is given)")
+    p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
+    p.add_argument("--batch", type=int, default=4, help="candidate decks per round (default 4)")
+    p.add_argument("--maximise", action="store_true", help="maximise the objective instead")
+    p.add_argument("--deck", help="the starting deck file (default: the sample deck)")
+    p.add_argument("--out", help="write the best deck here (default: print it)")
+    executor_options(p)
+    p.set_defaults(run=cmd_decks_optimise)
+
+
 # --- the parser -------------------------------------------------------------------------------
 
 
@@ -593,6 +821,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true",
                    help="rebuild even when the folder holds the complete, current table")
     json_option(p)
+    _dask_options(p)
     p.set_defaults(run=cmd_table_build)
 
     p = sub.add_parser("deck", help="print a deck as a deck file (--deck FILE loads it back)")
@@ -615,6 +844,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # --- the game: play, tournament (their logic lives in packing.gamecli) ---
     gamecli.add_commands(sub)
+    _add_decks_commands(sub)
     return parser
 
 

@@ -1,0 +1,563 @@
+"""The deck designer: random decks that honour the published facts, side-by-side comparisons,
+and a local search that optimises a deck for a documented objective.
+
+The published facts about the 30 printed trucks (``docs/rules/pack-and-stack.md``), as
+:func:`check_facts` reads them:
+
+- 30 trucks: 9 of height 1, 10 of height 2, 6 of height 3, 5 of height 4;
+- every loading area lies inside the 3×5 grid; all trucks are different — two trucks of the
+  same height whose areas are the same shape (shifted, mirrored or turned) would load every
+  cargo alike, so they count as the same truck;
+- the smallest truck holds exactly 9 cubes (no truck holds fewer);
+- no height-4 truck uses the full 15-cell floor; some trucks have no straight run of 5 cells;
+- areas are "oddly shaped or split in two": an area has at most two separate parts (cells
+  joined along a side), and at least one truck's area is split;
+- **Project reading** of "the trucks cover the whole range of loads (1..40)": some truck holds
+  at least 40 cubes, and every load of 9..40 cubes has a truck whose capacity is within
+  :data:`COVER_SLACK` cubes of it (below 9 the smallest truck is the nearest).
+
+Objectives (all minimised; :func:`objective` computes them from a deck's table):
+
+- ``coverage``: the worst, over load volumes 9..40, of the best truck's expected penalty
+  given that volume — how badly the deck serves its worst-served load. Loads below 9 cubes
+  are left out: every deck honouring the facts serves them alike (the 9-cube truck, penalty
+  9 − v), so they would pin the worst at 8 whatever the design;
+- ``balance``: the spread (max − min) of the trucks' P(best) (ties count as best, as in
+  :func:`packing.stats.truck_stats`) — 0 would mean no dominant and no dominated truck;
+- ``skill``: the mean penalty the capacity heuristic loses against the exact grab
+  (:func:`packing.stats.heuristic_loss`, whole deck open) — small when the rule of thumb is
+  as good as solving; ``maximise=True`` (``--maximise``) rewards decks where skill pays.
+
+Long work (one solved table column, 900 cargos on one truck, per task: 0.1–1.5 s) goes through
+any :class:`concurrent.futures.Executor`; columns are cached by truck shape and height, so a
+search step re-solves only the trucks it changed.
+
+>>> check_facts(SAMPLE_DECK)
+[]
+>>> check_facts(random_deck(seed=7))
+[]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from packing.deck import SAMPLE_DECK
+from packing.errors import PackingError
+from packing.model import Truck
+from packing.odds import ROLLS, roll_counts
+from packing.solver import solve
+from packing.stats import heuristic_loss
+from packing.table import OptimalTable, find_table
+from packing.verify import verify
+
+#: Trucks of each height in the printed deck (medium confidence, see the rules page).
+HEIGHT_COUNTS: dict[int, int] = {1: 9, 2: 10, 3: 6, 4: 5}
+GRID_ROWS, GRID_COLUMNS = 3, 5
+MIN_CAPACITY = 9
+MAX_LOAD = 40
+#: How close (in cubes) some truck's capacity must be to every load of 9..40.
+COVER_SLACK = 2
+OBJECTIVES = ("coverage", "balance", "skill")
+
+Cell = tuple[int, int]  # (row, column)
+Column = npt.NDArray[np.uint8]
+
+
+class DesignError(PackingError):
+    """A bad request to the designer: unknown objective, a deck that breaks the facts, …"""
+
+
+# --- the facts --------------------------------------------------------------------------------
+
+
+def _cells(truck: Truck) -> frozenset[Cell]:
+    return frozenset((y, x) for x, y in truck.cells)
+
+
+def shape_key(truck: Truck) -> tuple[int, str]:
+    """The truck up to what never changes a loading: its height and its area's shape, shifted
+    to the corner and taken in the least of its 8 turns and mirror images.
+
+    >>> shape_key(Truck.parse("..#/.##", height=2)) == shape_key(Truck.parse("##/#.", height=2))
+    True
+    """
+    cells = _cells(truck)
+    forms = []
+    for turn in range(8):
+        moved = set()
+        for y, x in cells:
+            for _ in range(turn % 4):
+                y, x = x, -y
+            if turn >= 4:
+                x = -x
+            moved.add((y, x))
+        top, left = min(y for y, _ in moved), min(x for _, x in moved)
+        moved = {(y - top, x - left) for y, x in moved}
+        rows, cols = max(y for y, _ in moved) + 1, max(x for _, x in moved) + 1
+        forms.append("/".join("".join("#" if (y, x) in moved else "." for x in range(cols))
+                              for y in range(rows)))
+    return truck.height, min(forms)
+
+
+def parts(cells: Iterable[Cell]) -> int:
+    """How many separate pieces the cells form (joined along a side)."""
+    todo, count = set(cells), 0
+    while todo:
+        count += 1
+        stack = [todo.pop()]
+        while stack:
+            y, x = stack.pop()
+            for near in ((y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)):
+                if near in todo:
+                    todo.remove(near)
+                    stack.append(near)
+    return count
+
+
+def check_facts(deck: Sequence[Truck]) -> list[str]:
+    """Every published fact (see the module docstring) that ``deck`` breaks, one line each;
+    an empty list when it honours them all."""
+    problems = []
+    heights = Counter(t.height for t in deck)
+    if len(deck) != sum(HEIGHT_COUNTS.values()) or dict(heights) != HEIGHT_COUNTS:
+        have = ", ".join(f"{heights[h]}×{h}" for h in sorted(heights))
+        want = ", ".join(f"{n}×{h}" for h, n in HEIGHT_COUNTS.items())
+        problems.append(f"heights are {have}, not {want}")
+    seen: dict[tuple[int, str], str] = {}
+    for t in deck:
+        label = t.name or str(t)
+        if t.rows > GRID_ROWS or t.columns > GRID_COLUMNS:
+            problems.append(f"{label}: mask {str(t)!r} is larger than {GRID_ROWS}×{GRID_COLUMNS}")
+        if t.capacity < MIN_CAPACITY:
+            problems.append(f"{label}: holds {t.capacity} cubes, fewer than {MIN_CAPACITY}")
+        if t.height == 4 and len(t.cells) >= GRID_ROWS * GRID_COLUMNS:
+            problems.append(f"{label}: a height-4 truck uses the full floor")
+        if parts(_cells(t)) > 2:
+            problems.append(f"{label}: area {str(t)!r} has more than two separate parts")
+        key = shape_key(t)
+        if key in seen:
+            problems.append(f"{label} is the same truck as {seen[key]} (same height, same shape)")
+        seen.setdefault(key, label)
+    if not deck:
+        return problems + ["the deck is empty"]
+    capacities = sorted(t.capacity for t in deck)
+    if capacities[0] != MIN_CAPACITY:
+        problems.append(f"the smallest truck holds {capacities[0]} cubes, not {MIN_CAPACITY}")
+    if all(t.longest_run() >= 5 for t in deck):
+        problems.append("every truck has a straight run of 5 cells")
+    if all(parts(_cells(t)) == 1 for t in deck):
+        problems.append("no truck's area is split in two")
+    if capacities[-1] < MAX_LOAD:
+        problems.append(f"no truck holds {MAX_LOAD} cubes (the largest holds {capacities[-1]})")
+    gaps = [v for v in range(MIN_CAPACITY, MAX_LOAD + 1)
+            if min(abs(c - v) for c in capacities) > COVER_SLACK]
+    if gaps:
+        problems.append(f"no truck's capacity is within {COVER_SLACK} of loads "
+                        f"{', '.join(map(str, gaps))}")
+    return problems
+
+
+# --- random decks -----------------------------------------------------------------------------
+
+_GRID = [(y, x) for y in range(GRID_ROWS) for x in range(GRID_COLUMNS)]
+
+
+def _neighbours(cell: Cell) -> list[Cell]:
+    y, x = cell
+    return [(y + dy, x + dx) for dy, dx in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= y + dy < GRID_ROWS and 0 <= x + dx < GRID_COLUMNS]
+
+
+def _grow(rng: random.Random, size: int, taken: set[Cell]) -> set[Cell] | None:
+    """A random connected piece of ``size`` cells, touching no cell of ``taken`` (not even
+    along a side, so it stays a separate part); None when it does not fit."""
+    banned = taken | {n for c in taken for n in _neighbours(c)}
+    free = [c for c in _GRID if c not in banned]
+    if not free:
+        return None
+    piece = {rng.choice(free)}
+    while len(piece) < size:
+        frontier = sorted({n for c in piece for n in _neighbours(c)} - piece - banned)
+        if not frontier:
+            return None
+        piece.add(rng.choice(frontier))
+    return piece
+
+
+def _truck_from(cells: Iterable[Cell], height: int, name: str) -> Truck:
+    chosen = set(cells)
+    mask = tuple(tuple((y, x) in chosen for x in range(GRID_COLUMNS)) for y in range(GRID_ROWS))
+    return Truck(mask, height, name)
+
+
+def random_truck(rng: random.Random, height: int, *, name: str = "", cells: int | None = None) -> Truck:
+    """A random truck of ``height`` inside the 3×5 grid holding at least 9 cubes (never a
+    full floor at height 4); its area is one piece, or (one time in five) two."""
+    largest = GRID_ROWS * GRID_COLUMNS - (1 if height == 4 else 0)
+    while True:
+        n = cells if cells is not None else rng.randint(math.ceil(MIN_CAPACITY / height), largest)
+        if n >= 2 and rng.random() < 0.2:
+            first = rng.randint(1, n - 1)
+            a = _grow(rng, first, set())
+            b = _grow(rng, n - first, a) if a is not None else None
+            area = a | b if a is not None and b is not None else None
+        else:
+            area = _grow(rng, n, set())
+        if area is not None:
+            return _truck_from(area, height, name)
+
+
+def random_deck(*, seed: int | str, attempts: int = 10_000) -> tuple[Truck, ...]:
+    """A random 30-truck deck honouring every fact :func:`check_facts` checks, the same for
+    the same ``seed`` in every process. Trucks are named R01..R30, by height then capacity.
+
+    >>> random_deck(seed=1) == random_deck(seed=1) != random_deck(seed=2)
+    True
+    """
+    rng = random.Random(f"packing.design.random_deck {seed}")
+    for _ in range(attempts):
+        trucks: list[Truck] = []
+        seen: set[tuple[int, str]] = set()
+        for height, count in HEIGHT_COUNTS.items():
+            while sum(t.height == height for t in trucks) < count:
+                # The first truck is the smallest one the facts require: 9 cells at height 1.
+                t = random_truck(rng, height, cells=MIN_CAPACITY if not trucks else None)
+                if shape_key(t) not in seen:
+                    seen.add(shape_key(t))
+                    trucks.append(t)
+        trucks.sort(key=lambda t: (t.height, t.capacity, str(t)))
+        deck = tuple(Truck(t.mask, t.height, f"R{i:02d}") for i, t in enumerate(trucks, start=1))
+        if not check_facts(deck):
+            return deck
+    raise DesignError(f"no deck honouring the facts in {attempts} attempts (seed {seed!r})")
+
+
+# --- tables by column -------------------------------------------------------------------------
+
+
+def solve_column(truck: Truck) -> Column:
+    """Worker task: the optimal loaded volume of every distinct roll on ``truck`` (one table
+    column, 900 solves, each validated and proven optimal)."""
+    loaded = np.zeros(len(roll_counts()), dtype=np.uint8)
+    for i, cargo in enumerate(roll_counts()):
+        plan = verify(solve(cargo, truck))
+        if not plan.optimal:
+            raise PackingError(f"cargo {cargo} on truck {truck!r}: no proven optimum")
+        loaded[i] = plan.loaded
+    return loaded
+
+
+class ColumnCache:
+    """Solved table columns keyed by truck shape and height (names do not matter), so decks
+    sharing trucks — or a search step changing one truck — solve only what is new.
+
+    >>> cache = ColumnCache()
+    >>> cache.table(SAMPLE_DECK).shape  # the shipped table's columns seed the cache
+    (900, 30)
+    """
+
+    def __init__(self) -> None:
+        self._columns: dict[tuple[tuple[tuple[bool, ...], ...], int], Column] = {}
+        self.solved = 0  # columns solved by this cache (not taken from a stored table)
+
+    @staticmethod
+    def _key(truck: Truck) -> tuple[tuple[tuple[bool, ...], ...], int]:
+        return truck.mask, truck.height
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    def __contains__(self, truck: Truck) -> bool:
+        return self._key(truck) in self._columns
+
+    def missing(self, decks: Iterable[Sequence[Truck]]) -> list[Truck]:
+        """Trucks of ``decks`` without a column, once each, in order of first appearance;
+        columns of any stored table of a whole deck are taken first."""
+        out: dict[tuple[tuple[tuple[bool, ...], ...], int], Truck] = {}
+        for deck in decks:
+            if any(t not in self for t in deck):
+                stored = find_table(deck)
+                if stored is not None:
+                    for j, t in enumerate(stored.deck):
+                        self._columns.setdefault(self._key(t), stored.loaded[:, j].copy())
+            for t in deck:
+                if t not in self:
+                    out.setdefault(self._key(t), Truck(t.mask, t.height))
+        return list(out.values())
+
+    def fill(self, decks: Iterable[Sequence[Truck]], *, executor: Executor | None = None) -> int:
+        """Solve every missing column of ``decks`` (in parallel through ``executor``, else
+        here); returns how many were solved."""
+        todo = self.missing(decks)
+        if executor is None:
+            results = [solve_column(t) for t in todo]
+        else:
+            futures = [executor.submit(solve_column, t) for t in todo]
+            results = [f.result() for f in futures]
+        for t, column in zip(todo, results):
+            self._columns[self._key(t)] = column
+        self.solved += len(todo)
+        return len(todo)
+
+    def table(self, deck: Sequence[Truck], *, executor: Executor | None = None) -> OptimalTable:
+        """The optimal table of ``deck``, solving its missing columns first."""
+        self.fill([deck], executor=executor)
+        return OptimalTable(tuple(deck),
+                            np.column_stack([self._columns[self._key(t)] for t in deck]))
+
+
+# --- what a deck's table says -----------------------------------------------------------------
+
+
+def _weights(table: OptimalTable) -> npt.NDArray[np.int64]:
+    counts = roll_counts()
+    return np.array([counts[c] for c in table.cargos], dtype=np.int64)
+
+
+def best_by_volume(table: OptimalTable) -> tuple[Fraction, ...]:
+    """For each load volume 1..40, the exact expected penalty of the deck's best truck over
+    the rolls of that volume (index ``v - 1``)."""
+    weights = _weights(table)
+    volumes = np.array([c.volume for c in table.cargos])
+    best = table.penalties.astype(np.int64).min(axis=1)
+    out = []
+    for v in range(1, MAX_LOAD + 1):
+        rows = volumes == v
+        out.append(Fraction(int(best[rows] @ weights[rows]), int(weights[rows].sum())))
+    return tuple(out)
+
+
+def coverage(by_volume: Sequence[Fraction]) -> Fraction:
+    """The ``coverage`` objective from :func:`best_by_volume`: the worst of loads 9..40."""
+    return max(by_volume[MIN_CAPACITY - 1:])
+
+
+def p_best(table: OptimalTable) -> tuple[Fraction, ...]:
+    """Each truck's exact probability of being best or tied best for a random roll."""
+    penalties = table.penalties.astype(np.int64)
+    best = penalties == penalties.min(axis=1, keepdims=True)
+    weights = _weights(table)
+    return tuple(Fraction(int(weights @ best[:, j]), ROLLS) for j in range(len(table.deck)))
+
+
+def expected_penalties(table: OptimalTable) -> tuple[Fraction, ...]:
+    """Each truck's exact expected penalty over all rolls."""
+    weights = _weights(table)
+    return tuple(Fraction(int(weights @ table.penalties[:, j].astype(np.int64)), ROLLS)
+                 for j in range(len(table.deck)))
+
+
+def dominated(table: OptimalTable) -> tuple[Truck, ...]:
+    """Trucks never strictly best: for every roll some other truck does at least as well."""
+    penalties = table.penalties.astype(np.int64)
+    out = []
+    for j, t in enumerate(table.deck):
+        others = np.delete(penalties, j, axis=1)
+        if others.shape[1] and not (penalties[:, j] < others.min(axis=1)).any():
+            out.append(t)
+    return tuple(out)
+
+
+def objective(table: OptimalTable, name: str) -> float:
+    """The objective ``name`` (``coverage``, ``balance`` or ``skill``; see the module
+    docstring) of a deck's table; smaller is better for all three."""
+    if name == "coverage":
+        return float(coverage(best_by_volume(table)))
+    if name == "balance":
+        shares = p_best(table)
+        return float(max(shares) - min(shares))
+    if name == "skill":
+        return heuristic_loss(table, revealed=0).mean_loss
+    raise DesignError(f"unknown objective {name!r} (choose from {', '.join(OBJECTIVES)})")
+
+
+@dataclass(frozen=True)
+class DeckReport:
+    """One deck, side by side with others (:func:`compare`)."""
+
+    label: str
+    deck: tuple[Truck, ...]
+    best_by_volume: tuple[Fraction, ...]  # index v - 1: the best truck's E[penalty] at volume v
+    expected_penalty: tuple[Fraction, ...]  # per truck, deck order
+    p_best: tuple[Fraction, ...]  # per truck, ties count as best
+    best_mean: Fraction  # E[penalty] of the best truck of the deck, over all rolls
+    heuristic_loss: float  # mean loss of the capacity heuristic, whole deck open
+    dominated: tuple[Truck, ...]
+    facts: tuple[str, ...]  # published facts the deck breaks (empty: it honours them all)
+
+    @property
+    def coverage(self) -> Fraction:
+        return coverage(self.best_by_volume)
+
+    @property
+    def balance(self) -> Fraction:
+        return max(self.p_best) - min(self.p_best)
+
+    @property
+    def skill(self) -> float:
+        return self.heuristic_loss
+
+
+def deck_report(table: OptimalTable, *, label: str = "") -> DeckReport:
+    """What :func:`compare` reports about one deck, from its table."""
+    weights = _weights(table)
+    best = table.penalties.astype(np.int64).min(axis=1)
+    return DeckReport(
+        label=label,
+        deck=table.deck,
+        best_by_volume=best_by_volume(table),
+        expected_penalty=expected_penalties(table),
+        p_best=p_best(table),
+        best_mean=Fraction(int(best @ weights), ROLLS),
+        heuristic_loss=heuristic_loss(table, revealed=0).mean_loss,
+        dominated=dominated(table),
+        facts=tuple(check_facts(table.deck)),
+    )
+
+
+def compare(
+    decks: Sequence[Sequence[Truck]],
+    *,
+    labels: Sequence[str] | None = None,
+    executor: Executor | None = None,
+    cache: ColumnCache | None = None,
+) -> list[DeckReport]:
+    """Build every deck's table (all missing columns at once, in parallel through
+    ``executor``) and report on each."""
+    labels = list(labels) if labels is not None else [f"deck {i}" for i in range(1, len(decks) + 1)]
+    if len(labels) != len(decks):
+        raise DesignError(f"{len(labels)} labels for {len(decks)} decks")
+    cache = cache if cache is not None else ColumnCache()
+    cache.fill(decks, executor=executor)
+    return [deck_report(cache.table(d), label=label) for d, label in zip(decks, labels)]
+
+
+# --- local search -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Improvement:
+    round: int
+    value: float
+    move: str
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What :func:`optimise` found."""
+
+    objective: str
+    maximise: bool
+    start: tuple[Truck, ...]
+    start_value: float
+    deck: tuple[Truck, ...]
+    value: float
+    rounds: int
+    candidates: int  # decks evaluated
+    solved: int  # table columns solved (the rest came from the cache)
+    improvements: tuple[Improvement, ...]
+
+
+def _move(rng: random.Random, deck: Sequence[Truck]) -> tuple[tuple[Truck, ...], str]:
+    """One random change: toggle a cell of one truck, exchange the heights of two trucks, or
+    replace one truck by a random one of its height."""
+    trucks = list(deck)
+    i = rng.randrange(len(trucks))
+    t = trucks[i]
+    kind = rng.random()
+    if kind < 0.6:
+        cell = rng.choice(_GRID)
+        cells = set(_cells(t)) ^ {cell}
+        if not cells:
+            return tuple(trucks), "no change"
+        trucks[i] = _truck_from(cells, t.height, t.name)
+        return tuple(trucks), f"{t.name or i}: cell {cell[0]},{cell[1]} {'on' if cell in cells else 'off'}"
+    if kind < 0.8:
+        k = rng.randrange(len(trucks))
+        u = trucks[k]
+        trucks[i], trucks[k] = Truck(t.mask, u.height, t.name), Truck(u.mask, t.height, u.name)
+        return tuple(trucks), f"{t.name or i} and {u.name or k}: heights exchanged"
+    trucks[i] = random_truck(rng, t.height, name=t.name)
+    return tuple(trucks), f"{t.name or i}: replaced by {trucks[i]}"
+
+
+def optimise(
+    start: Sequence[Truck] = SAMPLE_DECK,
+    *,
+    objective_name: str = "coverage",
+    seed: int = 0,
+    maximise: bool = False,
+    budget: float | None = None,
+    rounds: int | None = None,
+    batch: int = 4,
+    executor: Executor | None = None,
+    cache: ColumnCache | None = None,
+    report: Callable[[Improvement], None] | None = None,
+) -> SearchResult:
+    """Hill-climb from ``start``: each round proposes ``batch`` random changes that keep the
+    facts, solves their new columns in parallel through ``executor``, and moves to the best
+    candidate when it strictly improves the objective (minimised, or maximised with
+    ``maximise``). Stops after ``rounds`` rounds or ``budget`` seconds, whichever comes first
+    (at least one is required). The same ``seed`` and ``rounds`` give the same result on any
+    executor; ``report`` hears of each improvement.
+    """
+    if objective_name not in OBJECTIVES:
+        raise DesignError(f"unknown objective {objective_name!r} (choose from {', '.join(OBJECTIVES)})")
+    if rounds is None and budget is None:
+        raise DesignError("give a budget in seconds or a number of rounds")
+    if batch < 1:
+        raise DesignError(f"invalid batch size {batch} (at least 1)")
+    start = tuple(start)
+    broken = check_facts(start)
+    if broken:
+        raise DesignError(f"the starting deck breaks the facts: {broken[0]}")
+    sign = -1.0 if maximise else 1.0
+    cache = cache if cache is not None else ColumnCache()
+    solved_before = cache.solved
+    rng = random.Random(f"packing.design.optimise {seed}")
+
+    def score(deck: Sequence[Truck]) -> float:
+        return sign * objective(cache.table(deck), objective_name)
+
+    deck, value = start, score(start)
+    start_value = value
+    improvements = []
+    candidates = 0
+    began = time.monotonic()
+    done = 0
+    while (rounds is None or done < rounds) and (budget is None or time.monotonic() - began < budget):
+        done += 1
+        proposals: list[tuple[tuple[Truck, ...], str]] = []
+        for _ in range(50 * batch):
+            if len(proposals) == batch:
+                break
+            candidate, move = _move(rng, deck)
+            if candidate != deck and not check_facts(candidate):
+                proposals.append((candidate, move))
+        cache.fill([c for c, _ in proposals], executor=executor)
+        candidates += len(proposals)
+        scored = [(score(c), c, move) for c, move in proposals]
+        if scored:
+            best_value, best_deck, best_move = min(scored, key=lambda s: s[0])
+            if best_value < value:
+                deck, value = best_deck, best_value
+                step = Improvement(done, sign * value, best_move)
+                improvements.append(step)
+                if report is not None:
+                    report(step)
+    return SearchResult(
+        objective=objective_name, maximise=maximise, start=start, start_value=sign * start_value,
+        deck=deck, value=sign * value, rounds=done, candidates=candidates,
+        solved=cache.solved - solved_before, improvements=tuple(improvements),
+    )

@@ -1,0 +1,54 @@
+"""arena.executors: one Executor from --workers / --scheduler / --cluster, clear errors."""
+
+from __future__ import annotations
+
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from arena.executors import ExecutorError, executor_from, parse_cluster
+
+
+def test_workers_give_a_process_pool() -> None:
+    with executor_from(workers=2) as pool:
+        assert isinstance(pool, ProcessPoolExecutor)
+        assert list(pool.map(pow, [2, 3], [5, 2])) == [32, 9]
+
+
+def test_parse_cluster() -> None:
+    assert parse_cluster("local:3") == 3
+    for bad in ("local:0", "local:", "remote:2", "3", "local:x"):
+        with pytest.raises(ExecutorError, match=repr(bad)):
+            parse_cluster(bad)
+
+
+def test_bad_choices_are_refused_before_any_work() -> None:
+    with pytest.raises(ExecutorError, match="not workers and scheduler"):
+        with executor_from(workers=2, scheduler="tcp://127.0.0.1:9"):
+            pass
+    with pytest.raises(ExecutorError, match="at least 1"):
+        with executor_from(workers=0):
+            pass
+    with pytest.raises(TypeError, match="int"):
+        with executor_from(workers="2"):  # type: ignore[arg-type]
+            pass
+    with pytest.raises(ExecutorError, match="'local:none'"):
+        with executor_from(cluster="local:none"):
+            pass
+
+
+def test_an_unreachable_scheduler_is_one_clear_error_soon() -> None:
+    start = time.monotonic()
+    with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler 'tcp://127.0.0.1:9'"):
+        with executor_from(scheduler="tcp://127.0.0.1:9", connect_timeout=0.5):
+            pass
+    assert time.monotonic() - start < 30
+
+
+def test_a_missing_dask_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
+    with pytest.raises(ExecutorError, match=r"dask extra \(pip install '\.\[dask\]'\)"):
+        with executor_from(cluster="local:1"):
+            pass
