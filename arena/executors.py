@@ -25,6 +25,7 @@ A scheduler that cannot be reached, a bad ``local:N`` or a missing extra raise
 
 from __future__ import annotations
 
+import argparse
 import logging
 import re
 from collections.abc import Iterator
@@ -109,3 +110,35 @@ def executor_from(
                     f"cannot reach the Dask scheduler {scheduler!r}: {reason}") from None
             stack.enter_context(client)
         yield client.get_executor(pure=False)
+
+
+def add_executor_options(parser: argparse.ArgumentParser, *, workers_default: int) -> None:
+    """``--workers N`` / ``--scheduler ADDRESS`` / ``--cluster local:N`` on a command that runs
+    long work (one of them; both games' commands share these words)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--workers", type=int, default=None,
+                       help=f"local worker processes (default {workers_default}; 1 = in this process)")
+    group.add_argument("--scheduler", metavar="ADDRESS",
+                       help="an existing Dask scheduler, e.g. tcp://host:8786 (the dask extra)")
+    group.add_argument("--cluster", metavar="local:N",
+                       help="a Dask LocalCluster of N worker processes (the dask extra)")
+    parser.set_defaults(workers_default=workers_default)
+
+
+@contextmanager
+def executor_for(args: argparse.Namespace) -> Iterator[tuple[Executor | None, int]]:
+    """The executor the options of :func:`add_executor_options` ask for, and the worker count
+    to plan tasks for: Dask when asked, a process pool for ``--workers N > 1``, ``None`` (work
+    in this process) for 1. Bad options and unreachable clusters raise :class:`ExecutorError`."""
+    workers = args.workers if args.workers is not None else args.workers_default
+    if args.scheduler is None and args.cluster is None:
+        if not isinstance(workers, int) or workers < 1:
+            raise ExecutorError(f"argument --workers: must be at least 1, not {workers!r}")
+        if workers == 1:
+            yield None, 1
+            return
+        with executor_from(workers=workers) as pool:
+            yield pool, workers
+        return
+    with executor_from(scheduler=args.scheduler, cluster=args.cluster) as executor:
+        yield executor, parse_cluster(args.cluster) if args.cluster is not None else 2

@@ -9,6 +9,11 @@ Sections (each prints its figures; ``--only`` runs some of them):
   for ``search``) with the same bot in every seat, played by ``arena.play`` from seeds 0, 1, …
 - ``search``: the ``search`` bot's milliseconds per decision over those games (mean, median,
   95th percentile, max) against the target of 20 ms.
+- ``exact``: :func:`express.solve_deal` over ``--solve-deals`` whole two-player deals (default
+  100): milliseconds and states per deal against the target of a 0.2 s median.
+- ``loss``: each bot's mean loss against perfect play over ``--loss-deals`` deals (default 20):
+  the bot in one seat, the ``perfect`` player in the other, on the same known-order deals; the
+  loss is how far the bot's side ends below the deal's exact value.
 - ``tournament``: the ``arena`` duplicate-deal tournament of ``search``, ``greedy`` and
   ``random`` over ``--deals`` deals (default 2,000; each played once per seat rotation), and
   how often the longest-run award and a random caboose decided the winner.
@@ -33,10 +38,13 @@ from typing import Any
 import numpy as np
 
 from arena import Action, Policy, play
-from express import BOT_NAMES, Decisive, Game, bot, decisive
+from express import BOT_NAMES, Card, Decisive, Game, bot, deck_for, decisive, solve_deal
 
 TARGET_MS = 20.0
 """The search bot's target: under 20 ms per decision."""
+
+EXACT_TARGET_MS = 200.0
+"""solve_deal's target: a median under 0.2 s per whole two-player deal."""
 
 
 @dataclass
@@ -123,10 +131,62 @@ def tournament(args: argparse.Namespace) -> list[str]:
     ]
 
 
+def _orders(count: int, seed: int) -> list[tuple[Card, ...]]:
+    """``count`` shuffles of the 2-player deck, reproducible from ``seed``."""
+    deck = deck_for(2)
+    rng = np.random.default_rng(seed)
+    return [tuple(deck[i] for i in rng.permutation(len(deck))) for _ in range(count)]
+
+
+def exact(args: argparse.Namespace) -> list[str]:
+    """solve_deal over whole two-player deals: seconds and states per deal."""
+    seconds: list[float] = []
+    cpu: list[float] = []
+    nodes: list[int] = []
+    for order in _orders(args.solve_deals, args.seed):
+        began, began_cpu = time.perf_counter(), time.process_time()
+        solution = solve_deal(Game(2, order=order))
+        seconds.append(time.perf_counter() - began)
+        cpu.append(time.process_time() - began_cpu)
+        nodes.append(solution.nodes)
+    lines = [f"solve_deal: {len(seconds)} whole two-player deals (7 rounds, no caboose, seed {args.seed})"]
+    for what, values in (("wall", seconds), ("CPU", cpu)):
+        ms = sorted(1000 * s for s in values)
+        verdict = "meets" if statistics.median(ms) < EXACT_TARGET_MS else "MISSES"
+        lines.append(f"  {what:<4} ms per deal: median {statistics.median(ms):.0f}, 90th percentile "
+                     f"{ms[int(0.9 * (len(ms) - 1))]:.0f}, max {ms[-1]:.0f} -> {verdict} the "
+                     f"{EXACT_TARGET_MS:.0f} ms target (median)")
+    lines.append(f"  states searched: median {statistics.median(nodes):.0f}, max {max(nodes)}")
+    return lines
+
+
+def loss(args: argparse.Namespace) -> list[str]:
+    """Each bot's mean loss against perfect play: the bot in one seat, the perfect player in the
+    other, on the same known-order deals; the loss is how far the bot's side ends below the
+    deal's value (0 = perfect)."""
+    orders = _orders(args.loss_deals, args.seed)
+    values = [solve_deal(Game(2, order=order)).value for order in orders]
+    lines = [f"mean loss against perfect play, {len(orders)} two-player deals (each bot in both seats):"]
+    for name in BOT_NAMES:
+        losses: list[int] = []
+        for deal, (order, value) in enumerate(zip(orders, values)):
+            perfect = bot("perfect", order=order)
+            for seat in (0, 1):
+                seats = [bot(name), perfect] if seat == 0 else [perfect, bot(name)]
+                score = play(Game(2, order=order), seats, seed=deal).score()
+                difference = score.players[0].total - score.players[1].total
+                losses.append(value - difference if seat == 0 else difference - value)
+        lines.append(f"  {name:<7} mean loss {statistics.mean(losses):5.2f} points, "
+                     f"worst {max(losses)}, perfect in {sum(1 for x in losses if x == 0)} of {len(losses)} games")
+    return lines
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "speed": speed,
     "search": search,
     "tournament": tournament,
+    "exact": exact,
+    "loss": loss,
 }
 """The sections of the suite, in the order they run."""
 
@@ -138,6 +198,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--players", type=int, default=3, help="players in the speed games (default 3)")
     parser.add_argument("--workers", type=int, default=1, help="processes for the tournament (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="the tournament's seed (default 1)")
+    parser.add_argument("--solve-deals", type=int, default=100, help="deals solve_deal times (default 100)")
+    parser.add_argument("--loss-deals", type=int, default=20, help="deals for the bots' loss (default 20)")
     parser.add_argument("--only", nargs="+", choices=list(SECTIONS), help="run only these sections")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

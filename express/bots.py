@@ -270,8 +270,9 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
     "perfect": _perfect,
 }
 
-BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
-"""The names :func:`bot` knows."""
+BOT_NAMES: tuple[str, ...] = tuple(name for name in _FACTORIES if name != "perfect")
+"""The bots that play any game (the commands' ``--players``); :func:`bot` also knows
+``perfect``, which needs the deck order."""
 
 
 def bot(name: str, **options: Any) -> Policy:
@@ -287,5 +288,5 @@ def bot(name: str, **options: Any) -> Policy:
         raise TypeError(f"a bot name must be a str, not {type(name).__name__}")
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:
-        raise ExpressError(f"unknown bot: {name!r} (choose from {', '.join(BOT_NAMES)})")
+        raise ExpressError(f"unknown bot: {name!r} (choose from {', '.join(_FACTORIES)})")
     return factory(**options)

@@ -6,7 +6,7 @@
   final scoring with the run award and the caboose (and, with ``--hindsight``, the best train
   each player could have built from the cards it saw).
 * ``express tournament --players search,greedy,random --games 2000 [--seed 1] [--match]
-  [--caboose NAME|random] [--workers N] [--json]`` — a duplicate-deal tournament
+  [--caboose NAME|random] [--workers N | --scheduler ADDRESS | --cluster local:N] [--json]`` — a duplicate-deal tournament
   (:func:`arena.tournament.tournament`): the table, plus how often the longest-run award and
   the caboose decided the winner (:func:`express.decisive`). ``--match`` plays the strategic
   variant (:class:`express.Match`) instead of single games.
@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from arena import Policy, play
+from arena.executors import add_executor_options, executor_for
 from arena.errors import ArenaError
 
 from express.bots import BOT_NAMES, bot
@@ -66,7 +67,7 @@ def add_commands(commands: Any) -> None:
     tour.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     tour.add_argument("--match", action="store_true", help="play the strategic variant (two games) per deal")
     tour.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
-    tour.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+    add_executor_options(tour, workers_default=1)
     tour.add_argument("--json", action="store_true", help="machine-readable output")
 
     solve = commands.add_parser("solve", help="the exact value and an optimal line of a two-player deal")
@@ -85,6 +86,9 @@ def _bots(text: str) -> dict[str, Policy]:
         raise ExpressError(f"invalid players: {text!r} (name 2 to 5 bots, comma-separated)")
     seats: dict[str, Policy] = {}
     for name in names:
+        if name == "perfect":
+            raise ExpressError(f"the perfect bot needs the deck order ({text!r}): "
+                               "express solve plays a two-player deal perfectly")
         if name not in BOT_NAMES:
             raise ExpressError(f"unknown bot: {name!r} in {text!r} (choose from {', '.join(BOT_NAMES)})")
         label, copy = name, 1
@@ -190,14 +194,13 @@ def _tournament(args: argparse.Namespace) -> str:
     from arena.tournament import tournament
 
     seats = _bots(args.players)
-    options: dict[str, Any] = {"games": args.games, "seed": args.seed, "workers": args.workers,
+    options: dict[str, Any] = {"games": args.games, "seed": args.seed,
                                "progress": sys.stderr.isatty(), "summarise": decisive}
+    new_game = partial(Match if args.match else Game, len(seats), caboose=args.caboose)
     try:
-        # Bad game options fail in the first new_game(), before any worker starts.
-        if args.match:
-            result = tournament(partial(Match, len(seats), caboose=args.caboose), seats, **options)
-        else:
-            result = tournament(partial(Game, len(seats), caboose=args.caboose), seats, **options)
+        new_game()  # bad game options fail here, before any worker starts
+        with executor_for(args) as (executor, workers):
+            result = tournament(new_game, seats, executor=executor, workers=workers, **options)
     except ArenaError as error:
         raise ExpressError(str(error)) from None
     except ImportError as error:

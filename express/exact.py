@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -47,9 +48,10 @@ _HAND_SIZE = 2
 _FACE_DOWN_VALUE = 4
 _INFINITY = 10**9
 
-# One player's position: last car, run ending there, longest run, caboose summary, value, cars,
-# plays (the first four are what the future depends on; the rest rebuild the train at the end).
-_Player = tuple[int, int, int, Hashable, int, tuple[Car, ...], tuple[Play, ...]]
+# One player's position: last car, run ending there, longest run, caboose summary, value, cars
+# (only kept with a caboose), plays as (card, face up) — the first four are what the future
+# depends on; the rest rebuild the train at the end.
+_Player = tuple[int, int, int, Hashable, int, tuple[Car, ...], tuple[tuple[int, bool], ...]]
 
 
 @dataclass(frozen=True)
@@ -151,11 +153,13 @@ class _Solver:
             if run > longest:
                 longest = run
             last = car
-        new_row = row + (self.cars[pair[0]], self.cars[pair[1]])
         gained = self.value[card] if face_up else _FACE_DOWN_VALUE
+        if self.caboose is None:  # nothing reads the cars: skip building the row
+            return (last, run, longest, (), value + gained, row, plays + ((card, face_up),))
+        new_row = row + (self.cars[pair[0]], self.cars[pair[1]])
         return (
             last, run, longest, _caboose_key(self.caboose, new_row), value + gained, new_row,
-            plays + (Play(self.cards[card], face_up),),
+            plays + ((card, face_up),),
         )
 
     def moves(self, hand: tuple[int, ...], player: _Player) -> list[tuple[int, int, bool, tuple[int, ...]]]:
@@ -168,7 +172,7 @@ class _Solver:
             if fits[card]:
                 out.append((self.value[card], card, True, rest))
             out.append((_FACE_DOWN_VALUE, card, False, rest))
-        out.sort(key=lambda move: -move[0])
+        out.sort(key=itemgetter(0), reverse=True)  # the largest gain first (stable: face up first)
         return out
 
     def end_terms(self, players: tuple[_Player, _Player]) -> int:
@@ -180,13 +184,18 @@ class _Solver:
             key = (players[0][:4], players[1][:4])
         terms = self.ends.get(key)
         if terms is None:
-            game = score_game([Train(p[6]) for p in players], start_player=0, caboose=self.caboose)
+            trains = [Train(tuple(Play(self.cards[card], up) for card, up in p[6])) for p in players]
+            game = score_game(trains, start_player=0, caboose=self.caboose)
             extra = [score.total - score.value for score in game.players]
             terms = self.ends[key] = extra[0] - extra[1]
         return terms
 
     def hand_at(self, t: int, hand: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(sorted(hand + (self.order[_HAND_SIZE + t],)))
+        drawn = self.order[_HAND_SIZE + t]
+        for i, card in enumerate(hand):  # the hand is sorted: insert the draw in place
+            if drawn <= card:
+                return hand[:i] + (drawn,) + hand[i:]
+        return hand + (drawn,)
 
     def search(self, t: int, hand: tuple[int, ...], players: tuple[_Player, _Player], alpha: int, beta: int) -> int:
         if t == self.turns:

@@ -2,7 +2,7 @@
 
     packing play --players optimal,capacity,greedy-loader,random --seed 1 [--deck FILE] [--json]
     packing tournament --players optimal,bonus-aware,capacity,greedy-loader --games 2000 --seed 1
-                       [--workers N] [--deck FILE] [--json]
+                       [--workers N | --scheduler ADDRESS | --cluster local:N] [--deck FILE] [--json]
 
 Bad input raises :class:`packing.PackingError` with one line quoting it (the CLI prints it and
 exits with status 2).
@@ -15,6 +15,8 @@ import json
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+from arena.executors import ExecutorError, add_executor_options, executor_for
 
 from packing.bots import BOTS, bot, tournament
 from packing.deck import SAMPLE_DECK, load_deck
@@ -131,12 +133,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     """``packing tournament``: duplicate deals between bots; the table (``--json``: its data)."""
     names = parse_players(args.players)
     games = _at_least_one(args.games, "--games")
-    workers = _at_least_one(args.workers, "--workers")
+    if args.workers is not None:
+        _at_least_one(args.workers, "--workers")
     seed = _seed(args.seed)
     deck = _deck(args.deck)
     try:
-        result = tournament(names, games=games, seed=seed, workers=workers, deck=deck,
-                            progress=not args.json and sys.stderr.isatty())
+        with executor_for(args) as (executor, workers):
+            result = tournament(names, games=games, seed=seed, workers=workers, executor=executor, deck=deck,
+                                progress=not args.json and sys.stderr.isatty())
+    except ExecutorError as error:  # bad options, the dask extra missing, a cluster out of reach
+        raise PackingError(str(error)) from None
     except ImportError as error:  # the tournament extra is missing: say which, in one line
         raise PackingError(str(error).splitlines()[0]) from None
     if args.json:
@@ -162,7 +168,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--games", type=int, default=200,
                    help="deals, each played in every seat rotation (default 200)")
     p.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    add_executor_options(p, workers_default=1)
     p.add_argument("--deck", help="a deck file (default: the sample deck, not the printed cards)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=cmd_tournament)
