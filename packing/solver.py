@@ -23,13 +23,15 @@ import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from packing.checks import cargo_arg, positive_int_arg, time_limit_arg, truck_arg
 from packing.errors import InternalError, PackingError
 from packing.model import AXES, Axis, Cargo, Engine, LoadPlan, Placement, Status, Truck
 from packing.rules import LENGTHS
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 #: Nodes the fast path may visit before handing over to CP-SAT. Searches that reach the bound
 #: almost always do so within a few dozen nodes; the rest rarely succeed later.
@@ -259,6 +261,10 @@ def _cp_sat(
     ``deadline`` the model is built only while time is left and CP-SAT gets the rest. A model
     left unsolved gives back no loading and the bound it was given.
     """
+    # Imported on first use: ortools (with pandas) takes about a second to import, and most
+    # answers — the fast path, the table — never need it.
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     chosen: dict[Placement, cp_model.IntVar] = {}
     covering: dict[tuple[int, int, int], list[cp_model.IntVar]] = {}
