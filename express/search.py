@@ -82,11 +82,12 @@ card face up and the same card face down are different plays); it explores ties,
 
 from __future__ import annotations
 
+import heapq
 import math
 import time
 from collections import Counter
 from itertools import accumulate
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from express.caboose_bounds import MetRules, Slot, Way, met_rules
@@ -270,10 +271,12 @@ class _Search:
             self.chain_classes.index(self.slot_values[t]) if self.met_face_up[t] else -1 for t in range(n_types)
         ]
         self.chain_memo: dict[tuple[tuple[int, ...], int, int], int] = {}
-        self.slot_candidates: dict[tuple[Slot, ...], list[list[tuple[int, int]]]] = {}
+        self.slot_candidates: dict[tuple[Slot, ...], tuple[list[list[tuple[int, int]]], bool]] = {}
         # Per way: its groups of alike slots (slots, m), then, with more than one, all slots.
         self.way_groups: dict[Way, tuple[tuple[tuple[Slot, ...], int], ...]] = {}
-        self.slot_cache: dict[tuple[int, tuple[Slot, ...], int], list[int] | None] = {}
+        # Per (counts, slots, m): [] when the cards left cannot fill the slots, else per weight list
+        # the slots' weight (-1: not computed yet).
+        self.slot_cache: dict[tuple[int, tuple[Slot, ...], int], list[int]] = {}
         self.bound_cache: dict[tuple[int, int, int, int, int, tuple[Way, ...], tuple[_Needs, ...]], int] = {}
         self.colour_cache: dict[tuple[int, int, int, int], int] = {}
         # colour_cars[t][c]: how many cars of colour c card type t shows face up.
@@ -361,6 +364,12 @@ class _Search:
         """An upper bound on the value-to-go (see the module docstring for why it is admissible)."""
         if self.met is not None:
             return self._met_bound(k, last, cur, longest)
+        return self._plain_bound(k, last, cur, longest, caboose_open)
+
+    def _plain_bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool = False) -> int:
+        """The plain bound (the module docstring's), plus the caboose's points while it is open;
+        closed, the smaller over the weight lists (each is admissible for a train that lays
+        face up only the cards the caboose allows, the unrestricted one for every train)."""
         sums = self._top_sums(k)
         bounds = [top[0] for top in sums]
         if self.bonus:
@@ -375,8 +384,12 @@ class _Search:
                     if candidate > bounds[i]:
                         bounds[i] = candidate
         caboose = self.caboose
-        if not caboose_open or caboose is None:
+        if caboose is None:
             return bounds[0]
+        if not caboose_open:
+            # For a train meeting the caboose (the met case) the restricted lists bound it too;
+            # an open caboose that failed (only monotone ones can close) adds nothing.
+            return min(bounds) if self.met is not None else bounds[0]
         # Either the caboose fails (the plain bound) or it is met: its points on top of the
         # plain bound, or of the restricted one when the caboose rules cards out face up.
         return max(bounds[0], min(bounds) + caboose.points)
@@ -420,46 +433,52 @@ class _Search:
                 chosen.append(top[:-1])
         self.selection_cache[self.code] = (chosen, [list(accumulate(top, initial=0)) for top in chosen])
 
-    def _slot_weights(self, slots: tuple[Slot, ...], m: int) -> list[int] | None:
-        """Per met-case weight list, the most m distinct cards left that each fit one of
+    def _slot_weight(self, slots: tuple[Slot, ...], m: int, index: int) -> int | None:
+        """On met-case weight list ``index``, the most m distinct cards left that each fit one of
         ``slots`` can weigh (None: fewer fit). A card fits a slot face up when its car values
         match and the caboose allows it face up; any card fits face down, as two wild cars
         worth 2, when the slot asks for 2s or anything (face-down fillers are not counted off:
-        that only raises the sum)."""
+        that only raises the sum). Cached per count vector, one list at a time (a bound often
+        needs only a few of the lists)."""
         key = (self.code, slots, m)
-        if key in self.slot_cache:
-            return self.slot_cache[key]
-        candidates = self.slot_candidates.get(slots)
-        if candidates is None:
+        entry = self.slot_cache.get(key)
+        if entry is not None and entry and entry[index] >= 0:
+            return entry[index]
+        known = self.slot_candidates.get(slots)
+        if known is None:
             fits = [
                 t
                 for t, (lv, rv) in enumerate(self.slot_values)
                 if self.met_face_up[t]
                 and any((not left or lv == left) and (not right or rv == right) for left, right in slots)
             ]
-            candidates = [sorted(((weight[t], t) for t in fits), reverse=True) for _, weight in self.met_lists]
-            self.slot_candidates[slots] = candidates
-        face_down = any(left in (0, 2) and right in (0, 2) for left, right in slots)
+            ranked = [sorted(((weight[t], t) for t in fits), reverse=True) for _, weight in self.met_lists]
+            face_down = any(left in (0, 2) and right in (0, 2) for left, right in slots)
+            known = self.slot_candidates[slots] = (ranked, face_down)
+        candidates, face_down = known
         count = self.count
-        result: list[int] = []
-        for ranked in candidates:
-            total, need = 0, m
-            for w, t in ranked:
-                if need == 0 or (face_down and w <= _FACE_DOWN_VALUE):
-                    break
-                n = count[t]
-                if n:
-                    used = n if n < need else need
-                    total += used * w
-                    need -= used
-            if need:
-                if not face_down:
-                    self.slot_cache[key] = None
-                    return None
-                total += need * _FACE_DOWN_VALUE
-            result.append(total)
-        self.slot_cache[key] = result
-        return result
+        if entry is None:
+            # Whether m cards fit does not depend on the list: [] when they do not.
+            if not face_down and sum(count[t] for _, t in candidates[0]) < m:
+                entry = []
+            else:
+                entry = [-1] * len(candidates)
+            self.slot_cache[key] = entry
+        if not entry:
+            return None
+        total, need = 0, m
+        for w, t in candidates[index]:
+            if need == 0 or (face_down and w <= _FACE_DOWN_VALUE):
+                break
+            n = count[t]
+            if n:
+                used = n if n < need else need
+                total += used * w
+                need -= used
+        # Only with face-down fillers (else the m fits were counted above).
+        total += need * _FACE_DOWN_VALUE
+        entry[index] = total
+        return total
 
     def _chain_bound(self, k: int, last: int) -> int:
         """For a caboose with ``value_joints``: the most value k plays can add when every face-up
@@ -605,9 +624,8 @@ class _Search:
             # The values alone are bounded by the walk over card values (_chain_bound) as well.
             chain = self._chain_bound(k, last)
             prefix = [[min(total, chain) for total in prefix[0]], *prefix[1:]]
-        weights: dict[tuple[tuple[Slot, ...], int], list[int] | None] = {}
-        # Per way that the cards left can fill: its slot count and its slots' summed fits.
-        filled: list[tuple[int, list[int]]] = []
+        # Per way that the cards left can fill: its slot count and groups of alike slots.
+        filled: list[tuple[int, tuple[tuple[tuple[Slot, ...], int], ...]]] = []
         best = _NEG
         for way in ways:
             # The k cards: the way's slots, each weighing at most its best fit (m slots alike: the
@@ -623,25 +641,15 @@ class _Search:
                 if len(alike) > 1:
                     alike.append((tuple(slot for (slot,), _ in alike), len(way)))
                 groups = self.way_groups[way] = tuple(alike)
-            sums = [0] * len(prefix)
-            for i, group in enumerate(groups):
-                if group in weights:
-                    fit = weights[group]
-                else:
-                    fit = weights[group] = self._slot_weights(*group)
-                if fit is None:
-                    break
-                if i < len(groups) - 1 or len(groups) == 1:
-                    sums = [a + b for a, b in zip(sums, fit)]
-                else:
-                    sums = [a if a < b else b for a, b in zip(sums, fit)]
-            else:
-                n = len(way)
-                filled.append((n, sums))
-                top = prefix[0]
-                bound = min(top[k], top[k - n] + sums[0]) + extra[0]
-                if bound > best:
-                    best = bound
+            fit = self._way_weight(groups, 0)
+            if fit is None:
+                continue
+            n = len(way)
+            filled.append((n, groups))
+            top = prefix[0]
+            bound = min(top[k], top[k - n] + fit) + extra[0]
+            if bound > best:
+                best = bound
         # The colours' run bounds, skipping a colour whose bound over all k cards cannot beat
         # the best so far (a way's bound on a list is at most that).
         for c in range(1, n_colors + 1):
@@ -649,11 +657,16 @@ class _Search:
             extra_first, extra_second = extra[c], extra[c + n_colors]
             if min(first[k] + extra_first, second[k] + extra_second) <= best:
                 continue
-            for n, sums in filled:
-                run = min(
-                    min(first[k], first[k - n] + sums[c]) + extra_first,
-                    min(second[k], second[k - n] + sums[c + n_colors]) + extra_second,
-                )
+            for n, groups in filled:
+                # Whether the cards left fill a way is the same on every list: these are not None.
+                fit_first = self._way_weight(groups, c)
+                assert fit_first is not None
+                run = min(first[k], first[k - n] + fit_first) + extra_first
+                if run <= best:
+                    continue
+                fit_second = self._way_weight(groups, c + n_colors)
+                assert fit_second is not None
+                run = min(run, min(second[k], second[k - n] + fit_second) + extra_second)
                 if run > best:
                     best = run
         if colour_bound is not None and best > colour_bound:
@@ -671,35 +684,85 @@ class _Search:
             best = min(best, colour_bound + gain)
         return best
 
-    def _met_children(self, k: int, last: int, cur: int, longest: int) -> list[tuple[int, _Move]]:
+    def _way_weight(self, groups: tuple[tuple[tuple[Slot, ...], int], ...], index: int) -> int | None:
+        """On weight list ``index``, the most a way's slot cards can weigh (None: the cards left
+        cannot fill it): the sum over its groups of alike slots, but at most the best cards
+        fitting any slot (the last group, when there are several)."""
+        total = 0
+        last = len(groups) - 1
+        for i, group in enumerate(groups):
+            fit = self._slot_weight(group[0], group[1], index)
+            if fit is None:
+                return None
+            if i < last or last == 0:
+                total += fit
+            elif fit < total:
+                total = fit
+        return total
+
+    def _met_children(self, k: int, last: int, cur: int, longest: int) -> Iterator[tuple[int, _Move]]:
         """The met case's children, best first, each with gain plus an upper bound of its value.
 
         A face-up child's bound is its own. Every face-down child shares one: the bound of the
         row with two wild cars added but the parent's cards left, which is at least each
         child's own (more cards left never lower a bound); it spares a bound per card, and the
         child's own is still taken when it is searched. Among them the cheapest card goes first.
+
+        The met-case bound is costly, so it is taken lazily: every child first gets the plain
+        bound (:meth:`_plain_bound`, cheap; admissible for a met train too, since a met train
+        is a train), and a child's met-case bound is taken only when it is the best left by
+        the bounds known so far. A child is yielded when its met-case bound (or the plain one,
+        if smaller: both are admissible) is at least every other child's known bound, so the
+        children come in the same order as if every bound were taken first, and the caller
+        stops (as soon as one is below its threshold) without the bounds of the others.
         """
-        parent = self._selection(k)[0]
-        scored: list[tuple[int, int, _Move]] = []
-        shared: int | None = None
-        for move in self._moves(last, cur, longest):
+        # Heap items: (-estimate, refined, tie-break, position, move); move None stands for the
+        # face-down children as one group. At equal estimates an unrefined child is refined
+        # first, so the order is that of the refined estimates.
+        heap: list[tuple[int, int, int, int, _Move | None]] = []
+        face_down: list[_Move] = []
+        for position, move in enumerate(self._moves(last, cur, longest)):
             gain, t, face_up, new_last, new_cur, new_longest = move
             if face_up:
                 self._take(t)
-                self._select_child(parent, t)
-                self.row.extend((self.types[t].left, self.types[t].right))
-                estimate = gain + self._met_bound(k - 1, new_last, new_cur, new_longest)
-                del self.row[-2:]
+                cheap = gain + self._plain_bound(k - 1, new_last, new_cur, new_longest)
                 self._put_back(t)
-                scored.append((estimate, 0, move))
+                heap.append((-cheap, 0, 0, position, move))
+            else:
+                face_down.append(move)
+        if face_down:
+            # With the parent's cards and k plays: at least 4 plus each face-down child's own
+            # plain bound (its k - 1 plays weigh no more than the parent's k largest weights
+            # less one, and no weight is below 4). The k keeps the per-counts cache of top
+            # sums (:meth:`_top_sums`) to the one k those counts have.
+            cheap = self._plain_bound(k, _WILD_ID, 0, longest)
+            heap.append((-cheap, 0, 0, len(heap) + len(face_down), None))
+        heapq.heapify(heap)
+        parent: list[list[int]] | None = None
+        while heap:
+            negative, refined, tie, position, child = heapq.heappop(heap)
+            if refined:
+                assert child is not None
+                yield -negative, child
                 continue
-            if shared is None:
+            if child is None:
                 self.row.extend((WILD, WILD))
-                shared = self._met_bound(k - 1, new_last, new_cur, new_longest)
+                shared = self._met_bound(k - 1, _WILD_ID, 0, longest)
                 del self.row[-2:]
-            scored.append((gain + shared, self.value[t], move))
-        scored.sort(key=lambda item: (-item[0], item[1]))
-        return [(estimate, move) for estimate, _, move in scored]
+                for move in face_down:
+                    estimate = min(-negative, _FACE_DOWN_VALUE + shared)
+                    heapq.heappush(heap, (-estimate, 1, self.value[move[1]], position, move))
+                continue
+            gain, t, _, new_last, new_cur, new_longest = child
+            if parent is None:
+                parent = self._selection(k)[0]
+            self._take(t)
+            self._select_child(parent, t)
+            self.row.extend((self.types[t].left, self.types[t].right))
+            estimate = min(-negative, gain + self._met_bound(k - 1, new_last, new_cur, new_longest))
+            del self.row[-2:]
+            self._put_back(t)
+            heapq.heappush(heap, (-estimate, 1, tie, position, child))
 
     def _caboose_state(self) -> tuple[Hashable, bool]:
         """The caboose's memo key of the row so far, and whether its points are still reachable."""
@@ -816,8 +879,6 @@ class _Search:
 
         # Order children by gain plus their own bound, computed on the spot (cached per multiset).
         scored: list[tuple[int, _Move]] = []
-        if self.met is not None:
-            scored = self._met_children(k, last, cur, longest)
         for move in self._moves(last, cur, longest) if self.met is None else ():
             gain, t, face_up, new_last, new_cur, new_longest = move
             self._take(t)
@@ -831,12 +892,15 @@ class _Search:
             self._put_back(t)
             scored.append((estimate, move))
         scored.sort(key=lambda item: -item[0])
+        children: Iterable[tuple[int, _Move]] = scored
+        if self.met is not None:
+            children = self._met_children(k, last, cur, longest)
 
         strict = 0 if self.count_optimal else 1
         # Below every value-to-go, including the met case's _NEG of a train that fails.
         best, best_count, best_move = 2 * _NEG, 0, None
         upper = 2 * _NEG
-        for estimate, move in scored:
+        for estimate, move in children:
             need = max(alpha, best + strict)
             if estimate < need:
                 # Sorted: no later child can reach the threshold either.
