@@ -271,6 +271,11 @@ class _Search:
             self.chain_classes.index(self.slot_values[t]) if self.met_face_up[t] else -1 for t in range(n_types)
         ]
         self.chain_memo: dict[tuple[tuple[int, ...], int, int], int] = {}
+        # For _fill_value: per last car, whether each type may follow it face up; per slot, the
+        # types that fit it face up; the exact fills, per counts, slots, last car, run, longest.
+        self.follows = [[t in self.legal[last] for t in range(n_types)] for last in range(len(_CARS_BY_ID))]
+        self.fill_types: dict[Slot, list[int]] = {}
+        self.fill_cache: dict[tuple[int, tuple[Slot, ...], int, int, int, int], int] = {}
         self.slot_candidates: dict[tuple[Slot, ...], tuple[list[list[tuple[int, int]]], bool]] = {}
         # Per way: its groups of alike slots (slots, m), then, with more than one, all slots.
         self.way_groups: dict[Way, tuple[tuple[tuple[Slot, ...], int], ...]] = {}
@@ -286,7 +291,7 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.memo: dict[Hashable, tuple[bool, int, int, _Move | None]] = {}
-        self.topk_cache: dict[int, list[list[int]]] = {}
+        self.topk_cache: dict[tuple[int, int], list[list[int]]] = {}
         self.row: list[Car] = list(start.cars)
         self.path: list[_Move] = []
         self.gained = 0
@@ -337,8 +342,9 @@ class _Search:
         return self.left_color[t], _car_color(self.right_id[t])
 
     def _top_sums(self, k: int) -> list[list[int]]:
-        """Per weight list (see :meth:`_weight_lists`), the sums of the k largest weights left."""
-        cached = self.topk_cache.get(self.code)
+        """Per weight list (see :meth:`_weight_lists`), the sums of the k largest weights left.
+        Cached per count vector and k (the met case also asks for fewer than the cards to play)."""
+        cached = self.topk_cache.get((self.code, k))
         if cached is not None:
             return cached
         count = self.count
@@ -357,7 +363,7 @@ class _Search:
                         need -= n
                 sums.append(total)
             result.append(sums)
-        self.topk_cache[self.code] = result
+        self.topk_cache[self.code, k] = result
         return result
 
     def _bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool) -> int:
@@ -624,10 +630,14 @@ class _Search:
             # The values alone are bounded by the walk over card values (_chain_bound) as well.
             chain = self._chain_bound(k, last)
             prefix = [[min(total, chain) for total in prefix[0]], *prefix[1:]]
-        # Per way that the cards left can fill: its slot count and groups of alike slots.
-        filled: list[tuple[int, tuple[tuple[tuple[Slot, ...], int], ...]]] = []
         best = _NEG
         for way in ways:
+            n = len(way)
+            immediate = met.ordered and (n == k or n < met.next_below)
+            if n == k and immediate:
+                # The way is the next k cards, slot by slot: the exact best of their plays.
+                best = max(best, self._fill_value(way, 0, last, cur, longest))
+                continue
             # The k cards: the way's slots, each weighing at most its best fit (m slots alike: the
             # m best distinct fits), and k - len(way) others, weighing at most the largest weights
             # left (a card counted twice only raises the sum); and, like any k cards, at most the
@@ -644,31 +654,32 @@ class _Search:
             fit = self._way_weight(groups, 0)
             if fit is None:
                 continue
-            n = len(way)
-            filled.append((n, groups))
             top = prefix[0]
             bound = min(top[k], top[k - n] + fit) + extra[0]
-            if bound > best:
-                best = bound
-        # The colours' run bounds, skipping a colour whose bound over all k cards cannot beat
-        # the best so far (a way's bound on a list is at most that).
-        for c in range(1, n_colors + 1):
-            first, second = prefix[c], prefix[c + n_colors]
-            extra_first, extra_second = extra[c], extra[c + n_colors]
-            if min(first[k] + extra_first, second[k] + extra_second) <= best:
-                continue
-            for n, groups in filled:
-                # Whether the cards left fill a way is the same on every list: these are not None.
+            # The colours' run bounds, skipping a colour whose bound over all k cards cannot beat
+            # the way's so far (its bound on a list is at most that). Whether the cards left
+            # fill the way is the same on every list: the fits below are not None.
+            for c in range(1, n_colors + 1):
+                first, second = prefix[c], prefix[c + n_colors]
+                extra_first, extra_second = extra[c], extra[c + n_colors]
+                if min(first[k] + extra_first, second[k] + extra_second) <= max(bound, best):
+                    continue
                 fit_first = self._way_weight(groups, c)
                 assert fit_first is not None
                 run = min(first[k], first[k - n] + fit_first) + extra_first
-                if run <= best:
+                if run <= bound:
                     continue
                 fit_second = self._way_weight(groups, c + n_colors)
                 assert fit_second is not None
                 run = min(run, min(second[k], second[k - n] + fit_second) + extra_second)
-                if run > best:
-                    best = run
+                if run > bound:
+                    bound = run
+            if bound > best and immediate:
+                # The way starts at the next card: its slots' plays exactly, then the plain
+                # bound over the cards after them (_fill_value); both bound it, so the smaller.
+                bound = min(bound, self._fill_value(way, k - n, last, cur, longest))
+            if bound > best:
+                best = bound
         if colour_bound is not None and best > colour_bound:
             # The run adds at most its longest possible growth: a run of c is at most its start
             # (cur, or a start card's car), every card with both cars c left (at most k), and
@@ -699,6 +710,62 @@ class _Search:
             elif fit < total:
                 total = fit
         return total
+
+    def _fill_value(self, slots: tuple[Slot, ...], rest: int, last: int, cur: int, longest: int) -> int:
+        """At most what the next ``len(slots) + rest`` plays can add when the first fill
+        ``slots`` in order (``_NEG``: no plays can): for a way of an ``ordered`` caboose that
+        starts at the next card, a bound on the value-to-go of the met trains that follow it.
+
+        Each slot's play is a card left that fits it face up (its car values match, the caboose
+        allows it face up, and it may follow the car before), with its value and run gain as in
+        :meth:`_moves`; or a face-down card (4, two wild 2s) where the slot asks for 2s or
+        anything, which here takes no card from those left (any card will do, and keeping it
+        only widens the later choices). The ``rest`` plays after them add at most the plain
+        bound (:meth:`_plain_bound`) from there. So it is the exact best of the slots' plays
+        (but for the kept face-down card) plus an admissible bound: never below the value-to-go
+        of a met train filling the way. With ``rest`` 0 (as many slots as cards to play) it is
+        the exact value-to-go of those trains."""
+        if not slots:
+            return self._plain_bound(rest, last, cur, longest) if rest else 0
+        key = (self.code, slots, rest, last, cur, longest)
+        cached = self.fill_cache.get(key)
+        if cached is not None:
+            return cached
+        slot, later = slots[0], slots[1:]
+        left, right = slot
+        best = _NEG
+        if left in (0, 2) and right in (0, 2):
+            best = _FACE_DOWN_VALUE + self._fill_value(later, rest, _WILD_ID, 0, longest)
+        fits = self.fill_types.get(slot)
+        if fits is None:
+            fits = self.fill_types[slot] = [
+                t
+                for t, (lv, rv) in enumerate(self.slot_values)
+                if self.met_face_up[t] and (not left or lv == left) and (not right or rv == right)
+            ]
+        follows = self.follows[last]
+        last_color = _car_color(last)
+        for t in fits:
+            if not self.count[t] or not follows[t]:
+                continue
+            run = cur + 1 if self.left_color[t] == last_color else 1
+            if self.mono[t]:
+                run += 1
+                new_cur = run
+            else:
+                new_cur = 1
+            new_longest = run if run > longest else longest
+            gain = self.value[t] + (new_longest - longest if self.bonus else 0)
+            if later or rest:
+                self._take(t)
+                value = gain + self._fill_value(later, rest, self.right_id[t], new_cur, new_longest)
+                self._put_back(t)
+            else:
+                value = gain
+            if value > best:
+                best = value
+        self.fill_cache[key] = best
+        return best
 
     def _met_children(self, k: int, last: int, cur: int, longest: int) -> Iterator[tuple[int, _Move]]:
         """The met case's children, best first, each with gain plus an upper bound of its value.
