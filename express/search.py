@@ -286,6 +286,14 @@ class _Search:
         self.colour_cache: dict[tuple[int, int, int, int], int] = {}
         # colour_cars[t][c]: how many cars of colour c card type t shows face up.
         self.colour_cars = [[self._colors(t).count(c) for c in range(n_colors)] for t in range(n_types)]
+        # Per colour, the types with 0, 1 and 2 cars of it, each in the types' order (by value).
+        self.colour_classes = [
+            tuple([t for t in range(n_types) if self.colour_cars[t][c] == cars] for cars in range(3))
+            for c in range(n_colors)
+        ]
+        # Whether the met bound costs enough (exact colour counts, or ways whose slots start at
+        # the next card) that children first get the cheap plain bound (see _met_children).
+        self.lazy = self.met is not None and (self.met.exact_colours is not None or self.met.next_below > 0)
         self.count_optimal = count_optimal
         self.node_limit = node_limit
         self.deadline = deadline
@@ -532,27 +540,38 @@ class _Search:
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
-        ones: list[int] = []
-        twos: list[int] = []
-        others: list[int] = []
-        for t, n in enumerate(self.count):
-            if n:
-                cars = self.colour_cars[t][colour]
-                (others if cars == 0 else ones if cars == 1 else twos).extend([self.value[t]] * n)
-        ones.sort(reverse=True)
-        twos.sort(reverse=True)
-        others.sort(reverse=True)
+        # The types are sorted by value, largest first: each class's largest values left come
+        # first, and no more than the most a split can use of each is read.
+        others, ones, twos = self.colour_classes[colour]
+        top_ones = accumulate(self._largest(ones, min(need, k)), initial=0)
+        top_twos = accumulate(self._largest(twos, min(need // 2, k)), initial=0)
+        top_others = accumulate(self._largest(others, k), initial=0)
+        ones_sums, twos_sums, others_sums = list(top_ones), list(top_twos), list(top_others)
         best = _NEG
-        for b in range(need // 2 + 1):
+        for b in range(min(need // 2, len(twos_sums) - 1) + 1):
             a = need - 2 * b
-            if a > len(ones) or b > len(twos) or a + b > k:
+            if a >= len(ones_sums) or a + b > k:
                 continue
             rest = k - a - b
-            fill = others[:rest]
-            total = sum(ones[:a]) + sum(twos[:b]) + sum(fill) + _FACE_DOWN_VALUE * (rest - len(fill))
-            best = max(best, total)
+            filled = min(rest, len(others_sums) - 1)
+            total = ones_sums[a] + twos_sums[b] + others_sums[filled] + _FACE_DOWN_VALUE * (rest - filled)
+            if total > best:
+                best = total
         self.colour_cache[key] = best
         return best
+
+    def _largest(self, types: list[int], most: int) -> list[int]:
+        """The values of the up to ``most`` most valuable cards left among ``types`` (which are
+        in decreasing order of value), largest first."""
+        values: list[int] = []
+        count = self.count
+        for t in types:
+            n = count[t]
+            if n:
+                values.extend([self.value[t]] * min(n, most - len(values)))
+                if len(values) >= most:
+                    break
+        return values
 
     def _cars_left(self) -> list[int]:
         # A start card adds one car of its colour, an end card one, a card of one colour two.
@@ -775,10 +794,10 @@ class _Search:
         child's own (more cards left never lower a bound); it spares a bound per card, and the
         child's own is still taken when it is searched. Among them the cheapest card goes first.
 
-        The met-case bound is costly, so it is taken lazily: every child first gets the plain
-        bound (:meth:`_plain_bound`, cheap; admissible for a met train too, since a met train
-        is a train), and a child's met-case bound is taken only when it is the best left by
-        the bounds known so far. A child is yielded when its met-case bound (or the plain one,
+        Where the met-case bound is costly (``lazy``) it is taken lazily: every child first
+        gets the plain bound (:meth:`_plain_bound`, cheap; admissible for a met train too,
+        since a met train is a train), and a child's met-case bound is taken only when it is
+        the best left by the bounds known so far. A child is yielded when its met-case bound (or the plain one,
         if smaller: both are admissible) is at least every other child's known bound, so the
         children come in the same order as if every bound were taken first, and the caller
         stops (as soon as one is below its threshold) without the bounds of the others.
@@ -791,9 +810,13 @@ class _Search:
         for position, move in enumerate(self._moves(last, cur, longest)):
             gain, t, face_up, new_last, new_cur, new_longest = move
             if face_up:
-                self._take(t)
-                cheap = gain + self._plain_bound(k - 1, new_last, new_cur, new_longest)
-                self._put_back(t)
+                if self.lazy:
+                    self._take(t)
+                    cheap = gain + self._plain_bound(k - 1, new_last, new_cur, new_longest)
+                    self._put_back(t)
+                else:
+                    # Every estimate unknown (above all): all are refined before the first yield.
+                    cheap = -_NEG
                 heap.append((-cheap, 0, 0, position, move))
             else:
                 face_down.append(move)
@@ -802,7 +825,7 @@ class _Search:
             # plain bound (its k - 1 plays weigh no more than the parent's k largest weights
             # less one, and no weight is below 4). The k keeps the per-counts cache of top
             # sums (:meth:`_top_sums`) to the one k those counts have.
-            cheap = self._plain_bound(k, _WILD_ID, 0, longest)
+            cheap = self._plain_bound(k, _WILD_ID, 0, longest) if self.lazy else -_NEG
             heap.append((-cheap, 0, 0, len(heap) + len(face_down), None))
         heapq.heapify(heap)
         parent: list[list[int]] | None = None
