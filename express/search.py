@@ -226,6 +226,24 @@ class _Search:
         self.met = met if self.caboose is not None else None
         restricted = self.met is not None and self.met.restricted and face_up_ok is not None
         self.met_face_up = allowed if restricted else [True] * n_types
+        # The memo's code of the cards left. In a restricted met case a card the caboose rules
+        # out face up is only ever laid face down (face up, the train fails for good): 4 and a
+        # wild car, whichever card it is. So which of those cards are left never changes the
+        # value-to-go, only how many: they share one digit (``merged``), and the search lays
+        # one of them face down, not each in turn. Not when counting the optimal trains, where
+        # each card is a different train.
+        self.merged = restricted and not count_optimal
+        self.state_radix = list(self.radix)
+        if self.merged:
+            weight = 1
+            for t in range(n_types):
+                if allowed[t]:
+                    self.state_radix[t] = weight
+                    weight *= self.count[t] + 1
+            for t in range(n_types):
+                if not allowed[t]:
+                    self.state_radix[t] = weight
+        self.state_code = sum(n * r for n, r in zip(self.count, self.state_radix))
         # Cards left per colour that can start (right car c, left car not) or end (left car c,
         # right car not) a run of c, or sit inside it (both cars c); in the met case only the
         # cards it lets lie face up start or end a run.
@@ -323,11 +341,13 @@ class _Search:
     def _take(self, t: int) -> None:
         self.count[t] -= 1
         self.code -= self.radix[t]
+        self.state_code -= self.state_radix[t]
         self._adjust(t, -1)
 
     def _put_back(self, t: int) -> None:
         self.count[t] += 1
         self.code += self.radix[t]
+        self.state_code += self.state_radix[t]
         self._adjust(t, 1)
 
     def _weight_lists(self, face_up: list[bool]) -> list[tuple[list[int], list[int]]]:
@@ -807,8 +827,16 @@ class _Search:
         # first, so the order is that of the refined estimates.
         heap: list[tuple[int, int, int, int, _Move | None]] = []
         face_down: list[_Move] = []
-        for position, move in enumerate(self._moves(last, cur, longest)):
+        merged_down = False
+        moves = self._moves(last, cur, longest)
+        for position, move in enumerate(moves):
             gain, t, face_up, new_last, new_cur, new_longest = move
+            if not self.met_face_up[t]:
+                # Face up it fails the caboose for good; face down, one such card stands for
+                # all (see ``merged``).
+                if face_up or (self.merged and merged_down):
+                    continue
+                merged_down = self.merged
             if face_up:
                 if self.lazy:
                     self._take(t)
@@ -826,7 +854,7 @@ class _Search:
             # less one, and no weight is below 4). The k keeps the per-counts cache of top
             # sums (:meth:`_top_sums`) to the one k those counts have.
             cheap = self._plain_bound(k, _WILD_ID, 0, longest) if self.lazy else -_NEG
-            heap.append((-cheap, 0, 0, len(heap) + len(face_down), None))
+            heap.append((-cheap, 0, 0, len(moves), None))
         heapq.heapify(heap)
         parent: list[list[int]] | None = None
         while heap:
@@ -913,8 +941,8 @@ class _Search:
         if self.bonus:
             # Beyond cur + 2k no later run can overtake the longest run: those states are equal.
             longest = min(longest, cur + 2 * k)
-            return (self.code, last, cur, longest, caboose_key)
-        return (self.code, last, caboose_key)
+            return (self.state_code, last, cur, longest, caboose_key)
+        return (self.state_code, last, caboose_key)
 
     def greedy(self, k: int, last: int, cur: int, longest: int) -> None:
         """Seed the incumbent with a greedy train (best immediate gain), so that a search stopped
@@ -1035,6 +1063,11 @@ class _Search:
         entry = self.memo.get(key)
         while entry is not None and entry[0] and entry[3] is not None:
             move = entry[3]
+            if self.merged and not self.count[move[1]]:
+                # A merged state's best move may lay a ruled-out card this train no longer
+                # holds: any other of them left is the same play (see ``merged``).
+                t = next(t for t in range(len(self.count)) if self.count[t] and not self.met_face_up[t])
+                move = (move[0], t, *move[2:])
             moves.append(move)
             self._take(move[1])
             taken.append(move[1])
