@@ -293,7 +293,7 @@ class _Search:
         # types that fit it face up; the exact fills, per counts, slots, last car, run, longest.
         self.follows = [[t in self.legal[last] for t in range(n_types)] for last in range(len(_CARS_BY_ID))]
         self.fill_types: dict[Slot, list[int]] = {}
-        self.fill_cache: dict[tuple[int, tuple[Slot, ...], int, int, int, int], int] = {}
+        self.fill_cache: dict[tuple[int, tuple[Slot, ...], int, int, int, int], tuple[int, bool]] = {}
         self.slot_candidates: dict[tuple[Slot, ...], tuple[list[list[tuple[int, int]]], bool]] = {}
         # Per way: its groups of alike slots (slots, m), then, with more than one, all slots.
         self.way_groups: dict[Way, tuple[tuple[tuple[Slot, ...], int], ...]] = {}
@@ -716,7 +716,7 @@ class _Search:
             if bound > best and immediate:
                 # The way starts at the next card: its slots' plays exactly, then the plain
                 # bound over the cards after them (_fill_value); both bound it, so the smaller.
-                bound = min(bound, self._fill_value(way, k - n, last, cur, longest))
+                bound = min(bound, self._fill_value(way, k - n, last, cur, longest, bound))
             if bound > best:
                 best = bound
         if colour_bound is not None and best > colour_bound:
@@ -750,7 +750,9 @@ class _Search:
                 total = fit
         return total
 
-    def _fill_value(self, slots: tuple[Slot, ...], rest: int, last: int, cur: int, longest: int) -> int:
+    def _fill_value(
+        self, slots: tuple[Slot, ...], rest: int, last: int, cur: int, longest: int, enough: int = -_NEG
+    ) -> int:
         """At most what the next ``len(slots) + rest`` plays can add when the first fill
         ``slots`` in order (``_NEG``: no plays can): for a way of an ``ordered`` caboose that
         starts at the next card, a bound on the value-to-go of the met trains that follow it.
@@ -763,18 +765,23 @@ class _Search:
         bound (:meth:`_plain_bound`) from there. So it is the exact best of the slots' plays
         (but for the kept face-down card) plus an admissible bound: never below the value-to-go
         of a met train filling the way. With ``rest`` 0 (as many slots as cards to play) it is
-        the exact value-to-go of those trains."""
+        the exact value-to-go of those trains.
+
+        The caller takes the smaller of this and another bound, ``enough``: once some plays
+        reach ``enough`` the rest are skipped and that value (at least ``enough``, at most the
+        best) is returned, since the smaller is then ``enough`` either way."""
         if not slots:
             return self._plain_bound(rest, last, cur, longest) if rest else 0
         key = (self.code, slots, rest, last, cur, longest)
         cached = self.fill_cache.get(key)
-        if cached is not None:
-            return cached
+        # A value cut short at some ``enough`` serves any caller it is still enough for.
+        if cached is not None and (cached[1] or cached[0] >= enough):
+            return cached[0]
         slot, later = slots[0], slots[1:]
         left, right = slot
         best = _NEG
         if left in (0, 2) and right in (0, 2):
-            best = _FACE_DOWN_VALUE + self._fill_value(later, rest, _WILD_ID, 0, longest)
+            best = _FACE_DOWN_VALUE + self._fill_value(later, rest, _WILD_ID, 0, longest, enough - _FACE_DOWN_VALUE)
         fits = self.fill_types.get(slot)
         if fits is None:
             fits = self.fill_types[slot] = [
@@ -785,6 +792,8 @@ class _Search:
         follows = self.follows[last]
         last_color = _car_color(last)
         for t in fits:
+            if best >= enough:
+                break
             if not self.count[t] or not follows[t]:
                 continue
             run = cur + 1 if self.left_color[t] == last_color else 1
@@ -797,13 +806,14 @@ class _Search:
             gain = self.value[t] + (new_longest - longest if self.bonus else 0)
             if later or rest:
                 self._take(t)
-                value = gain + self._fill_value(later, rest, self.right_id[t], new_cur, new_longest)
+                value = gain + self._fill_value(later, rest, self.right_id[t], new_cur, new_longest, enough - gain)
                 self._put_back(t)
             else:
                 value = gain
             if value > best:
                 best = value
-        self.fill_cache[key] = best
+        # Complete (the best) unless it reached enough: then possibly cut short.
+        self.fill_cache[key] = (best, best < enough)
         return best
 
     def _met_children(self, k: int, last: int, cur: int, longest: int) -> Iterator[tuple[int, _Move]]:
