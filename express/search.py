@@ -302,6 +302,7 @@ class _Search:
         self.slot_cache: dict[tuple[int, tuple[Slot, ...], int], list[int]] = {}
         self.bound_cache: dict[tuple[int, int, int, int, int, tuple[Way, ...], tuple[_Needs, ...]], int] = {}
         self.colour_cache: dict[tuple[int, int, int, int], int] = {}
+        self.split_cache: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
         # colour_cars[t][c]: how many cars of colour c card type t shows face up.
         self.colour_cars = [[self._colors(t).count(c) for c in range(n_colors)] for t in range(n_types)]
         # Per colour, the types with 0, 1 and 2 cars of it, each in the types' order (by value).
@@ -560,14 +561,28 @@ class _Search:
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
+        best = _NEG
+        for a, b, value in self._colour_splits(k, colour, need):
+            if value > best:
+                best = value
+        self.colour_cache[key] = best
+        return best
+
+    def _colour_splits(self, k: int, colour: int, need: int) -> list[tuple[int, int, int]]:
+        """For :meth:`_exact_colour_bound`: per split (a cards with one car of ``colour``, b with
+        two, a + 2b = need, a + b <= k) that the cards left allow, the most value of those k
+        plays: ``(a, b, value)``. Cached per count vector and k."""
+        key = (self.code, k, colour, need)
+        cached = self.split_cache.get(key)
+        if cached is not None:
+            return cached
         # The types are sorted by value, largest first: each class's largest values left come
         # first, and no more than the most a split can use of each is read.
         others, ones, twos = self.colour_classes[colour]
-        top_ones = accumulate(self._largest(ones, min(need, k)), initial=0)
-        top_twos = accumulate(self._largest(twos, min(need // 2, k)), initial=0)
-        top_others = accumulate(self._largest(others, k), initial=0)
-        ones_sums, twos_sums, others_sums = list(top_ones), list(top_twos), list(top_others)
-        best = _NEG
+        ones_sums = list(accumulate(self._largest(ones, min(need, k)), initial=0))
+        twos_sums = list(accumulate(self._largest(twos, min(need // 2, k)), initial=0))
+        others_sums = list(accumulate(self._largest(others, k), initial=0))
+        splits: list[tuple[int, int, int]] = []
         for b in range(min(need // 2, len(twos_sums) - 1) + 1):
             a = need - 2 * b
             if a >= len(ones_sums) or a + b > k:
@@ -575,9 +590,41 @@ class _Search:
             rest = k - a - b
             filled = min(rest, len(others_sums) - 1)
             total = ones_sums[a] + twos_sums[b] + others_sums[filled] + _FACE_DOWN_VALUE * (rest - filled)
+            splits.append((a, b, total))
+        self.split_cache[key] = splits
+        return splits
+
+    def _colour_run_bound(self, k: int, colour: int, need: int, last: int, cur: int, longest: int) -> int:
+        """The most k plays can add, value and run bonus together, when their face-up cards add
+        exactly ``need`` cars of ``colour`` (``_NEG``: impossible): per split of
+        :meth:`_colour_splits`, its value plus the most the longest run can grow with it.
+
+        With a cards of one car of the colour and b of two, a run of the colour is at most its
+        start (``cur`` when the last car has the colour, else a start card among the a), the
+        b cards of two cars, and an end card among the a; a run of another colour x is at most
+        its start (``cur``, or a start card), its cards of two cars x (none of them has a car
+        of the colour, so at most the k - a - b other cards), and an end card. The longest run
+        grows by at most the longest of these less ``longest``: admissible."""
+        last_color = _car_color(last)
+        best = _NEG
+        for a, b, value in self._colour_splits(k, colour, need):
+            if last_color == colour:
+                start = cur
+            else:
+                start = 1 if a and self.met_starts[colour] else 0
+            run = start + 2 * b + (1 if a and self.met_ends[colour] else 0)
+            others = k - a - b
+            for x in range(len(_COLORS)):
+                if x != colour:
+                    start = 1 if self.met_starts[x] else 0
+                    if x == last_color and cur > start:
+                        start = cur
+                    grown = start + 2 * min(self.monos[x], others) + (1 if self.met_ends[x] else 0)
+                    if grown > run:
+                        run = grown
+            total = value + (run - longest if run > longest else 0)
             if total > best:
                 best = total
-        self.colour_cache[key] = best
         return best
 
     def _largest(self, types: list[int], most: int) -> list[int]:
@@ -732,6 +779,14 @@ class _Search:
                         start = cur
                     gain = max(gain, start + 2 * min(self.monos[c], k) + (1 if self.met_ends[c] else 0) - longest)
             best = min(best, colour_bound + gain)
+            if self.bonus and best > colour_bound:
+                # Value and run together per alternative (each of its requirements holds in a
+                # met train of it, so the smallest bound does), the best alternative.
+                coupled = max(
+                    min(self._colour_run_bound(k, c, d, last, cur, longest) for c, d in alternative)
+                    for alternative in needs
+                )
+                best = min(best, coupled)
         return best
 
     def _way_weight(self, groups: tuple[tuple[tuple[Slot, ...], int], ...], index: int) -> int | None:

@@ -302,3 +302,35 @@ def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
         checked += 1
         tight += bound == truth
     assert checked == 24 and tight >= 1
+
+
+@pytest.mark.parametrize("name", ["Two-Timer", "Specialized"])
+def test_colour_and_run_bounds_alone_are_never_below_the_true_values(name: str) -> None:
+    """The exact colour counts with the run bonus (value and run together per split of the
+    colour's cards), on its own, against the brute force's met value-to-go with the bonus."""
+    caboose = caboose_named(name)
+    rules = met_rules(caboose)
+    assert rules is not None and rules.exact_colours is not None
+    rng = random.Random(f"colour runs {name}")
+    checked = tight = 0
+    for _ in range(800):
+        if checked == 30:
+            break
+        pool = random_pool(rng, rng.randint(1, 5))
+        k = rng.randint(1, min(4, len(pool)))
+        start = random_start(rng, 5)
+        truth = met_value_to_go(pool, k, start, caboose, bonus=True)
+        if truth is None:
+            continue
+        search = _Search(Counter(Card.parse(t) for t in pool), start, k, True, caboose, False, None, None, met=rules)
+        last = _car_id(start.last_car)
+        cur = 0 if start.last_car.is_wild else start.runs[-1].length
+        alternatives = rules.exact_colours(start.cars)
+        bound = max(
+            min(search._colour_run_bound(k, c, d, last, cur, start.longest_run) for c, d in needs)
+            for needs in alternatives
+        )
+        assert bound >= truth, (pool, k, str(start), bound, truth)
+        checked += 1
+        tight += bound == truth
+    assert checked == 30 and tight >= 1
