@@ -15,10 +15,12 @@ any card left can weigh in it, the other ``k - len(way)`` cards the most of the 
 ``express.search``). Every rule below says why each train meeting the caboose fills some way
 it returns: that is what makes the bound admissible (never below the true value-to-go).
 
-Four facts more per caboose: ``exact_colours`` (below); ``restricted`` — a train meeting it
-lays face up only cards its ``face_up_ok`` allows (the other cards weigh their face-down 4 and
+More facts per caboose: ``exact_colours`` (below); ``restricted`` — a train meeting it lays
+face up only cards its ``face_up_ok`` allows (the other cards weigh their face-down 4 and
 lengthen no run); ``max_run`` — no run of a train meeting it is longer (the run bonus then
-gains at most ``max_run`` minus the longest run so far); and ``value_joints`` (below).
+gains at most ``max_run`` minus the longest run so far); ``value_joints`` (below); and
+``ordered`` / ``next_below`` — a way's slots are consecutive cards in order, and which ways
+start at the next card (the search then plays their slots out exactly).
 
 >>> from express import Train, caboose_named
 >>> rules = met_rules(caboose_named("Sequence 4"))

@@ -58,6 +58,16 @@ run of 2) the values are also bounded by the best walk over the cards' (left, ri
 solved exactly on the relaxation that drops colours. And per colour ``c`` a second run bound
 weighs +1 on every card with one car ``c`` instead of adding the run's start and end (a run
 has at most one of each, and they are among those cards); the smaller of the two is used.
+Where a way's slots are consecutive cards (``MetRules.ordered``: the Sequences, End of Line)
+and the way must start at the next card (as many slots as cards to play, or a Sequence window
+already begun), the way is bounded by the exact best plays of its slots, then the plain bound
+over the cards after them: the slots' plays decide how the current run ends and what follows,
+which the weights cannot see. Where the caboose asks for exact colour counts (Two-Timer,
+Specialized) the values are bounded by the best cards adding exactly those cars, and value
+and run together per split of the colour's cards into cards with one or two of its cars. A
+card the caboose rules out face up is, in a train meeting it, only ever a face-down filler,
+whichever it is: the met case keys its memo on how many such cards are left, not which.
+Each bound's admissibility is argued where it is computed.
 Counting optimal trains adds the two searches' counts where each reaches the optimum (no
 train of the first at the optimum meets the caboose, or the second would beat it).
 
@@ -67,7 +77,8 @@ the smaller with the restricted weights above for ``face_up_ok``.
 
 *Order.* Children are tried best first by their own bound plus what the play gains, so the first
 dive finds a good train, and a node stops as soon as the next child's bound cannot beat (or,
-counting, tie) the best found.
+counting, tie) the best found. Where the met-case bound is costly, a child gets it only when
+the cheap plain bound (admissible for a met train too) leaves it the best candidate.
 
 Memoised results that were cut off by the bound are stored as upper bounds, not as values, and a
 state is searched again when a later visit needs more than its stored bound. ``count_optimal``
