@@ -98,7 +98,7 @@ import math
 import time
 from collections import Counter
 from itertools import accumulate
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from express.caboose_bounds import MetRules, Slot, Way, met_rules
@@ -189,6 +189,27 @@ _Needs = tuple[tuple[int, int], ...]
 
 # A move: (gain, type index, face up, next last-car id, next cur, next longest run).
 _Move = tuple[int, int, bool, int, int, int]
+
+
+def _best_alternative(needs: tuple[_Needs, ...], bound: Callable[[int, int], int]) -> int:
+    """The largest over the alternatives of the smallest ``bound(colour, cars)`` over their
+    requirements (``_NEG`` for none), each requirement's bound taken once, and an alternative
+    left as soon as one of its requirements cannot beat the best so far."""
+    known: dict[tuple[int, int], int] = {}
+    best = _NEG
+    for alternative in needs:
+        worst = -_NEG
+        for need in alternative:
+            value = known.get(need)
+            if value is None:
+                value = known[need] = bound(*need)
+            if value < worst:
+                worst = value
+                if worst <= best:
+                    break
+        if worst > best:
+            best = worst
+    return best
 
 
 class _Search:
@@ -692,10 +713,7 @@ class _Search:
         if met.exact_colours is not None:
             # The values alone, given the exact colour counts the caboose asks (the best
             # alternative; within one, every requirement holds, so the smallest bound does).
-            colour_bound = max(
-                (min(self._exact_colour_bound(k, c, d) for c, d in alternative) for alternative in needs),
-                default=_NEG,
-            )
+            colour_bound = _best_alternative(needs, lambda c, d: self._exact_colour_bound(k, c, d))
             if colour_bound < 0:
                 return _NEG
         prefix = self._selection(k)[1]
@@ -793,10 +811,7 @@ class _Search:
             if self.bonus and best > colour_bound:
                 # Value and run together per alternative (each of its requirements holds in a
                 # met train of it, so the smallest bound does), the best alternative.
-                coupled = max(
-                    min(self._colour_run_bound(k, c, d, last, cur, longest) for c, d in alternative)
-                    for alternative in needs
-                )
+                coupled = _best_alternative(needs, lambda c, d: self._colour_run_bound(k, c, d, last, cur, longest))
                 best = min(best, coupled)
         return best
 
