@@ -434,9 +434,11 @@ class _Search:
         return self._plain_bound(k, last, cur, longest, caboose_open)
 
     def _plain_bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool = False) -> int:
-        """The plain bound (the module docstring's), plus the caboose's points while it is open;
-        closed, the smaller over the weight lists (each is admissible for a train that lays
-        face up only the cards the caboose allows, the unrestricted one for every train)."""
+        """The plain bound of the module docstring. In the single search, plus the caboose's
+        points while it is open. In the met case (where ``caboose_open`` is False: the points
+        are not counted there) the smallest over the weight lists: the restricted ones of a
+        caboose with ``face_up_ok`` bound every train meeting it, the unrestricted one every
+        train."""
         sums = self._top_sums(k)
         bounds = [top[0] for top in sums]
         if self.bonus:
@@ -455,7 +457,7 @@ class _Search:
             return bounds[0]
         if not caboose_open:
             # For a train meeting the caboose (the met case) the restricted lists bound it too;
-            # an open caboose that failed (only monotone ones can close) adds nothing.
+            # in the single search a caboose failed for good (only a monotone one) adds nothing.
             return min(bounds) if self.met is not None else bounds[0]
         # Either the caboose fails (the plain bound) or it is met: its points on top of the
         # plain bound, or of the restricted one when the caboose rules cards out face up.
@@ -593,10 +595,7 @@ class _Search:
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
-        best = _NEG
-        for a, b, value in self._colour_splits(k, colour, need):
-            if value > best:
-                best = value
+        best = max((value for _, _, value in self._colour_splits(k, colour, need)), default=_NEG)
         self.colour_cache[key] = best
         return best
 
