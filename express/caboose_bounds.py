@@ -15,10 +15,12 @@ any card left can weigh in it, the other ``k - len(way)`` cards the most of the 
 ``express.search``). Every rule below says why each train meeting the caboose fills some way
 it returns: that is what makes the bound admissible (never below the true value-to-go).
 
-Four facts more per caboose: ``exact_colours`` (below); ``restricted`` — a train meeting it
-lays face up only cards its ``face_up_ok`` allows (the other cards weigh their face-down 4 and
+More facts per caboose: ``exact_colours`` (below); ``restricted`` — a train meeting it lays
+face up only cards its ``face_up_ok`` allows (the other cards weigh their face-down 4 and
 lengthen no run); ``max_run`` — no run of a train meeting it is longer (the run bonus then
-gains at most ``max_run`` minus the longest run so far); and ``value_joints`` (below).
+gains at most ``max_run`` minus the longest run so far); ``value_joints`` (below); and
+``ordered`` / ``next_below`` — a way's slots are consecutive cards in order, and which ways
+start at the next card (the search then plays their slots out exactly).
 
 >>> from express import Train, caboose_named
 >>> rules = met_rules(caboose_named("Sequence 4"))
@@ -70,6 +72,13 @@ class MetRules:
     """True when in a met train every face-up card that follows a coloured car joins it by
     value alone (a colour match would make a run of 2): the search then also bounds the values
     by the best walk over the cards' values (see ``express.search``)."""
+    ordered: bool = False
+    """True when a way's slots are consecutive cards in the way's order: a way of exactly ``k``
+    slots is then the next ``k`` cards, slot by slot."""
+    next_below: int = 0
+    """With ``ordered``: a way of fewer slots than this starts at the next card too. For a way
+    that starts at the next card the search takes the exact best of the slots' plays, then
+    bounds the cards after them (see ``express.search``)."""
 
 
 def _color_counts(row: Row) -> list[int]:
@@ -112,7 +121,8 @@ def _specialized_colours(row: Row) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 def _end_of_line_ways(row: Row, k: int, cars_left: Sequence[int]) -> tuple[Way, ...]:
     # With k >= 1 cards to play the last car is the right car of the last card, face up (a
-    # face-down card ends in a wild 2): every met train contains a card whose right car is 3.
+    # face-down card ends in a wild 2): every met train contains a card whose right car is 3,
+    # and with k = 1 it is the next card (ordered).
     return (((0, 3),),)
 
 
@@ -126,7 +136,11 @@ class _SequenceWays:
     (full slots, the last one asking only its left car when ``5 - j`` is odd); or a window
     wholly among the new cars, which covers either a card's left car onwards (the same slots
     as ``j = 0``) or a card's right car onwards (a right-only slot, then two full slots). Those
-    are all the positions of a window, so every met train fills one of these ways.
+    are all the positions of a window, so every met train fills one of these ways. Each way's
+    slots are consecutive cards in order (``MetRules.ordered``). The ways of ``j >= 1`` start
+    at the next card, and they are the ones of fewer than 3 slots (``5 - j <= 4`` cars make at
+    most 2 cards; the two others take 3): ``MetRules.next_below``. With exactly as many cards
+    left as slots, any way starts at the next card.
     """
 
     pattern: tuple[int, ...]
@@ -163,12 +177,12 @@ _RULES: dict[str, MetRules] = {
     "Lightweight": MetRules(_monotone_ways, restricted=True),
     "Specialized": MetRules(_specialized_ways, exact_colours=_specialized_colours, counts_colours=True),
     "Efficient": MetRules(_monotone_ways, restricted=True),
-    "Sequence 1": MetRules(_SequenceWays((2, 2, 2, 2, 2))),
-    "Sequence 2": MetRules(_SequenceWays((3, 3, 3, 3, 3))),
-    "Sequence 3": MetRules(_SequenceWays((2, 2, 2, 3, 3))),
-    "Sequence 4": MetRules(_SequenceWays((2, 2, 2, 2, 3))),
-    "Sequence 5": MetRules(_SequenceWays((3, 2, 2, 3, 3))),
-    "End of Line": MetRules(_end_of_line_ways),
+    "Sequence 1": MetRules(_SequenceWays((2, 2, 2, 2, 2)), ordered=True, next_below=3),
+    "Sequence 2": MetRules(_SequenceWays((3, 3, 3, 3, 3)), ordered=True, next_below=3),
+    "Sequence 3": MetRules(_SequenceWays((2, 2, 2, 3, 3)), ordered=True, next_below=3),
+    "Sequence 4": MetRules(_SequenceWays((2, 2, 2, 2, 3)), ordered=True, next_below=3),
+    "Sequence 5": MetRules(_SequenceWays((3, 2, 2, 3, 3)), ordered=True, next_below=3),
+    "End of Line": MetRules(_end_of_line_ways, ordered=True),
     # No run of length >= 2: a met train's longest run is at most 1, and it lays no card with
     # both cars of one colour face up (its face_up_ok).
     # A face-up card joins the car before it by colour or value, and a colour join is a run of

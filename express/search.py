@@ -58,6 +58,16 @@ run of 2) the values are also bounded by the best walk over the cards' (left, ri
 solved exactly on the relaxation that drops colours. And per colour ``c`` a second run bound
 weighs +1 on every card with one car ``c`` instead of adding the run's start and end (a run
 has at most one of each, and they are among those cards); the smaller of the two is used.
+Where a way's slots are consecutive cards (``MetRules.ordered``: the Sequences, End of Line)
+and the way must start at the next card (as many slots as cards to play, or a Sequence window
+already begun), the way is bounded by the exact best plays of its slots, then the plain bound
+over the cards after them: the slots' plays decide how the current run ends and what follows,
+which the weights cannot see. Where the caboose asks for exact colour counts (Two-Timer,
+Specialized) the values are bounded by the best cards adding exactly those cars, and value
+and run together per split of the colour's cards into cards with one or two of its cars. A
+card the caboose rules out face up is, in a train meeting it, only ever a face-down filler,
+whichever it is: the met case keys its memo on how many such cards are left, not which.
+Each bound's admissibility is argued where it is computed.
 Counting optimal trains adds the two searches' counts where each reaches the optimum (no
 train of the first at the optimum meets the caboose, or the second would beat it).
 
@@ -67,7 +77,8 @@ the smaller with the restricted weights above for ``face_up_ok``.
 
 *Order.* Children are tried best first by their own bound plus what the play gains, so the first
 dive finds a good train, and a node stops as soon as the next child's bound cannot beat (or,
-counting, tie) the best found.
+counting, tie) the best found. Where the met-case bound is costly, a child gets it only when
+the cheap plain bound (admissible for a met train too) leaves it the best candidate.
 
 Memoised results that were cut off by the bound are stored as upper bounds, not as values, and a
 state is searched again when a later visit needs more than its stored bound. ``count_optimal``
@@ -82,11 +93,12 @@ card face up and the same card face down are different plays); it explores ties,
 
 from __future__ import annotations
 
+import heapq
 import math
 import time
 from collections import Counter
 from itertools import accumulate
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from express.caboose_bounds import MetRules, Slot, Way, met_rules
@@ -179,6 +191,27 @@ _Needs = tuple[tuple[int, int], ...]
 _Move = tuple[int, int, bool, int, int, int]
 
 
+def _best_alternative(needs: tuple[_Needs, ...], bound: Callable[[int, int], int]) -> int:
+    """The largest over the alternatives of the smallest ``bound(colour, cars)`` over their
+    requirements (``_NEG`` for none), each requirement's bound taken once, and an alternative
+    left as soon as one of its requirements cannot beat the best so far."""
+    known: dict[tuple[int, int], int] = {}
+    best = _NEG
+    for alternative in needs:
+        worst = -_NEG
+        for need in alternative:
+            value = known.get(need)
+            if value is None:
+                value = known[need] = bound(*need)
+            if value < worst:
+                worst = value
+                if worst <= best:
+                    break
+        if worst > best:
+            best = worst
+    return best
+
+
 class _Search:
     """One search: the card types, their counts, the memo and the bound's precomputations."""
 
@@ -225,6 +258,24 @@ class _Search:
         self.met = met if self.caboose is not None else None
         restricted = self.met is not None and self.met.restricted and face_up_ok is not None
         self.met_face_up = allowed if restricted else [True] * n_types
+        # The memo's code of the cards left. In a restricted met case a card the caboose rules
+        # out face up is only ever laid face down (face up, the train fails for good): 4 and a
+        # wild car, whichever card it is. So which of those cards are left never changes the
+        # value-to-go, only how many: they share one digit (``merged``), and the search lays
+        # one of them face down, not each in turn. Not when counting the optimal trains, where
+        # each card is a different train.
+        self.merged = restricted and not count_optimal
+        self.state_radix = list(self.radix)
+        if self.merged:
+            weight = 1
+            for t in range(n_types):
+                if allowed[t]:
+                    self.state_radix[t] = weight
+                    weight *= self.count[t] + 1
+            for t in range(n_types):
+                if not allowed[t]:
+                    self.state_radix[t] = weight
+        self.state_code = sum(n * r for n, r in zip(self.count, self.state_radix))
         # Cards left per colour that can start (right car c, left car not) or end (left car c,
         # right car not) a run of c, or sit inside it (both cars c); in the met case only the
         # cards it lets lie face up start or end a run.
@@ -270,20 +321,36 @@ class _Search:
             self.chain_classes.index(self.slot_values[t]) if self.met_face_up[t] else -1 for t in range(n_types)
         ]
         self.chain_memo: dict[tuple[tuple[int, ...], int, int], int] = {}
-        self.slot_candidates: dict[tuple[Slot, ...], list[list[tuple[int, int]]]] = {}
+        # For _fill_value: per last car, whether each type may follow it face up; per slot, the
+        # types that fit it face up; the exact fills, per counts, slots, last car, run, longest.
+        self.follows = [[t in self.legal[last] for t in range(n_types)] for last in range(len(_CARS_BY_ID))]
+        self.fill_types: dict[Slot, list[int]] = {}
+        self.fill_cache: dict[tuple[int, tuple[Slot, ...], int, int, int, int], tuple[int, bool]] = {}
+        self.slot_candidates: dict[tuple[Slot, ...], tuple[list[list[tuple[int, int]]], bool]] = {}
         # Per way: its groups of alike slots (slots, m), then, with more than one, all slots.
         self.way_groups: dict[Way, tuple[tuple[tuple[Slot, ...], int], ...]] = {}
-        self.slot_cache: dict[tuple[int, tuple[Slot, ...], int], list[int] | None] = {}
+        # Per (counts, slots, m): [] when the cards left cannot fill the slots, else per weight list
+        # the slots' weight (-1: not computed yet).
+        self.slot_cache: dict[tuple[int, tuple[Slot, ...], int], list[int]] = {}
         self.bound_cache: dict[tuple[int, int, int, int, int, tuple[Way, ...], tuple[_Needs, ...]], int] = {}
         self.colour_cache: dict[tuple[int, int, int, int], int] = {}
+        self.split_cache: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
         # colour_cars[t][c]: how many cars of colour c card type t shows face up.
         self.colour_cars = [[self._colors(t).count(c) for c in range(n_colors)] for t in range(n_types)]
+        # Per colour, the types with 0, 1 and 2 cars of it, each in the types' order (by value).
+        self.colour_classes = [
+            tuple([t for t in range(n_types) if self.colour_cars[t][c] == cars] for cars in range(3))
+            for c in range(n_colors)
+        ]
+        # Whether the met bound costs enough (exact colour counts, or ways whose slots start at
+        # the next card) that children first get the cheap plain bound (see _met_children).
+        self.lazy = self.met is not None and (self.met.exact_colours is not None or self.met.next_below > 0)
         self.count_optimal = count_optimal
         self.node_limit = node_limit
         self.deadline = deadline
         self.nodes = 0
         self.memo: dict[Hashable, tuple[bool, int, int, _Move | None]] = {}
-        self.topk_cache: dict[int, list[list[int]]] = {}
+        self.topk_cache: dict[tuple[int, int], list[list[int]]] = {}
         self.row: list[Car] = list(start.cars)
         self.path: list[_Move] = []
         self.gained = 0
@@ -307,11 +374,13 @@ class _Search:
     def _take(self, t: int) -> None:
         self.count[t] -= 1
         self.code -= self.radix[t]
+        self.state_code -= self.state_radix[t]
         self._adjust(t, -1)
 
     def _put_back(self, t: int) -> None:
         self.count[t] += 1
         self.code += self.radix[t]
+        self.state_code += self.state_radix[t]
         self._adjust(t, 1)
 
     def _weight_lists(self, face_up: list[bool]) -> list[tuple[list[int], list[int]]]:
@@ -334,8 +403,9 @@ class _Search:
         return self.left_color[t], _car_color(self.right_id[t])
 
     def _top_sums(self, k: int) -> list[list[int]]:
-        """Per weight list (see :meth:`_weight_lists`), the sums of the k largest weights left."""
-        cached = self.topk_cache.get(self.code)
+        """Per weight list (see :meth:`_weight_lists`), the sums of the k largest weights left.
+        Cached per count vector and k (the met case also asks for fewer than the cards to play)."""
+        cached = self.topk_cache.get((self.code, k))
         if cached is not None:
             return cached
         count = self.count
@@ -354,13 +424,21 @@ class _Search:
                         need -= n
                 sums.append(total)
             result.append(sums)
-        self.topk_cache[self.code] = result
+        self.topk_cache[self.code, k] = result
         return result
 
     def _bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool) -> int:
         """An upper bound on the value-to-go (see the module docstring for why it is admissible)."""
         if self.met is not None:
             return self._met_bound(k, last, cur, longest)
+        return self._plain_bound(k, last, cur, longest, caboose_open)
+
+    def _plain_bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool = False) -> int:
+        """The plain bound of the module docstring. In the single search, plus the caboose's
+        points while it is open. In the met case (where ``caboose_open`` is False: the points
+        are not counted there) the smallest over the weight lists: the restricted ones of a
+        caboose with ``face_up_ok`` bound every train meeting it, the unrestricted one every
+        train."""
         sums = self._top_sums(k)
         bounds = [top[0] for top in sums]
         if self.bonus:
@@ -375,8 +453,12 @@ class _Search:
                     if candidate > bounds[i]:
                         bounds[i] = candidate
         caboose = self.caboose
-        if not caboose_open or caboose is None:
+        if caboose is None:
             return bounds[0]
+        if not caboose_open:
+            # For a train meeting the caboose (the met case) the restricted lists bound it too;
+            # in the single search a caboose failed for good (only a monotone one) adds nothing.
+            return min(bounds) if self.met is not None else bounds[0]
         # Either the caboose fails (the plain bound) or it is met: its points on top of the
         # plain bound, or of the restricted one when the caboose rules cards out face up.
         return max(bounds[0], min(bounds) + caboose.points)
@@ -420,46 +502,52 @@ class _Search:
                 chosen.append(top[:-1])
         self.selection_cache[self.code] = (chosen, [list(accumulate(top, initial=0)) for top in chosen])
 
-    def _slot_weights(self, slots: tuple[Slot, ...], m: int) -> list[int] | None:
-        """Per met-case weight list, the most m distinct cards left that each fit one of
+    def _slot_weight(self, slots: tuple[Slot, ...], m: int, index: int) -> int | None:
+        """On met-case weight list ``index``, the most m distinct cards left that each fit one of
         ``slots`` can weigh (None: fewer fit). A card fits a slot face up when its car values
         match and the caboose allows it face up; any card fits face down, as two wild cars
         worth 2, when the slot asks for 2s or anything (face-down fillers are not counted off:
-        that only raises the sum)."""
+        that only raises the sum). Cached per count vector, one list at a time (a bound often
+        needs only a few of the lists)."""
         key = (self.code, slots, m)
-        if key in self.slot_cache:
-            return self.slot_cache[key]
-        candidates = self.slot_candidates.get(slots)
-        if candidates is None:
+        entry = self.slot_cache.get(key)
+        if entry is not None and entry and entry[index] >= 0:
+            return entry[index]
+        known = self.slot_candidates.get(slots)
+        if known is None:
             fits = [
                 t
                 for t, (lv, rv) in enumerate(self.slot_values)
                 if self.met_face_up[t]
                 and any((not left or lv == left) and (not right or rv == right) for left, right in slots)
             ]
-            candidates = [sorted(((weight[t], t) for t in fits), reverse=True) for _, weight in self.met_lists]
-            self.slot_candidates[slots] = candidates
-        face_down = any(left in (0, 2) and right in (0, 2) for left, right in slots)
+            ranked = [sorted(((weight[t], t) for t in fits), reverse=True) for _, weight in self.met_lists]
+            face_down = any(left in (0, 2) and right in (0, 2) for left, right in slots)
+            known = self.slot_candidates[slots] = (ranked, face_down)
+        candidates, face_down = known
         count = self.count
-        result: list[int] = []
-        for ranked in candidates:
-            total, need = 0, m
-            for w, t in ranked:
-                if need == 0 or (face_down and w <= _FACE_DOWN_VALUE):
-                    break
-                n = count[t]
-                if n:
-                    used = n if n < need else need
-                    total += used * w
-                    need -= used
-            if need:
-                if not face_down:
-                    self.slot_cache[key] = None
-                    return None
-                total += need * _FACE_DOWN_VALUE
-            result.append(total)
-        self.slot_cache[key] = result
-        return result
+        if entry is None:
+            # Whether m cards fit does not depend on the list: [] when they do not.
+            if not face_down and sum(count[t] for _, t in candidates[0]) < m:
+                entry = []
+            else:
+                entry = [-1] * len(candidates)
+            self.slot_cache[key] = entry
+        if not entry:
+            return None
+        total, need = 0, m
+        for w, t in candidates[index]:
+            if need == 0 or (face_down and w <= _FACE_DOWN_VALUE):
+                break
+            n = count[t]
+            if n:
+                used = n if n < need else need
+                total += used * w
+                need -= used
+        # Only with face-down fillers (else the m fits were counted above).
+        total += need * _FACE_DOWN_VALUE
+        entry[index] = total
+        return total
 
     def _chain_bound(self, k: int, last: int) -> int:
         """For a caboose with ``value_joints``: the most value k plays can add when every face-up
@@ -507,27 +595,81 @@ class _Search:
         cached = self.colour_cache.get(key)
         if cached is not None:
             return cached
-        ones: list[int] = []
-        twos: list[int] = []
-        others: list[int] = []
-        for t, n in enumerate(self.count):
-            if n:
-                cars = self.colour_cars[t][colour]
-                (others if cars == 0 else ones if cars == 1 else twos).extend([self.value[t]] * n)
-        ones.sort(reverse=True)
-        twos.sort(reverse=True)
-        others.sort(reverse=True)
-        best = _NEG
-        for b in range(need // 2 + 1):
-            a = need - 2 * b
-            if a > len(ones) or b > len(twos) or a + b > k:
-                continue
-            rest = k - a - b
-            fill = others[:rest]
-            total = sum(ones[:a]) + sum(twos[:b]) + sum(fill) + _FACE_DOWN_VALUE * (rest - len(fill))
-            best = max(best, total)
+        best = max((value for _, _, value in self._colour_splits(k, colour, need)), default=_NEG)
         self.colour_cache[key] = best
         return best
+
+    def _colour_splits(self, k: int, colour: int, need: int) -> list[tuple[int, int, int]]:
+        """For :meth:`_exact_colour_bound`: per split (a cards with one car of ``colour``, b with
+        two, a + 2b = need, a + b <= k) that the cards left allow, the most value of those k
+        plays: ``(a, b, value)``. Cached per count vector and k."""
+        key = (self.code, k, colour, need)
+        cached = self.split_cache.get(key)
+        if cached is not None:
+            return cached
+        # The types are sorted by value, largest first: each class's largest values left come
+        # first, and no more than the most a split can use of each is read.
+        others, ones, twos = self.colour_classes[colour]
+        ones_sums = list(accumulate(self._largest(ones, min(need, k)), initial=0))
+        twos_sums = list(accumulate(self._largest(twos, min(need // 2, k)), initial=0))
+        others_sums = list(accumulate(self._largest(others, k), initial=0))
+        splits: list[tuple[int, int, int]] = []
+        for b in range(min(need // 2, len(twos_sums) - 1) + 1):
+            a = need - 2 * b
+            if a >= len(ones_sums) or a + b > k:
+                continue
+            rest = k - a - b
+            filled = min(rest, len(others_sums) - 1)
+            total = ones_sums[a] + twos_sums[b] + others_sums[filled] + _FACE_DOWN_VALUE * (rest - filled)
+            splits.append((a, b, total))
+        self.split_cache[key] = splits
+        return splits
+
+    def _colour_run_bound(self, k: int, colour: int, need: int, last: int, cur: int, longest: int) -> int:
+        """The most k plays can add, value and run bonus together, when their face-up cards add
+        exactly ``need`` cars of ``colour`` (``_NEG``: impossible): per split of
+        :meth:`_colour_splits`, its value plus the most the longest run can grow with it.
+
+        With a cards of one car of the colour and b of two, a run of the colour is at most its
+        start (``cur`` when the last car has the colour, else a start card among the a), the
+        b cards of two cars, and an end card among the a; a run of another colour x is at most
+        its start (``cur``, or a start card), its cards of two cars x (none of them has a car
+        of the colour, so at most the k - a - b other cards), and an end card. The longest run
+        grows by at most the longest of these less ``longest``: admissible."""
+        last_color = _car_color(last)
+        best = _NEG
+        for a, b, value in self._colour_splits(k, colour, need):
+            if last_color == colour:
+                start = cur
+            else:
+                start = 1 if a and self.met_starts[colour] else 0
+            run = start + 2 * b + (1 if a and self.met_ends[colour] else 0)
+            others = k - a - b
+            for x in range(len(_COLORS)):
+                if x != colour:
+                    start = 1 if self.met_starts[x] else 0
+                    if x == last_color and cur > start:
+                        start = cur
+                    grown = start + 2 * min(self.monos[x], others) + (1 if self.met_ends[x] else 0)
+                    if grown > run:
+                        run = grown
+            total = value + (run - longest if run > longest else 0)
+            if total > best:
+                best = total
+        return best
+
+    def _largest(self, types: list[int], most: int) -> list[int]:
+        """The values of the up to ``most`` most valuable cards left among ``types`` (which are
+        in decreasing order of value), largest first."""
+        values: list[int] = []
+        count = self.count
+        for t in types:
+            n = count[t]
+            if n:
+                values.extend([self.value[t]] * min(n, most - len(values)))
+                if len(values) >= most:
+                    break
+        return values
 
     def _cars_left(self) -> list[int]:
         # A start card adds one car of its colour, an end card one, a card of one colour two.
@@ -570,10 +712,7 @@ class _Search:
         if met.exact_colours is not None:
             # The values alone, given the exact colour counts the caboose asks (the best
             # alternative; within one, every requirement holds, so the smallest bound does).
-            colour_bound = max(
-                (min(self._exact_colour_bound(k, c, d) for c, d in alternative) for alternative in needs),
-                default=_NEG,
-            )
+            colour_bound = _best_alternative(needs, lambda c, d: self._exact_colour_bound(k, c, d))
             if colour_bound < 0:
                 return _NEG
         prefix = self._selection(k)[1]
@@ -605,11 +744,14 @@ class _Search:
             # The values alone are bounded by the walk over card values (_chain_bound) as well.
             chain = self._chain_bound(k, last)
             prefix = [[min(total, chain) for total in prefix[0]], *prefix[1:]]
-        weights: dict[tuple[tuple[Slot, ...], int], list[int] | None] = {}
-        # Per way that the cards left can fill: its slot count and its slots' summed fits.
-        filled: list[tuple[int, list[int]]] = []
         best = _NEG
         for way in ways:
+            n = len(way)
+            immediate = met.ordered and (n == k or n < met.next_below)
+            if n == k and immediate:
+                # The way is the next k cards, slot by slot: the exact best of their plays.
+                best = max(best, self._fill_value(way, 0, last, cur, longest))
+                continue
             # The k cards: the way's slots, each weighing at most its best fit (m slots alike: the
             # m best distinct fits), and k - len(way) others, weighing at most the largest weights
             # left (a card counted twice only raises the sum); and, like any k cards, at most the
@@ -623,39 +765,35 @@ class _Search:
                 if len(alike) > 1:
                     alike.append((tuple(slot for (slot,), _ in alike), len(way)))
                 groups = self.way_groups[way] = tuple(alike)
-            sums = [0] * len(prefix)
-            for i, group in enumerate(groups):
-                if group in weights:
-                    fit = weights[group]
-                else:
-                    fit = weights[group] = self._slot_weights(*group)
-                if fit is None:
-                    break
-                if i < len(groups) - 1 or len(groups) == 1:
-                    sums = [a + b for a, b in zip(sums, fit)]
-                else:
-                    sums = [a if a < b else b for a, b in zip(sums, fit)]
-            else:
-                n = len(way)
-                filled.append((n, sums))
-                top = prefix[0]
-                bound = min(top[k], top[k - n] + sums[0]) + extra[0]
-                if bound > best:
-                    best = bound
-        # The colours' run bounds, skipping a colour whose bound over all k cards cannot beat
-        # the best so far (a way's bound on a list is at most that).
-        for c in range(1, n_colors + 1):
-            first, second = prefix[c], prefix[c + n_colors]
-            extra_first, extra_second = extra[c], extra[c + n_colors]
-            if min(first[k] + extra_first, second[k] + extra_second) <= best:
+            fit = self._way_weight(groups, 0)
+            if fit is None:
                 continue
-            for n, sums in filled:
-                run = min(
-                    min(first[k], first[k - n] + sums[c]) + extra_first,
-                    min(second[k], second[k - n] + sums[c + n_colors]) + extra_second,
-                )
-                if run > best:
-                    best = run
+            top = prefix[0]
+            bound = min(top[k], top[k - n] + fit) + extra[0]
+            # The colours' run bounds, skipping a colour whose bound over all k cards cannot beat
+            # the way's so far (its bound on a list is at most that). Whether the cards left
+            # fill the way is the same on every list: the fits below are not None.
+            for c in range(1, n_colors + 1):
+                first, second = prefix[c], prefix[c + n_colors]
+                extra_first, extra_second = extra[c], extra[c + n_colors]
+                if min(first[k] + extra_first, second[k] + extra_second) <= max(bound, best):
+                    continue
+                fit_first = self._way_weight(groups, c)
+                assert fit_first is not None
+                run = min(first[k], first[k - n] + fit_first) + extra_first
+                if run <= bound:
+                    continue
+                fit_second = self._way_weight(groups, c + n_colors)
+                assert fit_second is not None
+                run = min(run, min(second[k], second[k - n] + fit_second) + extra_second)
+                if run > bound:
+                    bound = run
+            if bound > best and immediate:
+                # The way starts at the next card: its slots' plays exactly, then the plain
+                # bound over the cards after them (_fill_value); both bound it, so the smaller.
+                bound = min(bound, self._fill_value(way, k - n, last, cur, longest, bound))
+            if bound > best:
+                best = bound
         if colour_bound is not None and best > colour_bound:
             # The run adds at most its longest possible growth: a run of c is at most its start
             # (cur, or a start card's car), every card with both cars c left (at most k), and
@@ -669,37 +807,170 @@ class _Search:
                         start = cur
                     gain = max(gain, start + 2 * min(self.monos[c], k) + (1 if self.met_ends[c] else 0) - longest)
             best = min(best, colour_bound + gain)
+            if self.bonus and best > colour_bound:
+                # Value and run together per alternative (each of its requirements holds in a
+                # met train of it, so the smallest bound does), the best alternative.
+                coupled = _best_alternative(needs, lambda c, d: self._colour_run_bound(k, c, d, last, cur, longest))
+                best = min(best, coupled)
         return best
 
-    def _met_children(self, k: int, last: int, cur: int, longest: int) -> list[tuple[int, _Move]]:
+    def _way_weight(self, groups: tuple[tuple[tuple[Slot, ...], int], ...], index: int) -> int | None:
+        """On weight list ``index``, the most a way's slot cards can weigh (None: the cards left
+        cannot fill it): the sum over its groups of alike slots, but at most the best cards
+        fitting any slot (the last group, when there are several)."""
+        total = 0
+        last = len(groups) - 1
+        for i, group in enumerate(groups):
+            fit = self._slot_weight(group[0], group[1], index)
+            if fit is None:
+                return None
+            if i < last or last == 0:
+                total += fit
+            elif fit < total:
+                total = fit
+        return total
+
+    def _fill_value(
+        self, slots: tuple[Slot, ...], rest: int, last: int, cur: int, longest: int, enough: int = -_NEG
+    ) -> int:
+        """At most what the next ``len(slots) + rest`` plays can add when the first fill
+        ``slots`` in order (``_NEG``: no plays can): for a way of an ``ordered`` caboose that
+        starts at the next card, a bound on the value-to-go of the met trains that follow it.
+
+        Each slot's play is a card left that fits it face up (its car values match, the caboose
+        allows it face up, and it may follow the car before), with its value and run gain as in
+        :meth:`_moves`; or a face-down card (4, two wild 2s) where the slot asks for 2s or
+        anything, which here takes no card from those left (any card will do, and keeping it
+        only widens the later choices). The ``rest`` plays after them add at most the plain
+        bound (:meth:`_plain_bound`) from there. So it is the exact best of the slots' plays
+        (but for the kept face-down card) plus an admissible bound: never below the value-to-go
+        of a met train filling the way. With ``rest`` 0 (as many slots as cards to play) it is
+        the exact value-to-go of those trains.
+
+        The caller takes the smaller of this and another bound, ``enough``: once some plays
+        reach ``enough`` the rest are skipped and that value (at least ``enough``, at most the
+        best) is returned, since the smaller is then ``enough`` either way."""
+        if not slots:
+            return self._plain_bound(rest, last, cur, longest) if rest else 0
+        key = (self.code, slots, rest, last, cur, longest)
+        cached = self.fill_cache.get(key)
+        # A value cut short at some ``enough`` serves any caller it is still enough for.
+        if cached is not None and (cached[1] or cached[0] >= enough):
+            return cached[0]
+        slot, later = slots[0], slots[1:]
+        left, right = slot
+        best = _NEG
+        if left in (0, 2) and right in (0, 2):
+            best = _FACE_DOWN_VALUE + self._fill_value(later, rest, _WILD_ID, 0, longest, enough - _FACE_DOWN_VALUE)
+        fits = self.fill_types.get(slot)
+        if fits is None:
+            fits = self.fill_types[slot] = [
+                t
+                for t, (lv, rv) in enumerate(self.slot_values)
+                if self.met_face_up[t] and (not left or lv == left) and (not right or rv == right)
+            ]
+        follows = self.follows[last]
+        last_color = _car_color(last)
+        for t in fits:
+            if best >= enough:
+                break
+            if not self.count[t] or not follows[t]:
+                continue
+            run = cur + 1 if self.left_color[t] == last_color else 1
+            if self.mono[t]:
+                run += 1
+                new_cur = run
+            else:
+                new_cur = 1
+            new_longest = run if run > longest else longest
+            gain = self.value[t] + (new_longest - longest if self.bonus else 0)
+            if later or rest:
+                self._take(t)
+                value = gain + self._fill_value(later, rest, self.right_id[t], new_cur, new_longest, enough - gain)
+                self._put_back(t)
+            else:
+                value = gain
+            if value > best:
+                best = value
+        # Complete (the best) unless it reached enough: then possibly cut short.
+        self.fill_cache[key] = (best, best < enough)
+        return best
+
+    def _met_children(self, k: int, last: int, cur: int, longest: int) -> Iterator[tuple[int, _Move]]:
         """The met case's children, best first, each with gain plus an upper bound of its value.
 
         A face-up child's bound is its own. Every face-down child shares one: the bound of the
         row with two wild cars added but the parent's cards left, which is at least each
         child's own (more cards left never lower a bound); it spares a bound per card, and the
         child's own is still taken when it is searched. Among them the cheapest card goes first.
+
+        Where the met-case bound is costly (``lazy``) it is taken lazily: every child first
+        gets the plain bound (:meth:`_plain_bound`, cheap; admissible for a met train too,
+        since a met train is a train), and a child's met-case bound is taken only when it is
+        the best left by the bounds known so far. A child is yielded when its met-case bound (or the plain one,
+        if smaller: both are admissible) is at least every other child's known bound, so the
+        children come in the same order as if every bound were taken first, and the caller
+        stops (as soon as one is below its threshold) without the bounds of the others.
         """
-        parent = self._selection(k)[0]
-        scored: list[tuple[int, int, _Move]] = []
-        shared: int | None = None
-        for move in self._moves(last, cur, longest):
+        # Heap items: (-estimate, refined, tie-break, position, move); move None stands for the
+        # face-down children as one group. At equal estimates an unrefined child is refined
+        # first, so the order is that of the refined estimates.
+        heap: list[tuple[int, int, int, int, _Move | None]] = []
+        face_down: list[_Move] = []
+        merged_down = False
+        moves = self._moves(last, cur, longest)
+        for position, move in enumerate(moves):
             gain, t, face_up, new_last, new_cur, new_longest = move
+            if not self.met_face_up[t]:
+                # Face up it fails the caboose for good; face down, one such card stands for
+                # all (see ``merged``).
+                if face_up or (self.merged and merged_down):
+                    continue
+                merged_down = self.merged
             if face_up:
-                self._take(t)
-                self._select_child(parent, t)
-                self.row.extend((self.types[t].left, self.types[t].right))
-                estimate = gain + self._met_bound(k - 1, new_last, new_cur, new_longest)
-                del self.row[-2:]
-                self._put_back(t)
-                scored.append((estimate, 0, move))
+                if self.lazy:
+                    self._take(t)
+                    cheap = gain + self._plain_bound(k - 1, new_last, new_cur, new_longest)
+                    self._put_back(t)
+                else:
+                    # Every estimate unknown (above all): all are refined before the first yield.
+                    cheap = -_NEG
+                heap.append((-cheap, 0, 0, position, move))
+            else:
+                face_down.append(move)
+        if face_down:
+            # With the parent's cards and k plays: at least 4 plus each face-down child's own
+            # plain bound (its k - 1 plays weigh no more than the parent's k largest weights
+            # less one, and no weight is below 4). The k keeps the per-counts cache of top
+            # sums (:meth:`_top_sums`) to the one k those counts have.
+            cheap = self._plain_bound(k, _WILD_ID, 0, longest) if self.lazy else -_NEG
+            heap.append((-cheap, 0, 0, len(moves), None))
+        heapq.heapify(heap)
+        parent: list[list[int]] | None = None
+        while heap:
+            negative, refined, tie, position, child = heapq.heappop(heap)
+            if refined:
+                assert child is not None
+                yield -negative, child
                 continue
-            if shared is None:
+            if child is None:
                 self.row.extend((WILD, WILD))
-                shared = self._met_bound(k - 1, new_last, new_cur, new_longest)
+                shared = self._met_bound(k - 1, _WILD_ID, 0, longest)
                 del self.row[-2:]
-            scored.append((gain + shared, self.value[t], move))
-        scored.sort(key=lambda item: (-item[0], item[1]))
-        return [(estimate, move) for estimate, _, move in scored]
+                for move in face_down:
+                    estimate = min(-negative, _FACE_DOWN_VALUE + shared)
+                    heapq.heappush(heap, (-estimate, 1, self.value[move[1]], position, move))
+                continue
+            gain, t, _, new_last, new_cur, new_longest = child
+            if parent is None:
+                parent = self._selection(k)[0]
+            self._take(t)
+            self._select_child(parent, t)
+            self.row.extend((self.types[t].left, self.types[t].right))
+            estimate = min(-negative, gain + self._met_bound(k - 1, new_last, new_cur, new_longest))
+            del self.row[-2:]
+            self._put_back(t)
+            heapq.heappush(heap, (-estimate, 1, tie, position, child))
 
     def _caboose_state(self) -> tuple[Hashable, bool]:
         """The caboose's memo key of the row so far, and whether its points are still reachable."""
@@ -760,8 +1031,8 @@ class _Search:
         if self.bonus:
             # Beyond cur + 2k no later run can overtake the longest run: those states are equal.
             longest = min(longest, cur + 2 * k)
-            return (self.code, last, cur, longest, caboose_key)
-        return (self.code, last, caboose_key)
+            return (self.state_code, last, cur, longest, caboose_key)
+        return (self.state_code, last, caboose_key)
 
     def greedy(self, k: int, last: int, cur: int, longest: int) -> None:
         """Seed the incumbent with a greedy train (best immediate gain), so that a search stopped
@@ -816,8 +1087,6 @@ class _Search:
 
         # Order children by gain plus their own bound, computed on the spot (cached per multiset).
         scored: list[tuple[int, _Move]] = []
-        if self.met is not None:
-            scored = self._met_children(k, last, cur, longest)
         for move in self._moves(last, cur, longest) if self.met is None else ():
             gain, t, face_up, new_last, new_cur, new_longest = move
             self._take(t)
@@ -831,12 +1100,15 @@ class _Search:
             self._put_back(t)
             scored.append((estimate, move))
         scored.sort(key=lambda item: -item[0])
+        children: Iterable[tuple[int, _Move]] = scored
+        if self.met is not None:
+            children = self._met_children(k, last, cur, longest)
 
         strict = 0 if self.count_optimal else 1
         # Below every value-to-go, including the met case's _NEG of a train that fails.
         best, best_count, best_move = 2 * _NEG, 0, None
         upper = 2 * _NEG
-        for estimate, move in scored:
+        for estimate, move in children:
             need = max(alpha, best + strict)
             if estimate < need:
                 # Sorted: no later child can reach the threshold either.
@@ -881,6 +1153,11 @@ class _Search:
         entry = self.memo.get(key)
         while entry is not None and entry[0] and entry[3] is not None:
             move = entry[3]
+            if self.merged and not self.count[move[1]]:
+                # A merged state's best move may lay a ruled-out card this train no longer
+                # holds: any other of them left is the same play (see ``merged``).
+                t = next(t for t in range(len(self.count)) if self.count[t] and not self.met_face_up[t])
+                move = (move[0], t, *move[2:])
             moves.append(move)
             self._take(move[1])
             taken.append(move[1])

@@ -254,3 +254,83 @@ def test_value_bounds_alone_are_never_below_the_true_values(name: str) -> None:
         checked += 1
         tight += bound == truth
     assert checked == 30 and tight >= 1
+
+
+@pytest.mark.parametrize("name", ["Sequence 1", "Sequence 3", "Sequence 4", "Sequence 5", "End of Line"])
+def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
+    """The bound of a way that starts at the next card (``ordered`` rules: a way of k slots, or
+    of fewer than ``next_below``), on its own: the slots' plays exactly, then the plain bound.
+    Against the brute force over the trains that meet the caboose *and* whose next cards fill
+    that way's slots in order (a face-down card shows 2s)."""
+    caboose = caboose_named(name)
+    rules = met_rules(caboose)
+    assert rules is not None and rules.ordered
+    rng = random.Random(f"fills {name}")
+    checked = tight = 0
+    for _ in range(600):
+        if checked == 24:
+            break
+        pool = random_pool(rng, rng.randint(1, 5))
+        k = rng.randint(1, min(4, len(pool)))
+        start = random_start(rng, 5)
+        bonus = rng.random() < 0.7
+        ways = [w for w in rules.ways(start.cars, k, ()) if len(w) == k or len(w) < rules.next_below]
+        if not ways:
+            continue
+        way = rng.choice(ways)
+        offset = len(start.cars)
+        met = library_test(caboose)
+
+        def fills(row: list[brute.PlainCar], way: tuple[tuple[int, int], ...] = way) -> bool:
+            slots = [(row[offset + 2 * i][1], row[offset + 2 * i + 1][1]) for i in range(len(way))]
+            matched = all((not a or a == x) and (not b or b == y) for (a, b), (x, y) in zip(way, slots))
+            return matched and met(row)
+
+        start_plays = plain(start.plays)
+        best, _, _ = brute.brute_best(
+            pool, k, start=start_plays, bonus=bonus, caboose=fills, caboose_points=MET_MARK
+        )
+        if best < MET_MARK:
+            continue
+        truth = best - MET_MARK - brute.solo_score(start_plays, bonus=bonus)
+        search = _Search(Counter(Card.parse(t) for t in pool), start, k, bonus, caboose, False, None, None, met=rules)
+        last = _car_id(start.last_car)
+        cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
+        longest = start.longest_run if bonus else 0
+        bound = search._fill_value(way, k - len(way), last, cur, longest)
+        assert bound >= truth, (pool, k, str(start), bonus, way, bound, truth)
+        checked += 1
+        tight += bound == truth
+    assert checked == 24 and tight >= 1
+
+
+@pytest.mark.parametrize("name", ["Two-Timer", "Specialized"])
+def test_colour_and_run_bounds_alone_are_never_below_the_true_values(name: str) -> None:
+    """The exact colour counts with the run bonus (value and run together per split of the
+    colour's cards), on its own, against the brute force's met value-to-go with the bonus."""
+    caboose = caboose_named(name)
+    rules = met_rules(caboose)
+    assert rules is not None and rules.exact_colours is not None
+    rng = random.Random(f"colour runs {name}")
+    checked = tight = 0
+    for _ in range(800):
+        if checked == 30:
+            break
+        pool = random_pool(rng, rng.randint(1, 5))
+        k = rng.randint(1, min(4, len(pool)))
+        start = random_start(rng, 5)
+        truth = met_value_to_go(pool, k, start, caboose, bonus=True)
+        if truth is None:
+            continue
+        search = _Search(Counter(Card.parse(t) for t in pool), start, k, True, caboose, False, None, None, met=rules)
+        last = _car_id(start.last_car)
+        cur = 0 if start.last_car.is_wild else start.runs[-1].length
+        alternatives = rules.exact_colours(start.cars)
+        bound = max(
+            min(search._colour_run_bound(k, c, d, last, cur, start.longest_run) for c, d in needs)
+            for needs in alternatives
+        )
+        assert bound >= truth, (pool, k, str(start), bound, truth)
+        checked += 1
+        tight += bound == truth
+    assert checked == 30 and tight >= 1
