@@ -256,15 +256,11 @@ class CapacityBot:
 
 
 @dataclass(frozen=True, kw_only=True)
-class GreedyLoaderBot:
+class GreedyLoaderBot(CapacityBot):
     """Grabs like ``capacity``; loads longest rods first, each at the lowest level."""
 
     name: str = "greedy-loader"
     loader: Loader | None = greedy_load
-
-    def act(self, observation: Observation, legal_actions: Sequence[Any],
-            rng: np.random.Generator) -> Grab:
-        return _closest_capacity(observation, legal_actions)
 
 
 @dataclass(frozen=True, kw_only=True)
