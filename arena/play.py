@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from arena.errors import ArenaError
-from arena.protocol import Action, GameState, Policy
+from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
 
 __all__ = ["RandomPolicy", "play", "sample_outcome", "seat_streams"]
 
@@ -61,9 +61,12 @@ class _Sampler:
         self.limit = span - span % denominator
 
     def draw(self, rng: np.random.Generator) -> Action:
+        return self.draw_from(rng.bit_generator.random_raw)
+
+    def draw_from(self, raw: Callable[[], int]) -> Action:
+        """The draw, from a generator's bound ``random_raw`` (looked up once per game)."""
         if self.denominator == 1:
             return self.actions[0]
-        raw = rng.bit_generator.random_raw
         while True:
             r = int(raw())
             for _ in range(self.words - 1):
@@ -98,14 +101,18 @@ def sample_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: np.random.G
 
 
 def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
-    """Independent generators for chance and for each seat, all derived from ``seed``.
+    """The generators of one game, derived from ``seed``: chance's own, and the players'.
 
     Chance has its own stream, so the luck of a deal does not depend on how the policies use
     theirs: replaying a seed with the policies in other seats replays the same chance draws for
-    as long as the game asks the same chance questions.
+    as long as the game asks the same chance questions. The seats share one second stream (the
+    list holds it once per seat): every policy still draws reproducibly from the seed, and a
+    game builds two generators instead of one per seat plus one — building them was a tenth
+    of a short game's time.
     """
-    chance, *seats = np.random.SeedSequence(seed).spawn(players + 1)
-    return np.random.default_rng(chance), [np.random.default_rng(s) for s in seats]
+    chance, policies = (np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
+                        for k in range(2))
+    return chance, [policies] * players
 
 
 def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 1_000_000) -> S:
@@ -125,12 +132,19 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     seat_policies = getattr(state, "seat_policies", None)
     if seat_policies is not None:
         seat_policies(policies)
+    raw = chance_rng.bit_generator.random_raw
+    samplers = _SAMPLERS
     for _ in range(max_actions):
-        if state.is_terminal():
-            return state
+        # current_player() alone tells the end and chance apart (the protocol's contract), one
+        # call per action where three would do the same: play is the hot loop of every game.
         player = state.current_player()
-        if state.is_chance_node():
-            state.apply_action(_sampler_for(state.chance_outcomes()).draw(chance_rng))
+        if player == TERMINAL:
+            return state
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            cached = samplers.get(id(outcomes))
+            sampler = cached[1] if cached is not None and cached[0] is outcomes else _sampler_for(outcomes)
+            state.apply_action(sampler.draw_from(raw))
         else:
             legal = state.legal_actions()
             action = policies[player].act(state.observation(player), legal, seat_rngs[player])
