@@ -119,7 +119,8 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     """Play ``state`` to the end in place and return it.
 
     Chance nodes are sampled exactly from a generator seeded by ``seed``; player ``p`` is asked
-    by ``policies[p]`` with its observation, the legal actions and the players' seeded generator (chance has its own).
+    by ``policies[p]`` with its observation, the legal actions and the players' seeded generator
+    (chance has its own).
     A state with a ``seat_policies(policies)`` method is first shown who sits where (a game
     whose players bring more than ``act``, such as Pack & Stack's loaders, takes it from there).
     Same state, policies and seed → the same game, event for event.
