@@ -17,10 +17,15 @@ from express import (
     Color,
     Play,
     Provenance,
+    CabooseDraw,
+    Game,
     Train,
     best_train,
+    bot,
+    deck_for,
     caboose_named,
     score_game,
+    solve_deal,
     without,
 )
 
@@ -54,6 +59,13 @@ def public_values() -> list[object]:
         DECK_ENTRIES[0],
         Provenance.INFERRED,
         DECK,
+        # The game layer: an observation, a chance outcome, a deal's exact solution, the bots.
+        Game(3, order=DECK, rounds=2, caboose="Lightweight").observation(0),
+        CabooseDraw("Inefficient"),
+        solve_deal(Game(2, order=deck_for(2), rounds=2, caboose="End of Line")),
+        bot("perfect", order=deck_for(2)),
+        bot("search", samples=4),
+        bot("greedy"),
     ]
 
 

@@ -17,9 +17,12 @@ from packing import (
     Placement,
     Status,
     Truck,
+    bot,
+    play_game,
     solve,
     verify,
 )
+from packing.game import Grab, GrabOrder
 from packing.table import OptimalTable, find_table
 
 
@@ -43,6 +46,14 @@ def sample_values() -> dict[str, object]:
         "deck (list)": list(SAMPLE_DECK),
         "table": table,
     }
+    # The game layer: a finished game's first round, an observation, a grab, the bots.
+    game = play_game([bot("optimal"), bot("capacity"), bot("greedy-loader")], seed=3)
+    values["round record"] = game.rounds[0]
+    values["observation"] = game.observation(1)
+    values["grab"] = Grab(SAMPLE_DECK[4], owner=2)
+    values["grab order"] = GrabOrder((2, 0, 1))
+    values["bot optimal"] = bot("optimal")
+    values["bot greedy-loader"] = bot("greedy-loader")
     for status in Status:
         values[f"status {status}"] = status
     for engine in Engine:
