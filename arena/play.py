@@ -134,7 +134,6 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     if seat_policies is not None:
         seat_policies(policies)
     raw = chance_rng.bit_generator.random_raw
-    samplers = _SAMPLERS
     for _ in range(max_actions):
         # current_player() alone tells the end and chance apart (the protocol's contract), one
         # call per action where three would do the same: play is the hot loop of every game.
@@ -142,10 +141,7 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
         if player == TERMINAL:
             return state
         if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            cached = samplers.get(id(outcomes))
-            sampler = cached[1] if cached is not None and cached[0] is outcomes else _sampler_for(outcomes)
-            state.apply_action(sampler.draw_from(raw))
+            state.apply_action(_sampler_for(state.chance_outcomes()).draw_from(raw))
         else:
             legal = state.legal_actions()
             action = policies[player].act(state.observation(player), legal, seat_rngs[player])
