@@ -1,0 +1,290 @@
+"""Any ``arena`` game as an OpenSpiel game: the generic adapter (the ``openspiel`` extra).
+
+OpenSpiel speaks integers: actions and chance outcomes are ``int`` ids, chance probabilities
+floats, observations strings and float tensors. An ``arena`` game speaks its own immutable
+values. A game becomes a pyspiel game by describing that translation in a :class:`Codec` and
+calling :func:`register`; this module knows no game (``packing.openspiel`` and
+``express.openspiel`` hold the two codecs and register the games on import).
+
+Every rule stays in the ``arena`` game: a pyspiel state here holds an ``arena`` state and
+forwards each call to it, translating values on the way — there is no second copy of any rule.
+
+- ``legal_actions()``: the game's legal actions (or chance outcomes) encoded, in ascending order.
+- ``chance_outcomes()``: the game's exact probabilities as floats (summing to 1 within a float's
+  rounding; each ``Fraction`` is rounded once).
+- ``observation_string``/``observation_tensor``: what the game's ``observation(player)`` carries,
+  no more (the codec encodes that value, never the state).
+- ``information_state_string``: for a perfect-information game the history of ids (as in
+  OpenSpiel's own perfect-information games); for an imperfect-information game the codec's
+  account of what the player has seen so far (perfect recall).
+- ``resample_from_infostate(player, sampler)``: a state the player cannot tell from this one, by
+  the codec's ``resample``; OpenSpiel's information-set MCTS samples its worlds this way.
+
+Importing this module without the extra raises :class:`arena.ArenaError` naming it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from arena.errors import ArenaError
+from arena.protocol import Action, GameState
+
+try:
+    import pyspiel
+except ImportError as error:  # pragma: no cover - depends on the installed extras
+    raise ArenaError(
+        "OpenSpiel is not installed: install the openspiel extra (pip install 'tabletop-solvers[openspiel]')"
+    ) from error
+
+__all__ = ["Codec", "Limits", "OpenSpielGame", "OpenSpielState", "register", "arena_state", "wrap"]
+
+Parameters = Mapping[str, Any]
+"""A game's OpenSpiel parameters: name → int, float, bool or str."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The numbers OpenSpiel's ``GameInfo`` asks for, derived by a codec from the rules.
+
+    ``max_game_length`` counts the players' decisions only; ``max_chance_nodes`` the chance
+    nodes of the longest game (OpenSpiel's ``MaxChanceNodesInHistory``).
+    """
+
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    min_utility: float
+    max_utility: float
+    max_game_length: int
+    max_chance_nodes: int
+
+
+class Codec(ABC):
+    """What a game tells the adapter: its names, parameters and the value ↔ integer translation.
+
+    Subclasses set the class attributes and implement the abstract methods; ``encode``/``decode``
+    must be inverse bijections between the actions legal at a state (chance outcomes at a chance
+    node) and integers in ``range(num_distinct_actions)`` (``range(max_chance_outcomes)``).
+    """
+
+    short_name: str
+    long_name: str
+    perfect_information: bool
+    min_players: int
+    max_players: int
+    parameters: Mapping[str, int | float | bool | str]
+    """The OpenSpiel parameters and their defaults."""
+
+    @abstractmethod
+    def new_state(self, params: Parameters) -> GameState:
+        """The ``arena`` game's initial state for these parameters (raises on bad ones)."""
+
+    @abstractmethod
+    def limits(self, params: Parameters) -> Limits:
+        """The game's limits for these parameters, derived from the rules."""
+
+    @abstractmethod
+    def encode(self, state: GameState, action: Action) -> int:
+        """The id of ``action`` (a chance outcome at a chance node) legal at ``state``."""
+
+    @abstractmethod
+    def decode(self, state: GameState, number: int) -> Action:
+        """The action (or chance outcome) with id ``number`` at ``state``; raises
+        :class:`ValueError` when no legal one has that id."""
+
+    @abstractmethod
+    def tensor_size(self, params: Parameters) -> int:
+        """The length of the observation tensor."""
+
+    @abstractmethod
+    def fill_tensor(self, observation: Any, tensor: np.ndarray) -> None:
+        """Write ``observation`` (a value of the game's ``observation(player)``) into ``tensor``
+        (float32, zeroed, of length ``tensor_size``)."""
+
+    def observation_string(self, observation: Any) -> str:
+        """The observation as text (default: its ``str``)."""
+        return str(observation)
+
+    def information_state_string(self, state: GameState, player: int) -> str:
+        """What ``player`` has seen so far (perfect recall); only imperfect-information games
+        need it (the adapter uses the history for the others)."""
+        raise NotImplementedError(f"{self.short_name}: no information-state string")
+
+    def resample(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
+        """A state ``player`` cannot tell from ``state`` (same observation and information
+        state), with what the player cannot see drawn by ``rng``. A perfect-information game
+        has nothing to draw: the default returns a copy."""
+        if not self.perfect_information:
+            raise NotImplementedError(f"{self.short_name}: no resampling of hidden information")
+        return state.clone()
+
+    def state_from_observation(self, observation: Any, rng: np.random.Generator) -> GameState:
+        """A state whose ``observation(player)`` equals ``observation`` (its player's), hidden
+        parts drawn by ``rng``: how an ``arena`` policy, which sees only its observation, gets a
+        state for OpenSpiel's search bots."""
+        raise NotImplementedError(f"{self.short_name}: no state from an observation")
+
+
+_CODECS: dict[str, Codec] = {}
+
+
+def register(codec: Codec) -> None:
+    """Register ``codec``'s game with pyspiel under ``codec.short_name`` (idempotent)."""
+    if codec.short_name in _CODECS:
+        return
+    _CODECS[codec.short_name] = codec
+    pyspiel.register_game(_game_type(codec), _game_class(codec))
+
+
+def _game_type(codec: Codec) -> Any:
+    Info = pyspiel.GameType.Information
+    return pyspiel.GameType(
+        short_name=codec.short_name,
+        long_name=codec.long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=Info.PERFECT_INFORMATION if codec.perfect_information else Info.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=codec.max_players,
+        min_num_players=codec.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(codec.parameters),
+    )
+
+
+def _game_class(codec: Codec) -> type[OpenSpielGame]:
+    # pyspiel builds a game by calling the registered class with the parameters only.
+    return type(f"OpenSpiel_{codec.short_name}", (OpenSpielGame,), {"codec": codec})
+
+
+class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """A registered ``arena`` game as a pyspiel game; ``codec`` is set per registered game."""
+
+    codec: Codec
+
+    def __init__(self, params: Parameters | None = None) -> None:
+        codec = self.codec
+        merged = {**codec.parameters, **(params or {})}
+        unknown = set(merged) - set(codec.parameters)
+        if unknown:
+            raise ArenaError(f"{codec.short_name}: unknown parameter {sorted(unknown)[0]!r}")
+        self._initial = codec.new_state(merged)
+        limits = codec.limits(merged)
+        self.limits = limits
+        info = pyspiel.GameInfo(
+            num_distinct_actions=limits.num_distinct_actions,
+            max_chance_outcomes=limits.max_chance_outcomes,
+            num_players=self._initial.num_players,
+            min_utility=float(limits.min_utility),
+            max_utility=float(limits.max_utility),
+            utility_sum=None,
+            max_game_length=limits.max_game_length,
+        )
+        super().__init__(_game_type(codec), info, merged)
+        self.params = merged
+
+    def new_initial_state(self, state: GameState | None = None) -> OpenSpielState:
+        """The initial state, or ``state`` (an ``arena`` state of this game) wrapped."""
+        return OpenSpielState(self, self._initial.clone() if state is None else state)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.limits.max_chance_nodes
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        if params:
+            raise ArenaError(f"{self.codec.short_name}: observation parameters are not supported: {params!r}")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return _Observer(self, perfect_recall)
+
+
+class OpenSpielState(pyspiel.State):  # type: ignore[misc]
+    """A pyspiel state holding an ``arena`` state; every call forwards to it."""
+
+    def __init__(self, game: OpenSpielGame, state: GameState) -> None:
+        super().__init__(game)
+        self.codec = game.codec
+        self.state = state
+
+    def current_player(self) -> int:
+        player = self.state.current_player()
+        # arena's CHANCE and TERMINAL are OpenSpiel's ids; the conversion says so.
+        return int(pyspiel.PlayerId.CHANCE) if player == -1 else int(pyspiel.PlayerId.TERMINAL) if player == -4 else player
+
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state, encode = self.state, self.codec.encode
+        return sorted(encode(state, action) for action in state.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        state, encode = self.state, self.codec.encode
+        return sorted((encode(state, outcome), float(p)) for outcome, p in state.chance_outcomes())
+
+    def _apply_action(self, number: int) -> None:
+        self.state.apply_action(self.codec.decode(self.state, int(number)))
+
+    def _action_to_string(self, player: int, number: int) -> str:
+        return self.state.action_to_string(self.codec.decode(self.state, int(number)))
+
+    def returns(self) -> list[float]:
+        if not self.state.is_terminal():
+            return [0.0] * self.state.num_players
+        return [float(points) for points in self.state.returns()]
+
+    def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> OpenSpielState:
+        seed = int(sampler() * 2**53)  # OpenSpiel hands over a uniform [0, 1) sampler
+        world = self.codec.resample(self.state, player, np.random.default_rng(seed))
+        return OpenSpielState(self.get_game(), world)
+
+    def __str__(self) -> str:
+        return str(self.state)
+
+
+class _Observer:
+    """The py-observer OpenSpiel asks for: the codec's observation string and tensor, or the
+    information-state string (perfect recall)."""
+
+    def __init__(self, game: OpenSpielGame, perfect_recall: bool) -> None:
+        self.codec = game.codec
+        self.perfect_recall = perfect_recall
+        size = 0 if perfect_recall else self.codec.tensor_size(game.params)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: OpenSpielState, player: int) -> None:
+        self.tensor.fill(0)
+        if not self.perfect_recall:
+            self.codec.fill_tensor(state.state.observation(player), self.tensor)
+
+    def string_from(self, state: OpenSpielState, player: int) -> str:
+        if not self.perfect_recall:
+            return self.codec.observation_string(state.state.observation(player))
+        if self.codec.perfect_information:
+            return state.history_str()  # type: ignore[no-any-return]
+        return self.codec.information_state_string(state.state, player)
+
+
+def arena_state(state: Any) -> GameState:
+    """The ``arena`` state inside a pyspiel state of a registered game."""
+    if not isinstance(state, OpenSpielState):
+        raise TypeError(f"not a state of an arena game registered with OpenSpiel: {type(state).__name__}")
+    return state.state
+
+
+def wrap(game: Any, state: GameState) -> OpenSpielState:
+    """``state`` (an ``arena`` state of ``game``'s kind) as a pyspiel state of ``game``
+    (its pyspiel history starts empty)."""
+    if not isinstance(game, OpenSpielGame):
+        raise TypeError(f"not an arena game registered with OpenSpiel: {type(game).__name__}")
+    return game.new_initial_state(state)
+
