@@ -25,6 +25,7 @@ Importing this module without the extra raises :class:`arena.ArenaError` naming 
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
         "OpenSpiel is not installed: install the openspiel extra (pip install 'tabletop-solvers[openspiel]')"
     ) from error
 
-__all__ = ["Codec", "Limits", "OpenSpielGame", "OpenSpielState", "register", "arena_state", "wrap"]
+__all__ = ["Codec", "Limits", "OpenSpielGame", "OpenSpielState", "SearchPolicy", "arena_state", "register", "wrap"]
 
 Parameters = Mapping[str, Any]
 """A game's OpenSpiel parameters: name → int, float, bool or str."""
@@ -79,6 +80,14 @@ class Codec(ABC):
     max_players: int
     parameters: Mapping[str, int | float | bool | str]
     """The OpenSpiel parameters and their defaults."""
+
+    # A codec holds no data of its own: any two of one class are the same translation, also
+    # after a trip through pickle to another process.
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(self.short_name)
 
     @abstractmethod
     def new_state(self, params: Parameters) -> GameState:
@@ -122,6 +131,11 @@ class Codec(ABC):
         if not self.perfect_information:
             raise NotImplementedError(f"{self.short_name}: no resampling of hidden information")
         return state.clone()
+
+    def params_from_observation(self, observation: Any) -> dict[str, int | float | bool | str]:
+        """The OpenSpiel parameters of the game ``observation`` was made in (players, deck, …):
+        a policy plays in the game its observations come from."""
+        raise NotImplementedError(f"{self.short_name}: no parameters from an observation")
 
     def state_from_observation(self, observation: Any, rng: np.random.Generator) -> GameState:
         """A state whose ``observation(player)`` equals ``observation`` (its player's), hidden
@@ -288,3 +302,83 @@ def wrap(game: Any, state: GameState) -> OpenSpielState:
         raise TypeError(f"not an arena game registered with OpenSpiel: {type(game).__name__}")
     return game.new_initial_state(state)
 
+
+
+def _load(codec: Codec, params: Mapping[str, int | float | bool | str]) -> OpenSpielGame:
+    """The pyspiel game of ``codec`` with ``params``, built once per process."""
+    key = (codec.short_name, tuple(sorted(params.items())))
+    game = _GAMES.get(key)
+    if game is None:
+        register(codec)
+        game = _GAMES[key] = pyspiel.load_game(codec.short_name, dict(params))
+    return game
+
+
+_GAMES: dict[tuple[str, tuple[tuple[str, Any], ...]], OpenSpielGame] = {}
+
+SEARCHES = ("mcts", "ismcts")
+"""OpenSpiel's search bots an :class:`SearchPolicy` runs."""
+
+
+@dataclass(frozen=True)
+class SearchPolicy:
+    """An ``arena`` policy that asks one of OpenSpiel's search bots (``search``: ``"mcts"``,
+    ``MCTSBot``, or ``"ismcts"``, ``ISMCTSBot``), each with random rollouts.
+
+    An ``arena`` policy sees only its observation, so each decision starts from a state the
+    codec builds from it (``state_from_observation``: hidden parts drawn from the players'
+    generator — a determinisation for ``mcts``; ``ismcts`` then samples further worlds through
+    ``resample_from_infostate`` at every simulation). The bot's choice comes back as the equal
+    value among ``legal_actions``. OpenSpiel's Python bots are used: its C++ MCTS bot crashes
+    (segmentation fault) on games written in Python, as of open_spiel 2.0.2.
+
+    The policy holds only names and numbers, so it pickles; the pyspiel game is built in each
+    process on first use.
+    """
+
+    codec: Codec
+    search: str = "mcts"
+    simulations: int = 100
+    rollouts: int = 1
+    uct_c: float = 2.0
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.search not in SEARCHES:
+            raise ArenaError(f"unknown search: {self.search!r} (use one of: {', '.join(SEARCHES)})")
+        if self.search == "ismcts" and self.codec.perfect_information:
+            raise ArenaError(
+                f"ismcts needs a game of imperfect information; {self.codec.long_name} has perfect "
+                "information (use mcts)"
+            )
+        for field, value in (("simulations", self.simulations), ("rollouts", self.rollouts)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ArenaError(f"invalid {field}: {value!r} (a whole number ≥ 1)")
+        if not (isinstance(self.uct_c, (int, float)) and math.isfinite(self.uct_c) and self.uct_c >= 0):
+            raise ArenaError(f"invalid uct_c: {self.uct_c!r} (a finite number ≥ 0)")
+        if not self.name:
+            object.__setattr__(self, "name", self.search)
+
+    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        codec = self.codec
+        game = _load(codec, codec.params_from_observation(observation))
+        inner = codec.state_from_observation(observation, rng)
+        state = wrap(game, inner)
+        seed = int(rng.integers(2**31))
+        number = self._bot(game, seed).step(state)
+        chosen = codec.decode(inner, int(number))
+        for action in legal_actions:
+            if action == chosen:
+                return action
+        raise ArenaError(f"{self.name}: the search chose {chosen!s}, which is not legal here")
+
+    def _bot(self, game: OpenSpielGame, seed: int) -> Any:
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        random_state = np.random.RandomState(seed)
+        evaluator = mcts.RandomRolloutEvaluator(self.rollouts, random_state)
+        if self.search == "mcts":
+            return mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator, random_state=random_state)
+        return ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations, random_state=random_state)

@@ -10,7 +10,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is part of the test extra")
 
 from arena import play  # noqa: E402
-from arena.openspiel import arena_state, wrap  # noqa: E402
+from arena import ArenaError, tournament  # noqa: E402
+from arena.openspiel import SearchPolicy, arena_state, wrap  # noqa: E402
 from tests.arena.toy import AlwaysBank, AlwaysKeep, DiceRace  # noqa: E402
 from tests.arena.toy_openspiel import CODEC  # noqa: E402
 
@@ -78,3 +79,23 @@ def test_observations_and_wrapping() -> None:
     assert pickle.loads(pickle.dumps(state)).history() == []
     with pytest.raises(TypeError, match="not a state"):
         arena_state(object())
+
+
+def test_mcts_policy_plays_in_arena_and_prefers_keeping_high_rolls() -> None:
+    mcts = SearchPolicy(CODEC, "mcts", simulations=200)
+    assert pickle.loads(pickle.dumps(mcts)) == mcts
+    # On a 6 keeping is worth 3 more than banking: the search must find that.
+    rng = np.random.default_rng(0)
+    assert mcts.act(DiceRace(turn=0, rolled=6).observation(0), ["keep", "bank"], rng) == "keep"
+    assert mcts.act(DiceRace(turn=0, rolled=1).observation(0), ["keep", "bank"], rng) == "bank"
+    result = tournament(DiceRace, [mcts, AlwaysBank()], games=3, seed=1, workers=1, progress=False)
+    assert [stats.games for stats in result.stats] == [6, 6]  # 3 deals, 2 seatings each
+
+
+def test_search_policy_refuses_bad_options() -> None:
+    with pytest.raises(ArenaError, match="'alphabeta'"):
+        SearchPolicy(CODEC, "alphabeta")
+    with pytest.raises(ArenaError, match="perfect information"):
+        SearchPolicy(CODEC, "ismcts")
+    with pytest.raises(ArenaError, match="simulations: 0"):
+        SearchPolicy(CODEC, simulations=0)

@@ -84,8 +84,9 @@ class DiceRace:
     def clone(self) -> DiceRace:
         return replace(self, totals=list(self.totals), log=list(self.log))
 
-    def observation(self, player: int) -> tuple[tuple[int, ...], int | None]:
-        return tuple(self.totals), self.rolled
+    def observation(self, player: int) -> tuple[tuple[int, ...], int | None, int, int]:
+        """Everything: the totals, the roll on the table, the turn and the rounds."""
+        return tuple(self.totals), self.rolled, self.turn, self.rounds
 
     def action_to_string(self, action: object) -> str:
         return str(action)

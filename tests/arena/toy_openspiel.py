@@ -46,9 +46,17 @@ class DiceRaceCodec(Codec):
         return int(params["players"]) + 1
 
     def fill_tensor(self, observation: Any, tensor: np.ndarray) -> None:
-        totals, rolled = observation
+        totals, rolled, _turn, _rounds = observation
         tensor[: len(totals)] = totals
         tensor[-1] = rolled or 0
+
+    def params_from_observation(self, observation: Any) -> dict[str, int | float | bool | str]:
+        totals, _rolled, _turn, rounds = observation
+        return {"players": len(totals), "rounds": rounds}
+
+    def state_from_observation(self, observation: Any, rng: np.random.Generator) -> DiceRace:
+        totals, rolled, turn, rounds = observation
+        return DiceRace(players=len(totals), rounds=rounds, totals=list(totals), turn=turn, rolled=rolled)
 
 
 CODEC = DiceRaceCodec()
