@@ -22,8 +22,10 @@
 
 When a draw finds the pile empty, the discards are shuffled into a new pile (the draw then
 comes from them). The game ends after the round in which some player has no points left
-(≤ 0); most points wins, tied players share the win. Each round leaves a
-:class:`RoundRecord` in ``state.rounds``.
+(≤ 0) — or, with the option ``max_rounds=R``, after round R at the latest, on the standings
+then (a project decision for programs that need a bounded game, such as OpenSpiel's; the
+rules' game has no cap, the default) — most points wins, tied players share the win. Each
+round leaves a :class:`RoundRecord` in ``state.rounds``.
 
 Decisions where the rules are silent: the trucks players took are discarded with the unclaimed
 ones after scoring (else the deck would run out); the pile is reshuffled when a draw finds it
@@ -65,6 +67,7 @@ __all__ = [
     "Plans",
     "RoundRecord",
     "Source",
+    "game_from_observation",
     "loaders_of",
     "optimal_plan",
     "play_game",
@@ -416,7 +419,7 @@ class _Setup:
     """What does not change during a game, shared (not copied) by a state and its clones."""
 
     __slots__ = ("players", "deck", "start_points", "speeds", "loaders", "use_table",
-                 "draws_each", "index", "penalties", "orders", "grabs")
+                 "draws_each", "index", "penalties", "orders", "grabs", "max_rounds")
 
     def __init__(
         self,
@@ -426,8 +429,10 @@ class _Setup:
         speeds: tuple[Fraction, ...] | None,
         loaders: tuple[Loader | None, ...],
         use_table: bool,
+        max_rounds: int | None = None,
     ) -> None:
         self.players, self.deck, self.start_points = players, deck, start_points
+        self.max_rounds = max_rounds
         self.speeds, self.loaders, self.use_table = speeds, loaders, use_table
         self.draws_each = 1 if players >= 5 else 2
         self.index = {truck: j for j, truck in enumerate(deck)}
@@ -437,7 +442,8 @@ class _Setup:
         self.grabs = [[Grab(truck, owner) for truck in deck] for owner in range(players)]
 
     def _key(self) -> tuple[object, ...]:
-        return (self.players, self.deck, self.start_points, self.speeds, self.loaders, self.use_table)
+        return (self.players, self.deck, self.start_points, self.speeds, self.loaders, self.use_table,
+                self.max_rounds)
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, _Setup) and self._key() == other._key())
@@ -462,17 +468,17 @@ _setup_by_id: dict[tuple[object, ...], tuple[tuple[Truck, ...], _Setup]] = {}
 
 def _setup(
     players: int, deck: tuple[Truck, ...], start_points: int, speeds: tuple[Fraction, ...] | None,
-    loaders: tuple[Loader | None, ...], use_table: bool,
+    loaders: tuple[Loader | None, ...], use_table: bool, max_rounds: int | None = None,
 ) -> _Setup:
     """The setup of a game, shared by the games created with the same options."""
     try:
-        key = (players, id(deck), start_points, speeds, loaders, use_table)
+        key = (players, id(deck), start_points, speeds, loaders, use_table, max_rounds)
         seen = _setup_by_id.get(key)
         if seen is not None and seen[0] is deck:
             return seen[1]
-        found = _cached_setup(players, deck, start_points, speeds, loaders, use_table)
+        found = _cached_setup(players, deck, start_points, speeds, loaders, use_table, max_rounds)
     except TypeError:  # an unhashable loader: this game gets a setup of its own
-        return _Setup(players, deck, start_points, speeds, loaders, use_table)
+        return _Setup(players, deck, start_points, speeds, loaders, use_table, max_rounds)
     if len(_setup_by_id) > 256:
         _setup_by_id.clear()
     _setup_by_id[key] = (deck, found)
@@ -535,6 +541,15 @@ def _check_options(
     return trucks, weights, chosen
 
 
+def _check_max_rounds(max_rounds: int | None) -> None:
+    if max_rounds is None:
+        return
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int):
+        raise TypeError(f"max_rounds must be an int or None, not {type(max_rounds).__name__}")
+    if max_rounds < 1:
+        raise PackingError(f"max_rounds must be at least 1 (or None: no cap), not {max_rounds!r}")
+
+
 class Game:
     """A state of a game of Pack & Stack (the :class:`arena.GameState` protocol).
 
@@ -543,7 +558,9 @@ class Game:
     equal), ``loaders`` (per-player ``load(cargo, truck) -> LoadPlan``, None for the optimal
     loading; :func:`arena.play` sets them from the policies' ``loader``), ``use_table`` (score
     optimal loadings from the deck's table when there is one; their plans are then solved,
-    verified and checked against the table when first read).
+    verified and checked against the table when first read), ``max_rounds`` (None, the rules'
+    game: no cap; R ≥ 1: the game ends after round R at the latest, on the standings then —
+    a project decision, see ``docs/rules/pack-and-stack.md``; checked only as a round ends).
 
     >>> state = Game(players=2)
     >>> state.current_player() == arena.CHANCE, len(state.chance_outcomes())
@@ -563,9 +580,11 @@ class Game:
         speeds: Sequence[int | Fraction] | None = None,
         loaders: Sequence[Loader | None] | None = None,
         use_table: bool = True,
+        max_rounds: int | None = None,
     ) -> None:
         trucks, weights, chosen = _check_options(players, deck, start_points, speeds, loaders)
-        self._setup = _setup(players, trucks, start_points, weights, chosen, bool(use_table))
+        _check_max_rounds(max_rounds)
+        self._setup = _setup(players, trucks, start_points, weights, chosen, bool(use_table), max_rounds)
         self._round = 1
         self._phase = _ROLL
         self._step = 0
@@ -603,14 +622,16 @@ class Game:
             raise TypeError("a policy's loader must be a callable load(cargo, truck) -> LoadPlan, or None")
         s = self._setup
         if loaders != s.loaders:
-            self._setup = _setup(s.players, s.deck, s.start_points, s.speeds, loaders, s.use_table)
+            self._setup = _setup(s.players, s.deck, s.start_points, s.speeds, loaders, s.use_table,
+                                 s.max_rounds)
 
     @property
     def setup(self) -> dict[str, object]:
         """The options this game was created with."""
         s = self._setup
         return {"players": s.players, "deck": s.deck, "start_points": s.start_points,
-                "speeds": s.speeds, "loaders": s.loaders, "use_table": s.use_table}
+                "speeds": s.speeds, "loaders": s.loaders, "use_table": s.use_table,
+                "max_rounds": s.max_rounds}
 
     @property
     def first_roller(self) -> int:
@@ -789,7 +810,7 @@ class Game:
         for js in self._revealed:
             self._discards.extend(js)  # taken and unclaimed trucks alike
         self._discards.extend(j for j, source in zip(taken, self._sources) if source == ("pile",))
-        if min(points) <= 0:
+        if min(points) <= 0 or self._round == setup.max_rounds:  # the cap: None never equals
             self._new_round()
             self._phase = _OVER
             self._events.append((self._round, "over"))
@@ -915,6 +936,13 @@ class Game:
         other._events = list(self._events)
         return other
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # ``clone`` copies what changes and shares the immutable rest (the setup, the round
+        # records): a deep copy's meaning, without copying 30 trucks and every record. OpenSpiel
+        # clones a Python game's state with ``copy.deepcopy`` (see packing.openspiel).
+        other = memo[id(self)] = self.clone()
+        return other
+
     def _key(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in Game.__slots__)
 
@@ -954,6 +982,7 @@ def play_game(
     start_points: int = START_POINTS,
     speeds: Sequence[int | Fraction] | None = None,
     use_table: bool = True,
+    max_rounds: int | None = None,
 ) -> Game:
     """Play one game with ``policies`` in seats 0..n-1, each loading with its ``loader``
     (see :meth:`Game.seat_policies`); same seed, same game (:func:`arena.play`).
@@ -964,7 +993,7 @@ def play_game(
     (3, True)
     """
     state = Game(len(policies), deck=deck, start_points=start_points, speeds=speeds,
-                 use_table=use_table)
+                 use_table=use_table, max_rounds=max_rounds)
     return arena.play(state, policies, seed)
 
 
@@ -973,3 +1002,55 @@ def _orders_set(players: int) -> frozenset[tuple[int, ...]]:
     return frozenset(itertools.permutations(range(players)))
 
 
+def game_from_observation(observation: Observation, *, max_rounds: int | None = None,
+                          use_table: bool = True) -> Game:
+    """A game whose ``observation(p)`` equals ``observation`` for every player ``p`` with the
+    observation's ``player`` put in (Pack & Stack hides only the pile's order, which the game
+    draws as chance: there is nothing to guess). How a search bot, which sees only its
+    observation, gets a state to search from.
+
+    The game has no past: no round records and no events (``rounds`` and ``events`` are
+    empty), and a truck taken this round counts as taken from the pile (an observation does not
+    say where it came from; only this round's record would). The round cap, not part of an
+    observation, is ``max_rounds``. Two states have the same observation and are built alike:
+    a pile grab waiting for its truck (a chance node) gives the grab's state; a game ended by
+    its round cap gives the start of its last round.
+
+    >>> state = Game(players=3)
+    >>> for outcome in [Cargo((3, 2, 3, 0, 1))] * 3 + [Draw(0)] * 6 + [GrabOrder((2, 0, 1))]:
+    ...     state.apply_action(outcome)
+    >>> game_from_observation(state.observation(2)).observation(2) == state.observation(2)
+    True
+    """
+    n = len(observation.points)
+    deck = observation.deck
+    state = Game(n, deck=deck, start_points=observation.start_points, use_table=use_table,
+                 max_rounds=max_rounds)
+    places = sorted([*observation.pile_at, *observation.discards_at,
+                     *(j for js in observation.revealed_at for j in js),
+                     *(j for j in observation.taken_at if j is not None)])
+    if places != list(range(len(deck))):
+        raise PackingError(f"an observation must place every truck of its deck once (positions 0.."
+                           f"{len(deck) - 1}), not at {places}")
+    state._round = observation.round
+    state._points = list(observation.points)
+    state._cargos = list(observation.cargos)
+    state._revealed = [list(js) for js in observation.revealed_at]
+    state._taken = list(observation.taken_at)
+    state._sources = [None if j is None else ("pile",) for j in observation.taken_at]
+    state._order = observation.grab_order or ()
+    state._pile = list(observation.pile_at)
+    state._discards = list(observation.discards_at)
+    rolled = sum(cargo is not None for cargo in observation.cargos)
+    drawn = sum(len(js) for js in observation.revealed_at)
+    if observation.grab_order is not None:
+        state._phase, state._step = _GRAB, observation.grabbed
+    elif rolled == 0 and min(observation.points) <= 0:
+        state._phase, state._step = _OVER, 0
+    elif rolled < n:
+        state._phase, state._step = _ROLL, rolled
+    elif drawn < n * state._setup.draws_each:
+        state._phase, state._step = _DRAW, drawn
+    else:
+        state._phase, state._step = _ORDER, 0
+    return state

@@ -60,3 +60,11 @@ def penalty_floor(*, capacity: int, volume: int) -> int:
     6
     """
     return penalty(capacity=capacity, volume=volume, loaded=min(capacity, volume))
+
+
+#: The round cap of the OpenSpiel game ``python_pack_and_stack`` (its ``max_rounds`` default).
+#: Not a rule: the printed game has no fixed end, but OpenSpiel needs a bounded game. A project
+#: decision, chosen from measured game lengths (``python -m benchmarks game-lengths``; see
+#: docs/rules/pack-and-stack.md): about twice the longest game seen, so it essentially never ends
+#: a game the rules would have continued. ``packing.Game`` itself has no cap unless given one.
+DEFAULT_MAX_ROUNDS: Final = 40

@@ -7,8 +7,10 @@ import pickle
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import arena
@@ -27,7 +29,7 @@ from packing import (
     verify,
 )
 from packing.bots import bot
-from packing.game import PILE, Draw, GrabOrder, RoundRecord, roll_outcomes
+from packing.game import PILE, Draw, GrabOrder, Observation, RoundRecord, game_from_observation, roll_outcomes
 from tests.arena.protocol_check import check_random_playouts
 
 # A tiny deck whose penalties are easy to work out by hand: one row of cells, height 1, so a
@@ -425,3 +427,62 @@ def test_loaders_follow_the_policies_into_their_seats() -> None:
     assert all(not r.plans[1].optimal and r.plans[0].optimal for r in state.rounds)
     swapped = arena.play(Game(2), [bot("greedy-loader"), bot("capacity")], seed=6)
     assert all(not r.plans[0].optimal and r.plans[1].optimal for r in swapped.rounds)
+
+
+def test_the_round_cap_ends_the_game_on_the_standings() -> None:
+    policies = [bot("optimal")] * 3
+    for seed in range(5):
+        free = play_game(policies, seed=seed)
+        assert free.setup["max_rounds"] is None
+        cap = len(free.rounds) - 1  # one round short of the rules' end
+        assert cap >= 1
+        capped = play_game(policies, seed=seed, max_rounds=cap)
+        assert capped.is_terminal() and len(capped.rounds) == cap and capped.round == cap
+        assert capped.rounds == free.rounds[:cap]  # the same game up to the cap
+        assert capped.returns() == list(map(float, free.rounds[cap - 1].points))
+        best = max(capped.points)
+        assert capped.winners() == {p for p, x in enumerate(capped.points) if x == best}
+        assert min(capped.points) > 0  # ended by the cap, not the rules
+        longer = play_game(policies, seed=seed, max_rounds=len(free.rounds) + 5)
+        assert longer.rounds == free.rounds  # a cap that does not bind changes nothing
+    with pytest.raises(PackingError, match="max_rounds must be at least 1"):
+        Game(2, max_rounds=0)
+    with pytest.raises(TypeError, match="max_rounds must be an int"):
+        Game(2, max_rounds=True)
+    state = Game(2, max_rounds=3)
+    assert pickle.loads(pickle.dumps(state)) == state and pickle.loads(pickle.dumps(state)).setup["max_rounds"] == 3
+
+
+def test_a_game_rebuilt_from_an_observation_observes_and_plays_the_same() -> None:
+    seen: list[tuple[Game, Observation]] = []
+
+    class Watcher:
+        """Grabs like ``optimal``; remembers each decision's state and observation."""
+
+        name = "watcher"
+
+        def __init__(self, state: Game) -> None:
+            self.state = state
+
+        def act(self, observation: Observation, legal: Sequence[Grab], rng: np.random.Generator) -> Grab:
+            seen.append((self.state.clone(), observation))
+            choice: Grab = bot("optimal").act(observation, legal, rng)
+            return choice
+
+    for players, seed in ((2, 1), (5, 2)):
+        state = Game(players)
+        arena.play(state, [Watcher(state)] * players, seed)
+    assert len(seen) > 10
+    for state, observation in seen:
+        rebuilt = game_from_observation(observation, max_rounds=observation.round)
+        assert all(rebuilt.observation(p) == state.observation(p) for p in range(state.num_players))
+        assert rebuilt.legal_actions() == state.legal_actions()
+        assert rebuilt.current_player() == state.current_player() == observation.player
+        assert rebuilt.rounds == () and rebuilt.events == ()
+        # Played on, it ends with this round (its cap), everyone's points moved by this round alone.
+        arena.play(rebuilt, [bot("optimal")] * state.num_players, seed=0)
+        assert rebuilt.is_terminal() and len(rebuilt.rounds) == 1 and rebuilt.round == observation.round
+    broken = Game(2).observation(0)
+    object.__setattr__(broken, "pile_at", broken.pile_at[1:])
+    with pytest.raises(PackingError, match="every truck of its deck once"):
+        game_from_observation(broken)
