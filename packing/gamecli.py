@@ -4,6 +4,9 @@
     packing tournament --players optimal,bonus-aware,capacity,greedy-loader --games 2000 --seed 1
                        [--workers N | --scheduler ADDRESS | --cluster local:N] [--deck FILE] [--json]
 
+Both take ``mcts`` among the bots with the ``openspiel`` extra (OpenSpiel's Monte-Carlo tree
+search), and ``--simulations N`` for its simulations per decision.
+
 Bad input raises :class:`packing.PackingError` with one line quoting it (the CLI prints it and
 exits with status 2).
 """
@@ -18,7 +21,7 @@ from typing import Any
 
 from arena.executors import ExecutorError, add_executor_options, executor_for
 
-from packing.bots import BOTS, bot, tournament
+from packing.bots import BOTS, MCTS_SIMULATIONS, SEARCH_BOTS, bot, tournament
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
 from packing.game import MAX_PLAYERS, MIN_PLAYERS, Game, RoundRecord, play_game
@@ -36,10 +39,12 @@ def parse_players(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",")]
     if not all(names):
         raise PackingError(f"argument --players: {text!r} is not a comma-separated list of bots")
-    unknown = [n for n in names if n not in BOTS]
+    unknown = [n for n in names if n not in BOTS + SEARCH_BOTS]
+    if "ismcts" in unknown:
+        bot("ismcts")  # raises the reason: the game has perfect information
     if unknown:
         raise PackingError(f"argument --players: unknown bot {unknown[0]!r} in {text!r} "
-                           f"(choose from {', '.join(BOTS)})")
+                           f"(choose from {', '.join(BOTS + SEARCH_BOTS)})")
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise PackingError(f"argument --players: {text!r} names {len(names)} player{'' if len(names) == 1 else 's'}; "
                            f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS}")
@@ -111,11 +116,17 @@ def game_dict(state: Game, names: Sequence[str], seed: int) -> dict[str, Any]:
     }
 
 
+def _bot_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The bots' options from the command line, by bot name."""
+    return {"mcts": {"simulations": _at_least_one(args.simulations, "--simulations")}}
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """``packing play``: one game, round by round (``--json``: the records)."""
     names = parse_players(args.players)
     seed = _seed(args.seed)
-    state = play_game([bot(n) for n in names], seed=seed, deck=_deck(args.deck))
+    options = _bot_options(args)
+    state = play_game([bot(n, **options.get(n, {})) for n in names], seed=seed, deck=_deck(args.deck))
     if args.json:
         print(json.dumps(game_dict(state, names, seed), indent=2))
     else:
@@ -137,10 +148,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         _at_least_one(args.workers, "--workers")
     seed = _seed(args.seed)
     deck = _deck(args.deck)
+    options = _bot_options(args)
+    for name in set(names) & set(SEARCH_BOTS):
+        bot(name, **options[name])  # a missing extra fails here, in one line, before any worker starts
     try:
         with executor_for(args) as (executor, workers):
             result = tournament(names, games=games, seed=seed, workers=workers, executor=executor, deck=deck,
-                                progress=not args.json and sys.stderr.isatty())
+                                progress=not args.json and sys.stderr.isatty(), bot_options=options)
     except ExecutorError as error:  # bad options, the dask extra missing, a cluster out of reach
         raise PackingError(str(error)) from None
     except ImportError as error:  # the tournament extra is missing: say which, in one line
@@ -152,22 +166,32 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+_BOT_NAMES = ", ".join(BOTS + SEARCH_BOTS) + "; mcts needs the openspiel extra"
+
+
+def _add_simulations(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--simulations", type=int, default=MCTS_SIMULATIONS,
+                   help=f"mcts's simulations per decision (default {MCTS_SIMULATIONS})")
+
+
 def add_commands(sub: Any) -> None:
     """Register ``play`` and ``tournament`` on the CLI's subcommands."""
     p = sub.add_parser("play", help="play one game with bots and print it round by round")
     p.add_argument("--players", required=True,
-                   help=f"2 to 6 comma-separated bots, e.g. optimal,capacity (bots: {', '.join(BOTS)})")
+                   help=f"2 to 6 comma-separated bots, e.g. optimal,capacity (bots: {_BOT_NAMES})")
     p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    _add_simulations(p)
     p.add_argument("--deck", help="a deck file (default: the sample deck, not the printed cards)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("tournament", help="duplicate-deal tournament between bots: wins, intervals, ratings")
     p.add_argument("--players", required=True,
-                   help=f"2 to 6 comma-separated bots, one per seat (bots: {', '.join(BOTS)})")
+                   help=f"2 to 6 comma-separated bots, one per seat (bots: {_BOT_NAMES})")
     p.add_argument("--games", type=int, default=200,
                    help="deals, each played in every seat rotation (default 200)")
     p.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    _add_simulations(p)
     add_executor_options(p, workers_default=1)
     p.add_argument("--deck", help="a deck file (default: the sample deck, not the printed cards)")
     p.add_argument("--json", action="store_true", help="machine-readable output")

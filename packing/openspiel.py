@@ -1,0 +1,385 @@
+"""Pack & Stack as an OpenSpiel game, ``python_pack_and_stack`` (the ``openspiel`` extra).
+
+Importing this module registers the game with pyspiel (through :mod:`arena.openspiel`, which
+forwards every call to a :class:`packing.Game`: no rule is written twice)::
+
+    import pyspiel, packing.openspiel
+    game = pyspiel.load_game("python_pack_and_stack(players=3,max_rounds=20)")
+
+**Game type.** Sequential; chance explicit and stochastic (rolls, draws, the grab race, the top
+of the pile); *perfect information* — the only unknown of the table game, the pile's order, is
+not a hidden state but chance: each truck is drawn when it is revealed, uniformly from the pile
+(see ``docs/rules/pack-and-stack.md``); general-sum; terminal rewards, each player's final
+points; 2 to 6 players. The grab is the players' only decision: the game loads every truck
+optimally (from the deck's optimal table when there is one).
+
+**Parameters.** ``players`` (4); ``start_points`` (75); ``deck``, the deck as deck-file text
+(the format ``packing deck`` prints and ``--deck`` reads; ``""``, the default, is the sample
+deck), its line breaks written as ``|`` to keep it on one line — :func:`deck_parameter` writes
+it (OpenSpiel's serialized games are line-based, and there a line starting with ``#`` is a
+comment); ``max_rounds`` (:data:`packing.rules.DEFAULT_MAX_ROUNDS`, 40), the round cap: the game
+ends after that round at the latest, on the standings then. The printed game has no fixed end
+and OpenSpiel needs a bounded one; the cap is far above every measured game length
+(``python -m benchmarks game-lengths``), see the rules page.
+
+**Ids** — a fixed bijection, with ``D`` the number of trucks in the deck and ``n`` players. The
+node decides which list an id indexes (it never changes within a node):
+
+- a player's grab: the revealed truck at deck position ``j`` → ``j`` (the truck says whose it
+  is: every truck lies in front of at most one player); the top of the pile → ``D``;
+- a roll (chance): the cargo's index in :func:`packing.game.roll_outcomes` (0..899);
+- a draw from the pile, or the top of the pile after a pile grab (chance, :class:`Draw`): the
+  drawn truck's position among the pile's trucks in deck order (0..pile size − 1);
+- the grab order (chance, :class:`GrabOrder`): its rank among the orders of ``0..n-1`` in
+  lexicographic order (``itertools.permutations``'s order), 0..n! − 1.
+
+**Observations.** The observation string and tensor carry exactly what
+:meth:`packing.Game.observation` carries — see :func:`fill_tensor`'s layout; the deck itself is
+a game parameter, not repeated. Perfect information: the information-state string is the
+history (the adapter's default for such games).
+
+**Search bots.** :func:`packing.bot` ``("mcts")`` is :class:`arena.openspiel.SearchPolicy` on
+this codec: OpenSpiel's MCTS (random rollouts) from the state
+:meth:`PackAndStackCodec.state_from_observation` builds — nothing to draw, the game hides
+nothing but chance. That state ends with the current round (:data:`SEARCH_ROUNDS`): the
+search values each grab by the standings after this round's scoring. A grab changes this
+round's penalty and bonus; later rounds feel it only through which trucks are left in the
+pile, so random rollouts through them add noise and time (each roll is a 900-outcome chance
+node) but hardly any signal. Measured on the sample deck, 4 players, 100 simulations: to the
+round's end 0.06 s a decision; two rounds ahead 1.5 s, and weaker (against three ``optimal``
+bots, 10 games: 2 wins and 20 points a game against 0 wins and 15); to the game's end about
+6 s. ``ismcts`` is refused: Pack & Stack has perfect information. Through pyspiel directly
+(``MCTSBot`` on ``python_pack_and_stack``) the search sees the whole capped game.
+
+Importing this module without the extra raises :class:`arena.ArenaError` naming it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from functools import cache
+from typing import Any, Final
+
+import numpy as np
+
+from arena.openspiel import Codec, Limits, Parameters, register
+from packing.deck import SAMPLE_DECK, dump_deck, parse_deck
+from packing.errors import PackingError
+from packing.game import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Draw,
+    Game,
+    Grab,
+    GrabOrder,
+    Observation,
+    game_from_observation,
+    penalties_for,
+    roll_outcomes,
+)
+from packing.model import Cargo, Truck
+from packing.rules import DEFAULT_MAX_ROUNDS, LENGTHS, ROUND_WIN_BONUS, START_POINTS, penalty_floor
+
+__all__ = ["CODEC", "PackAndStackCodec", "deck_from_parameter", "deck_parameter"]
+
+SHORT_NAME = "python_pack_and_stack"
+
+
+# --- parameters -------------------------------------------------------------------------------
+
+
+def deck_from_parameter(text: str) -> tuple[Truck, ...]:
+    """The deck of the ``deck`` parameter: deck-file text, its line breaks as they are or
+    written as ``|``; ``""`` for the sample deck."""
+    if not isinstance(text, str):
+        raise PackingError(f"{SHORT_NAME}: the deck parameter is deck-file text, not {text!r}")
+    return _parsed_deck(text.replace(_LINE_BREAK, "\n")) if text.strip() else SAMPLE_DECK
+
+
+@cache
+def _parsed_deck(text: str) -> tuple[Truck, ...]:
+    # One tuple per text: the game's per-deck caches are keyed by the deck's identity.
+    return parse_deck(text, source="the deck parameter")
+
+
+# OpenSpiel's serialized games and states (``serialize_game_and_state``, ``random_sim_test``'s
+# serialization) are line-based, and a line starting with ``#`` — a mask row — is a comment
+# there: a deck parameter keeps to one line with its line breaks written as ``|``, and to
+# characters a game string ``name(key=value,...)`` can carry.
+_LINE_BREAK = "|"
+_NOT_IN_GAME_STRINGS = frozenset("|,=()")
+
+
+def deck_parameter(deck: tuple[Truck, ...]) -> str:
+    """The ``deck`` parameter of ``deck``: ``""`` for the sample deck, else its deck-file text
+    on one line (line breaks written as ``|``), which survives OpenSpiel's serialization.
+
+    >>> from packing import parse_deck
+    >>> deck_parameter(parse_deck("A height 2\\n##.\\n.##\\n\\nB height 1\\n#\\n"))
+    'A height 2|##.|.##||B height 1|#'
+    """
+    if deck == SAMPLE_DECK:
+        return ""
+    for truck in deck:
+        if _NOT_IN_GAME_STRINGS & set(truck.name):
+            raise PackingError(f"{SHORT_NAME}: truck name {truck.name!r} cannot be a game parameter "
+                               f"(no {' '.join(sorted(_NOT_IN_GAME_STRINGS))} in names)")
+    return dump_deck(deck).strip().replace("\n", _LINE_BREAK)
+
+
+def _whole(params: Parameters, name: str, low: int) -> int:
+    value = params[name]
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise PackingError(f"{SHORT_NAME}: parameter {name} must be a whole number ≥ {low}, not {value!r}")
+    return value
+
+
+# --- ids --------------------------------------------------------------------------------------
+
+
+@cache
+def _roll_index_by_id() -> dict[int, int]:
+    # ``chance_outcomes()`` hands over the same 900 cargo objects at every roll (one cached
+    # tuple, alive as long as the process): their ids find the index without hashing a cargo.
+    return {id(cargo): i for i, (cargo, _) in enumerate(roll_outcomes())}
+
+
+@cache
+def _roll_index() -> dict[Cargo, int]:
+    return {cargo: i for i, (cargo, _) in enumerate(roll_outcomes())}
+
+
+@cache
+def _order_rank(players: int) -> dict[tuple[int, ...], int]:
+    return {order: i for i, order in enumerate(itertools.permutations(range(players)))}
+
+
+def _deck_of(state: Game) -> tuple[Truck, ...]:
+    deck: tuple[Truck, ...] = state.setup["deck"]  # type: ignore[assignment]
+    return deck
+
+
+# --- the tensor -------------------------------------------------------------------------------
+
+
+def _tensor_layout(players: int, trucks: int) -> dict[str, tuple[int, int]]:
+    """Each field's (start, length) in the observation tensor, in order."""
+    sizes = {
+        "player": players,  # one-hot: the observing player
+        "round": 1,  # the round's number
+        "first_roller": players,  # one-hot
+        "start_points": 1,
+        "points": players,  # everyone's points
+        "cargos": players * (1 + len(LENGTHS)),  # per player: rolled yet (0/1), rods of length 1..5
+        "grab_order": 1 + players * players,  # known yet (0/1); [1 + k·n + p] = 1: p grabs k-th
+        "grabbed": 1,  # how many have grabbed this round
+        "trucks": trucks * (2 * players + 2),  # per truck, one-hot: in front of p, taken by p, pile, discards
+    }
+    layout, start = {}, 0
+    for name, size in sizes.items():
+        layout[name] = (start, size)
+        start += size
+    return layout
+
+
+# --- the codec --------------------------------------------------------------------------------
+
+
+class PackAndStackCodec(Codec):
+    """Pack & Stack ↔ OpenSpiel: parameters, limits, ids and observations (module docstring)."""
+
+    short_name = SHORT_NAME
+    long_name = "Pack & Stack"
+    perfect_information = True
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    parameters = {"players": 4, "start_points": START_POINTS, "deck": "", "max_rounds": DEFAULT_MAX_ROUNDS}
+
+    def new_state(self, params: Parameters) -> Game:
+        return Game(_whole(params, "players", 1), deck=deck_from_parameter(params["deck"]),
+                    start_points=_whole(params, "start_points", 1),
+                    max_rounds=_whole(params, "max_rounds", 1))
+
+    def limits(self, params: Parameters) -> Limits:
+        players, rounds = _whole(params, "players", 1), _whole(params, "max_rounds", 1)
+        start = _whole(params, "start_points", 1)
+        deck = deck_from_parameter(params["deck"])
+        draws_each = 1 if players >= 5 else 2
+        worst, best = _penalty_range(deck)
+        # A player enters every round with at least 1 point (else the game would have ended),
+        # and loses at most ``worst`` in it: 1 − worst is the lowest final score (a player who
+        # never loses ends on ``start``). A round gains at most the bonus less the smallest
+        # penalty, for at most ``rounds`` rounds: the highest final score.
+        min_utility = start if worst <= 0 else min(start, 1 - worst)
+        max_utility = start + rounds * max(0, ROUND_WIN_BONUS - best)
+        return Limits(
+            # Grab ids: the D trucks, and the pile.
+            num_distinct_actions=len(deck) + 1,
+            # Chance lists: the 900 cargos, a draw from a pile of up to D trucks, the n! orders.
+            max_chance_outcomes=max(len(roll_outcomes()), len(deck), math.factorial(players)),
+            min_utility=float(min_utility),
+            max_utility=float(max_utility),
+            # Each player grabs once a round (the last grabber too, with the pile as its only
+            # choice): n decisions a round, for at most ``rounds`` rounds.
+            max_game_length=players * rounds,
+            # A round's chance nodes: n rolls, n × draws each, the grab order, and the top of the
+            # pile for each pile grab (at most n: everyone may grab the pile).
+            max_chance_nodes=rounds * (players + players * draws_each + 1 + players),
+        )
+
+    def encode(self, state: Any, action: Any) -> int:
+        if isinstance(action, Cargo):
+            index = _roll_index_by_id().get(id(action))
+            if index is None:
+                index = _roll_index().get(action)
+                if index is None:
+                    raise ValueError(f"not a roll of the dice: {action!r}")
+            return index
+        if isinstance(action, Grab):
+            deck = _deck_of(state)
+            if action.truck is None:
+                return len(deck)
+            position = penalties_for(deck).index.get(action.truck)
+            if position is None:
+                raise ValueError(f"not a truck of the deck: {action!r}")
+            return position
+        if isinstance(action, Draw):
+            return action.position
+        if isinstance(action, GrabOrder):
+            rank = _order_rank(state.num_players).get(action.order)
+            if rank is None:
+                raise ValueError(f"not a grab order of {state.num_players} players: {action!r}")
+            return rank
+        raise ValueError(f"not a Pack & Stack action: {action!r}")
+
+    def decode(self, state: Any, number: int) -> Any:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            if isinstance(outcomes[0][0], Cargo):
+                outcomes = roll_outcomes()  # the ids' own list (the game hands over this tuple)
+            # Draws are listed by position and orders lexicographically, so an id is an index;
+            # the check below keeps that an invariant, not an assumption.
+            if 0 <= number < len(outcomes):
+                outcome = outcomes[number][0]
+                if self.encode(state, outcome) != number:
+                    raise AssertionError(f"chance outcome {outcome!r} is not listed at its id {number}")
+                return outcome
+            raise ValueError(f"no chance outcome has id {number!r} here ({len(outcomes)} outcomes)")
+        for action in state.legal_actions():
+            if self.encode(state, action) == number:
+                return action
+        raise ValueError(f"no legal action has id {number!r} here")
+
+    def tensor_size(self, params: Parameters) -> int:
+        start, size = _tensor_layout(_whole(params, "players", 1), len(deck_from_parameter(params["deck"])))["trucks"]
+        return start + size
+
+    def fill_tensor(self, observation: Observation, tensor: np.ndarray) -> None:
+        """Layout (``n`` players, ``D`` trucks), each field after the one before: the observing
+        player one-hot (n); the round (1); the first roller one-hot (n); the start points (1);
+        everyone's points (n); per player, rolled yet and the rods of each length 1..5 (n × 6);
+        the grab order, known yet and then per position k and player p a 1 at k·n + p (1 + n²);
+        how many have grabbed (1); per truck in deck order, one-hot over: in front of player p
+        (n), taken by player p (n), in the pile, in the discards (D × (2n + 2))."""
+        o = observation
+        n = len(o.points)
+        layout = _tensor_layout(n, len(o.deck))
+        tensor[layout["player"][0] + o.player] = 1
+        tensor[layout["round"][0]] = o.round
+        tensor[layout["first_roller"][0] + o.first_roller] = 1
+        tensor[layout["start_points"][0]] = o.start_points
+        start = layout["points"][0]
+        tensor[start:start + n] = o.points
+        start = layout["cargos"][0]
+        for p, cargo in enumerate(o.cargos):
+            if cargo is not None:
+                at = start + p * (1 + len(LENGTHS))
+                tensor[at] = 1
+                tensor[at + 1:at + 1 + len(LENGTHS)] = cargo.counts
+        start = layout["grab_order"][0]
+        if o.grab_order is not None:
+            tensor[start] = 1
+            for k, p in enumerate(o.grab_order):
+                tensor[start + 1 + k * n + p] = 1
+        tensor[layout["grabbed"][0]] = o.grabbed
+        start = layout["trucks"][0]
+        width = 2 * n + 2
+        for p, trucks in enumerate(o.revealed_at):
+            for j in trucks:
+                tensor[start + j * width + p] = 1
+        for p, taken in enumerate(o.taken_at):
+            if taken is not None:
+                tensor[start + taken * width + n + p] = 1
+        for j in o.pile_at:
+            tensor[start + j * width + 2 * n] = 1
+        for j in o.discards_at:
+            tensor[start + j * width + 2 * n + 1] = 1
+
+    def observation_string(self, observation: Observation) -> str:
+        """Everything ``observation`` carries, as lines of text (the pile as a set)."""
+        o = observation
+        deck = o.deck
+        names = [t.name or f"#{j}" for j, t in enumerate(deck)]
+
+        def trucks(positions: tuple[int, ...]) -> str:
+            return " ".join(names[j] for j in positions) or "-"
+
+        lines = [
+            f"P{o.player} observes round {o.round} (first roller P{o.first_roller}), "
+            f"{o.start_points} start points",
+            "points: " + ", ".join(f"P{p} {x}" for p, x in enumerate(o.points)),
+            "cargos: " + ", ".join(f"P{p} {'-' if c is None else c}" for p, c in enumerate(o.cargos)),
+            "in front: " + ", ".join(f"P{p} {trucks(js)}" for p, js in enumerate(o.revealed_at)),
+            "taken: " + ", ".join(f"P{p} {'-' if j is None else names[j]}" for p, j in enumerate(o.taken_at)),
+            ("grab order: -" if o.grab_order is None else
+             "grab order: " + ", ".join(f"P{p}" for p in o.grab_order)) + f"; {o.grabbed} grabbed",
+            f"pile ({len(o.pile_at)}, order unknown): {trucks(o.pile_at)}",
+            f"discards ({len(o.discards_at)}): {trucks(o.discards_at)}",
+        ]
+        return "\n".join(lines)
+
+    def params_from_observation(self, observation: Observation) -> dict[str, int | float | bool | str]:
+        """The parameters of the game a search from ``observation`` plays: the observed game's
+        players, start points and deck, and as its round cap (which no observation carries)
+        the search's horizon, the end of the current round (:data:`SEARCH_ROUNDS`)."""
+        return {"players": len(observation.points), "start_points": observation.start_points,
+                "deck": deck_parameter(observation.deck), "max_rounds": _cap_for(observation)}
+
+    def state_from_observation(self, observation: Observation, rng: np.random.Generator) -> Game:
+        """The game :func:`packing.game.game_from_observation` builds (nothing to draw: the game
+        hides nothing but chance, so ``rng`` is unused), ending with the current round (the
+        search's horizon); no history, no round records."""
+        return game_from_observation(observation, max_rounds=_cap_for(observation))
+
+
+SEARCH_ROUNDS: Final = 1
+"""How many rounds a search from an observation looks ahead: the current one (module docstring)."""
+
+
+def _cap_for(observation: Observation) -> int:
+    return observation.round + SEARCH_ROUNDS - 1
+
+
+@cache
+def _penalty_range(deck: tuple[Truck, ...]) -> tuple[int, int]:
+    """The largest and smallest penalty of a round: over every cargo the dice can roll and
+    every truck of the deck, the optimal loading's penalty (the game loads optimally). Exact
+    from the deck's optimal table; without one, bounds from the rules — nothing loaded
+    (capacity + 2 × volume) for the largest, ``penalty_floor`` (as much as could ever fit) for
+    the smallest — because solving all 900 cargos on every truck takes minutes."""
+    table = penalties_for(deck)
+    rows = [table.row(cargo) for cargo, _ in roll_outcomes()]
+    if all(row is not None for row in rows):
+        values = [x for row in rows if row is not None for x in row]
+        return max(values), min(values)
+    volumes = {cargo.volume for cargo, _ in roll_outcomes()}
+    worst = max(t.capacity for t in deck) + 2 * max(volumes)
+    best = min(penalty_floor(capacity=t.capacity, volume=v) for t in deck for v in volumes)
+    return worst, best
+
+
+CODEC = PackAndStackCodec()
+"""The codec of ``python_pack_and_stack`` (registered on import)."""
+
+register(CODEC)
