@@ -301,8 +301,10 @@ BOTS: tuple[str, ...] = tuple(_BOTS)
 #: OpenSpiel's search bots :func:`bot` also builds, with the ``openspiel`` extra.
 SEARCH_BOTS: tuple[str, ...] = ("mcts",)
 
-#: ``mcts``'s default simulations per decision (about 0.1 s a decision on one core; see the
-#: closing note of issue 11 for the measurement).
+#: ``mcts``'s default simulations per decision: about 0.1 s of CPU a decision (2–6 players,
+#: sample deck), and on a par with ``optimal`` and ``bonus-aware`` — in a 4-player tournament
+#: against them and ``capacity`` (25 deals × 4 seatings, seed 1) it won 31.5 % (25.3–37.7 %),
+#: bonus-aware 32.0 %, optimal 26.0 %, capacity 10.5 %.
 MCTS_SIMULATIONS = 300
 
 

@@ -34,9 +34,11 @@ node decides which list an id indexes (it never changes within a node):
   lexicographic order (``itertools.permutations``'s order), 0..n! − 1.
 
 **Observations.** The observation string and tensor carry exactly what
-:meth:`packing.Game.observation` carries — see :func:`fill_tensor`'s layout; the deck itself is
-a game parameter, not repeated. Perfect information: the information-state string is the
-history (the adapter's default for such games).
+:meth:`packing.Game.observation` carries — see :meth:`PackAndStackCodec.fill_tensor`'s layout;
+the deck itself is a game parameter, not repeated. (Like the observation, they do not mark the
+end of a game the round cap ended — it reads like the start of a round; ``is_terminal`` tells.) Perfect
+information: the information-state string is the history (the adapter's default for such
+games).
 
 **Search bots.** :func:`packing.bot` ``("mcts")`` is :class:`arena.openspiel.SearchPolicy` on
 this codec: OpenSpiel's MCTS (random rollouts) from the state
