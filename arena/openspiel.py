@@ -226,7 +226,12 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: OpenSpielGame, state: GameState) -> None:
         super().__init__(game)
         self.codec = game.codec
-        self.state = state
+        self._inner = _Inner(state)
+
+    @property
+    def state(self) -> GameState:
+        """The ``arena`` state this pyspiel state holds."""
+        return self._inner.state
 
     def current_player(self) -> int:
         player = self.state.current_player()
@@ -242,7 +247,8 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         state, encode = self.state, self.codec.encode
-        return sorted((encode(state, outcome), float(p)) for outcome, p in state.chance_outcomes())
+        outcomes = state.chance_outcomes()
+        return sorted(zip([encode(state, outcome) for outcome, _ in outcomes], _floats(outcomes)))
 
     def _apply_action(self, number: int) -> None:
         self.state.apply_action(self.codec.decode(self.state, int(number)))
@@ -262,6 +268,45 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.state)
+
+
+class _Inner:
+    """Holds a pyspiel state's ``arena`` state. pyspiel clones a Python state with
+    ``copy.deepcopy``; here that is the game's own ``clone()``, which shares what never changes
+    (decks, records) instead of copying it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
+        return _Inner(self.state.clone())
+
+    def __getstate__(self) -> GameState:
+        return self.state
+
+    def __setstate__(self, state: GameState) -> None:
+        self.state = state
+
+
+_FLOATS: dict[int, tuple[Sequence[tuple[Action, Any]], list[float]]] = {}
+_FLOATS_LIMIT = 10_000
+
+
+def _floats(outcomes: Sequence[tuple[Action, Any]]) -> list[float]:
+    """The outcomes' probabilities as floats, each rounded once. Games hand out the same tuple
+    of outcomes again and again (Pack & Stack's 900 rolls, the draws for each pile size), so the
+    conversion is kept per tuple, by identity (the entry holds the tuple: its id stays unique)."""
+    entry = _FLOATS.get(id(outcomes))
+    if entry is not None and entry[0] is outcomes:
+        return entry[1]
+    floats = [float(p) for _, p in outcomes]
+    if isinstance(outcomes, tuple):  # a list may change in place: converted every time
+        if len(_FLOATS) >= _FLOATS_LIMIT:
+            _FLOATS.clear()
+        _FLOATS[id(outcomes)] = (outcomes, floats)
+    return floats
 
 
 class _Observer:
