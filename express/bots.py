@@ -22,6 +22,8 @@ from game to game.
 
 from __future__ import annotations
 
+from functools import partial
+
 import random as _random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -42,7 +44,7 @@ from express.scoring import solo_score
 from express.search import best_train
 from express.train import Play, Train, connects, runs_of
 
-__all__ = ["RandomBot", "GreedyBot", "SearchBot", "bot", "BOT_NAMES"]
+__all__ = ["RandomBot", "GreedyBot", "SearchBot", "bot", "BOT_NAMES", "OPENSPIEL_BOTS", "SEARCH_SIMULATIONS"]
 
 
 def _view(observation: object) -> Observation:
@@ -263,20 +265,48 @@ def _perfect(order: Iterable[Card] | None = None, **options: Any) -> Policy:
     return PerfectPolicy(tuple(order), **options)
 
 
+SEARCH_SIMULATIONS = 100
+"""The default simulations per decision of OpenSpiel's ``mcts`` and ``ismcts``."""
+
+
+def _openspiel(search: str, *, simulations: int = SEARCH_SIMULATIONS, **options: Any) -> Policy:
+    """OpenSpiel's ``search`` bot on ``python_yardmaster_express`` (the ``openspiel`` extra,
+    imported only here: the package never needs OpenSpiel otherwise)."""
+    from arena.errors import ArenaError
+
+    try:
+        from express.openspiel import CODEC
+    except ArenaError as error:  # the extra is missing: say which, in one line
+        raise ExpressError(f"bot {search!r} needs OpenSpiel: {error}") from None
+    from arena.openspiel import SearchPolicy
+
+    try:
+        return SearchPolicy(CODEC, search, simulations=simulations, **options)
+    except ArenaError as error:
+        raise ExpressError(f"bot {search!r}: {error}") from None
+
+
 _FACTORIES: dict[str, Callable[..., Policy]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "search": SearchBot,
+    "mcts": partial(_openspiel, "mcts"),
+    "ismcts": partial(_openspiel, "ismcts"),
     "perfect": _perfect,
 }
 
-BOT_NAMES: tuple[str, ...] = tuple(name for name in _FACTORIES if name != "perfect")
-"""The bots that play any game (the commands' ``--players``); :func:`bot` also knows
-``perfect``, which needs the deck order."""
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
+"""The bots of the core that play any game; :func:`bot` also knows ``perfect``, which needs the
+deck order, and OpenSpiel's ``mcts`` and ``ismcts`` (the :data:`OPENSPIEL_BOTS`)."""
+
+OPENSPIEL_BOTS: tuple[str, ...] = ("mcts", "ismcts")
+"""OpenSpiel's search bots (the ``openspiel`` extra; option ``simulations``, default
+:data:`SEARCH_SIMULATIONS`, and ``rollouts``, ``uct_c``)."""
 
 
 def bot(name: str, **options: Any) -> Policy:
-    """The bot called ``name`` (``random``, ``greedy``, ``search``, ``perfect``), built with ``options``.
+    """The bot called ``name`` (``random``, ``greedy``, ``search``, ``perfect``, and with the
+    ``openspiel`` extra ``mcts`` and ``ismcts``), built with ``options``.
 
     ``perfect`` is the yardstick of two-player games: it plays :func:`express.solve_deal`'s
     optimal line, so it must be told the deck order (``order=``) — a cheat, not a player.

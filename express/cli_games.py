@@ -34,7 +34,7 @@ from arena import Policy, play
 from arena.executors import add_executor_options, executor_for
 from arena.errors import ArenaError
 
-from express.bots import BOT_NAMES, bot
+from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
 from express.cards import deck_for, load_deck
 from express.errors import ExpressError
 from express.exact import solve_deal
@@ -52,13 +52,15 @@ COMMANDS = ("play", "tournament", "solve")
 
 def add_commands(commands: Any) -> None:
     """Register ``play`` and ``tournament`` on the ``express`` parser's subparsers."""
-    names = ", ".join(BOT_NAMES)
+    names = ", ".join(BOT_NAMES) + "; with the openspiel extra " + ", ".join(OPENSPIEL_BOTS)
+    simulations = f"simulations per decision of mcts and ismcts (default {SEARCH_SIMULATIONS})"
     game = commands.add_parser("play", help="play one game between bots, turn by turn")
     game.add_argument("--players", required=True, help=f"one bot per seat, clockwise, comma-separated ({names})")
     game.add_argument("--seed", type=int, default=0, help="the seed of the shuffle and the bots (default 0)")
     game.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
     game.add_argument("--rounds", type=int, help="override the 9 - N rounds")
     game.add_argument("--hindsight", action="store_true", help="also the best train each player could have built")
+    game.add_argument("--simulations", type=int, default=SEARCH_SIMULATIONS, help=simulations)
     game.add_argument("--json", action="store_true", help="machine-readable output")
 
     tour = commands.add_parser("tournament", help="a duplicate-deal tournament between bots")
@@ -67,6 +69,7 @@ def add_commands(commands: Any) -> None:
     tour.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     tour.add_argument("--match", action="store_true", help="play the strategic variant (two games) per deal")
     tour.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
+    tour.add_argument("--simulations", type=int, default=SEARCH_SIMULATIONS, help=simulations)
     add_executor_options(tour, workers_default=1)
     tour.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -79,8 +82,11 @@ def add_commands(commands: Any) -> None:
     solve.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def _bots(text: str) -> dict[str, Policy]:
-    """Seat names → bots, from ``"search,greedy,random"``; a repeated bot gets ``#2``, ``#3``…"""
+def _bots(text: str, simulations: int = SEARCH_SIMULATIONS) -> dict[str, Policy]:
+    """Seat names → bots, from ``"search,greedy,random"``; a repeated bot gets ``#2``, ``#3``…;
+    OpenSpiel's bots search with ``simulations`` per decision."""
+    if isinstance(simulations, bool) or simulations < 1:
+        raise ExpressError(f"invalid --simulations: {simulations!r} (a whole number ≥ 1)")
     names = [name.strip().lower() for name in text.split(",")]
     if not 2 <= len(names) <= 5:
         raise ExpressError(f"invalid players: {text!r} (name 2 to 5 bots, comma-separated)")
@@ -89,13 +95,13 @@ def _bots(text: str) -> dict[str, Policy]:
         if name == "perfect":
             raise ExpressError(f"the perfect bot needs the deck order ({text!r}): "
                                "express solve plays a two-player deal perfectly")
-        if name not in BOT_NAMES:
-            raise ExpressError(f"unknown bot: {name!r} in {text!r} (choose from {', '.join(BOT_NAMES)})")
+        if name not in BOT_NAMES + OPENSPIEL_BOTS:
+            raise ExpressError(f"unknown bot: {name!r} in {text!r} (choose from {', '.join(BOT_NAMES + OPENSPIEL_BOTS)})")
         label, copy = name, 1
         while label in seats:
             copy += 1
             label = f"{name}#{copy}"
-        seats[label] = bot(name)
+        seats[label] = bot(name, simulations=simulations) if name in OPENSPIEL_BOTS else bot(name)
     return seats
 
 
@@ -160,7 +166,7 @@ def _play_text(game: Game, names: list[str], seed: int, with_hindsight: bool) ->
 
 
 def _play(args: argparse.Namespace) -> str:
-    seats = _bots(args.players)
+    seats = _bots(args.players, args.simulations)
     names = list(seats)
     game = Game(len(seats), caboose=args.caboose, rounds=args.rounds)
     if args.seed < 0:
@@ -193,7 +199,7 @@ def _play(args: argparse.Namespace) -> str:
 def _tournament(args: argparse.Namespace) -> str:
     from arena.tournament import tournament
 
-    seats = _bots(args.players)
+    seats = _bots(args.players, args.simulations)
     options: dict[str, Any] = {"games": args.games, "seed": args.seed,
                                "progress": sys.stderr.isatty(), "summarise": decisive}
     new_game = partial(Match if args.match else Game, len(seats), caboose=args.caboose)
