@@ -96,8 +96,8 @@ def _sampler_for(outcomes: Sequence[tuple[Action, Fraction]]) -> _Sampler:
 
 
 def sample_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: np.random.Generator) -> Action:
-    """One outcome drawn with exactly its probability."""
-    return _Sampler(outcomes).draw(rng)
+    """One outcome drawn with exactly its probability (the same draw as :func:`play` makes)."""
+    return _sampler_for(outcomes).draw(rng)
 
 
 def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
