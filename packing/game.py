@@ -197,7 +197,7 @@ def optimal_plan(cargo: Cargo, truck: Truck) -> LoadPlan:
 class _Penalties:
     """Optimal penalties of a deck's trucks: from its table (lists, for speed) or by solving."""
 
-    __slots__ = ("deck", "index", "rows", "cargo_rows")
+    __slots__ = ("deck", "index", "rows", "cargo_rows", "rolled_rows", "rolls")
 
     def __init__(self, deck: tuple[Truck, ...], use_table: bool) -> None:
         self.deck = deck
@@ -205,12 +205,23 @@ class _Penalties:
         table = find_table(deck) if use_table else None
         self.rows: list[list[int]] | None = None
         self.cargo_rows: dict[Cargo, int] = {}
+        # The rows of the cargos of the cached roll outcomes, by identity: every cargo a game
+        # rolls is one of those objects, and an id costs less than hashing the cargo (the
+        # game and the bots look a row up at every decision and every score). ``rolls`` keeps
+        # the outcome tuple alive, so the ids stay theirs.
+        self.rolls = roll_outcomes()
+        self.rolled_rows: dict[int, list[int]] = {}
         if table is not None:
             self.rows = table.penalties.tolist()
             self.cargo_rows = {cargo: i for i, cargo in enumerate(table.cargos)}
+            self.rolled_rows = {id(cargo): self.rows[self.cargo_rows[cargo]]
+                                for cargo, _ in self.rolls if cargo in self.cargo_rows}
 
     def row(self, cargo: Cargo) -> list[int] | None:
         """The optimal penalty of ``cargo`` on each truck of the deck, when the table has it."""
+        row = self.rolled_rows.get(id(cargo))
+        if row is not None:
+            return row
         if self.rows is None:
             return None
         i = self.cargo_rows.get(cargo)
