@@ -562,7 +562,7 @@ class Game:
     """
 
     __slots__ = ("_setup", "_round", "_phase", "_step", "_points", "_cargos", "_revealed",
-                 "_taken", "_sources", "_order", "_pile", "_discards", "_rounds",
+                 "_front", "_taken", "_sources", "_order", "_pile", "_discards", "_rounds",
                  "_events")
 
     def __init__(
@@ -582,7 +582,8 @@ class Game:
         self._step = 0
         self._points = [start_points] * players
         self._pile = list(range(len(trucks)))  # deck indices, kept in deck order
-        self._discards: list[int] = []
+        # Kept sorted, as observations show it (and as a reshuffle makes it the new pile).
+        self._discards: tuple[int, ...] = ()
         self._rounds: list[RoundRecord] = []
         # Compact event tuples (round, kind, data...), worded only when ``events`` is read.
         self._events: list[tuple[Any, ...]] = []
@@ -592,6 +593,9 @@ class Game:
         n = self._setup.players
         self._cargos: list[Cargo | None] = [None] * n
         self._revealed: list[list[int]] = [[] for _ in range(n)]  # drawn this round
+        # The trucks still in front of each player (drawn, not yet taken), as observations show
+        # them: set when the draws end, updated by each grab (during the draws, ``_revealed``).
+        self._front: tuple[tuple[int, ...], ...] = ((),) * n
         self._taken: list[int | None] = [None] * n
         self._sources: list[Source | None] = [None] * n
         self._order: tuple[int, ...] = ()
@@ -659,10 +663,9 @@ class Game:
             player = self._order[self._step]
             if self._step == self._setup.players - 1:
                 return [PILE]  # the last grabber must take the pile
-            taken = self._taken
             grabs = self._setup.grabs
-            out = [grabs[owner][j] for owner, trucks in enumerate(self._revealed)
-                   if owner != player for j in trucks if j not in taken]
+            out = [grabs[owner][j] for owner, trucks in enumerate(self._front)
+                   if owner != player for j in trucks]
             out.append(PILE)
             return out
         if phase == _OVER:
@@ -690,6 +693,7 @@ class Game:
             self._step += 1
             if self._step == n * setup.draws_each:
                 self._phase, self._step = _ORDER, 0
+                self._front = tuple(map(tuple, self._revealed))
         elif phase == _ORDER:
             if not isinstance(action, GrabOrder) or action.order not in _orders_set(n):
                 raise PackingError(f"not a grab order of {n} players: {action!r}")
@@ -711,7 +715,7 @@ class Game:
     def _draw(self, action: Any) -> int:
         """Take the truck at the outcome's position from the pile (reshuffling when empty)."""
         if not self._pile:
-            self._pile, self._discards = sorted(self._discards), []
+            self._pile, self._discards = list(self._discards), ()
             self._events.append((self._round, "reshuffle", len(self._pile)))
         if not isinstance(action, Draw) or not 0 <= action.position < len(self._pile):
             raise PackingError(f"not a draw from a pile of {len(self._pile)}: {action!r}")
@@ -729,10 +733,12 @@ class Game:
         last = self._step == setup.players - 1
         owner = action.owner
         j = setup.index.get(action.truck)
+        front = self._front
         if (last or owner is None or owner == player or not 0 <= owner < setup.players
-                or j is None or j not in self._revealed[owner] or j in self._taken):
+                or j is None or j not in front[owner]):
             raise PackingError(f"P{player} may not grab {action}")
         self._taken[player] = j
+        self._front = front[:owner] + (tuple([k for k in front[owner] if k != j]),) + front[owner + 1:]
         self._sources[player] = ("revealed", owner)
         self._events.append((self._round, "take", player, j, owner))
         self._next_grabber()
@@ -797,9 +803,12 @@ class Game:
         )
         self._rounds.append(record)
         self._events.append((self._round, "score"))
+        discards = list(self._discards)
         for js in self._revealed:
-            self._discards.extend(js)  # taken and unclaimed trucks alike
-        self._discards.extend(j for j, source in zip(taken, self._sources) if source == ("pile",))
+            discards += js  # taken and unclaimed trucks alike
+        discards += [j for j, source in zip(taken, self._sources) if source == ("pile",)]
+        discards.sort()
+        self._discards = tuple(discards)
         if min(points) <= 0:
             self._new_round()
             self._phase = _OVER
@@ -888,12 +897,12 @@ class Game:
             start_points=self._setup.start_points,
             points=tuple(self._points),
             cargos=tuple(self._cargos),
-            revealed_at=tuple([tuple([j for j in js if j not in taken]) for js in self._revealed]),
+            revealed_at=self._front if self._phase != _DRAW else tuple(map(tuple, self._revealed)),
             taken_at=tuple(taken),
             grab_order=self._order or None,
             grabbed=self._step if self._phase in (_GRAB, _TOP) else 0,
             pile_at=tuple(self._pile),
-            discards_at=tuple(sorted(self._discards)),
+            discards_at=self._discards,
             deck=self._setup.deck,
         )
         return seen
@@ -903,7 +912,7 @@ class Game:
         if phase == _ROLL and isinstance(action, Cargo):
             return f"P{(self.first_roller + self._step) % self.num_players} rolls {action}"
         if phase in (_DRAW, _TOP) and isinstance(action, Draw):
-            pool = self._pile or sorted(self._discards)
+            pool = self._pile or self._discards
             if 0 <= action.position < len(pool):
                 return f"{self._setup.deck[pool[action.position]].name} ({action})"
         if phase == _GRAB and isinstance(action, Grab):
@@ -917,11 +926,12 @@ class Game:
         other._points = list(self._points)
         other._cargos = list(self._cargos)
         other._revealed = [list(js) for js in self._revealed]
+        other._front = self._front
         other._taken = list(self._taken)
         other._sources = list(self._sources)
         other._order = self._order
         other._pile = list(self._pile)
-        other._discards = list(self._discards)
+        other._discards = self._discards
         other._rounds = list(self._rounds)
         other._events = list(self._events)
         return other
