@@ -124,12 +124,16 @@ def _expected_all(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
         asked = set(observation.draw_pool_at) | {index[a.truck] for a in legal if a.truck is not None}
         row = [penalties.of(cargo, j) if j in asked else 0 for j in range(len(observation.deck))]
     out: list[float] = []
+    pile: float | None = None  # worked out once, when a pile grab is asked about
     for action in legal:
-        if action.truck is not None:
-            out.append(row[index[action.truck]])
+        truck = action.truck
+        if truck is not None:
+            out.append(row[index[truck]])
         else:
-            pool = observation.pile_at or observation.discards_at
-            out.append(sum([row[j] for j in pool]) / len(pool))
+            if pile is None:
+                pool = observation.pile_at or observation.discards_at
+                pile = sum(map(row.__getitem__, pool)) / len(pool)
+            out.append(pile)
     return out
 
 
