@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -37,7 +37,7 @@ class _Sampler:
     ``Generator.integers`` per call, which matters at a hundred chance nodes a game.
     """
 
-    __slots__ = ("actions", "cumulative", "denominator", "words", "limit")
+    __slots__ = ("actions", "cumulative", "denominator", "words", "limit", "uniform")
 
     def __init__(self, outcomes: Sequence[tuple[Action, Fraction]]) -> None:
         if not outcomes:
@@ -59,20 +59,43 @@ class _Sampler:
         self.words = max(1, -(-denominator.bit_length() // 64))
         span = 1 << (64 * self.words)
         self.limit = span - span % denominator
+        # Equally likely outcomes (cumulative numerators 1, 2, ..., n): the draw's residue is
+        # the outcome's index, which is what the walk of the cumulative numerators finds.
+        self.uniform = cumulative == list(range(1, len(cumulative) + 1))
 
     def draw(self, rng: np.random.Generator) -> Action:
         return self.draw_from(rng.bit_generator.random_raw)
 
     def draw_from(self, raw: Callable[[], int]) -> Action:
-        """The draw, from a generator's bound ``random_raw`` (looked up once per game)."""
+        """The draw, from a source of the generator's raw 64-bit words, one per call (its bound
+        ``random_raw``, or ``_raw_words``)."""
         if self.denominator == 1:
             return self.actions[0]
-        while True:
+        limit = self.limit
+        if self.words == 1:  # the usual case: one word, no loop to build the integer
             r = int(raw())
-            for _ in range(self.words - 1):
-                r = (r << 64) | int(raw())
-            if r < self.limit:
-                return self.actions[bisect_right(self.cumulative, r % self.denominator)]
+            while r >= limit:
+                r = int(raw())
+        else:
+            while True:
+                r = int(raw())
+                for _ in range(self.words - 1):
+                    r = (r << 64) | int(raw())
+                if r < limit:
+                    break
+        r %= self.denominator
+        if self.uniform:
+            return self.actions[r]
+        return self.actions[bisect_right(self.cumulative, r)]
+
+
+def _raw_words(bit_generator: np.random.BitGenerator, batch: int = 64) -> Iterator[int]:
+    """The bit generator's raw 64-bit words, in the order successive ``random_raw()`` calls
+    give them, fetched ``batch`` at a time: the same words, so the same draws, for a fraction
+    of the cost of one call per word (``next`` on this is a C call; ``random_raw()`` parses
+    its arguments and builds its result every time)."""
+    while True:
+        yield from bit_generator.random_raw(batch).tolist()
 
 
 # Games return the same outcome tuple at recurring chance nodes (the 900 cargos of a roll, the 16
@@ -133,7 +156,9 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     seat_policies = getattr(state, "seat_policies", None)
     if seat_policies is not None:
         seat_policies(policies)
-    raw = chance_rng.bit_generator.random_raw
+    # Chance's words, fetched in batches; chance_rng is this game's alone, so reading ahead
+    # changes nothing anyone sees.
+    raw = _raw_words(chance_rng.bit_generator).__next__
     for _ in range(max_actions):
         # current_player() alone tells the end and chance apart (the protocol's contract), one
         # call per action where three would do the same: play is the hot loop of every game.
