@@ -157,7 +157,24 @@ class OptimalBot:
         legal: Sequence[Grab] = legal_actions
         if len(legal) == 1:
             return legal[0]
-        return _lowest_expected(observation, _own_cargo(observation), legal, self.use_table)
+        cargo = _own_cargo(observation)
+        penalties = penalties_for(observation.deck, use_table=self.use_table)
+        row = penalties.row(cargo)
+        if row is None:  # no table: the trucks asked about are solved
+            return _lowest_expected(observation, cargo, legal, self.use_table)
+        # _lowest_expected in one pass over the options, as this runs at every decision of
+        # every game: the first lowest wins (a later option must be strictly lower).
+        index = penalties.index
+        best, choice = None, legal[0]
+        for action in legal:
+            if action.truck is not None:
+                value: float = row[index[action.truck]]
+            else:
+                pool = observation.pile_at or observation.discards_at
+                value = sum(map(row.__getitem__, pool)) / len(pool)
+            if best is None or value < best:
+                best, choice = value, action
+        return choice
 
 
 @dataclass(frozen=True, kw_only=True)
