@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
@@ -26,6 +27,13 @@ __all__ = ["RandomPolicy", "play", "sample_outcome", "seat_streams"]
 S = TypeVar("S", bound=GameState)
 
 
+#: A sampler keeps the outcome of every residue when its common denominator is at most this
+#: and at most ``_RESIDUE_TABLE_PER_OUTCOME`` times its number of outcomes: the table then costs
+#: about what the outcomes' fractions cost to read, and a cache of samplers stays small.
+_RESIDUE_TABLE_LIMIT = 1 << 13
+_RESIDUE_TABLE_PER_OUTCOME = 16
+
+
 class _Sampler:
     """Exact sampling from one list of outcomes: an integer draw below the common denominator.
 
@@ -37,7 +45,7 @@ class _Sampler:
     ``Generator.integers`` per call, which matters at a hundred chance nodes a game.
     """
 
-    __slots__ = ("actions", "cumulative", "denominator", "words", "limit", "uniform")
+    __slots__ = ("actions", "cumulative", "denominator", "words", "limit", "by_residue")
 
     def __init__(self, outcomes: Sequence[tuple[Action, Fraction]]) -> None:
         if not outcomes:
@@ -59,9 +67,11 @@ class _Sampler:
         self.words = max(1, -(-denominator.bit_length() // 64))
         span = 1 << (64 * self.words)
         self.limit = span - span % denominator
-        # Equally likely outcomes (cumulative numerators 1, 2, ..., n): the draw's residue is
-        # the outcome's index, which is what the walk of the cumulative numerators finds.
-        self.uniform = cumulative == list(range(1, len(cumulative) + 1))
+        # For a small denominator, the walk's answer for every residue, worked out once: a
+        # draw is then one index (the 7,776 equally likely rolls of five dice, a pile's trucks).
+        self.by_residue: list[Action] | None = None
+        if denominator <= min(_RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME * len(cumulative)):
+            self.by_residue = [self.actions[bisect_right(cumulative, r)] for r in range(denominator)]
 
     def draw(self, rng: np.random.Generator) -> Action:
         return self.draw_from(rng.bit_generator.random_raw)
@@ -72,10 +82,10 @@ class _Sampler:
         if self.denominator == 1:
             return self.actions[0]
         limit = self.limit
-        if self.words == 1:  # the usual case: one word, no loop to build the integer
-            r = int(raw())
+        if self.words == 1:  # the usual case: one word (an int already), no loop to build one
+            r = raw()
             while r >= limit:
-                r = int(raw())
+                r = raw()
         else:
             while True:
                 r = int(raw())
@@ -84,18 +94,18 @@ class _Sampler:
                 if r < limit:
                     break
         r %= self.denominator
-        if self.uniform:
-            return self.actions[r]
+        if self.by_residue is not None:
+            return self.by_residue[r]
         return self.actions[bisect_right(self.cumulative, r)]
 
 
 def _raw_words(bit_generator: np.random.BitGenerator, batch: int = 64) -> Iterator[int]:
     """The bit generator's raw 64-bit words, in the order successive ``random_raw()`` calls
     give them, fetched ``batch`` at a time: the same words, so the same draws, for a fraction
-    of the cost of one call per word (``next`` on this is a C call; ``random_raw()`` parses
-    its arguments and builds its result every time)."""
-    while True:
-        yield from bit_generator.random_raw(batch).tolist()
+    of the cost of one call per word (``random_raw()`` parses its arguments and builds its
+    result every time; ``next`` on this chain of lists runs in C between batches)."""
+    batches = map(lambda _: bit_generator.random_raw(batch).tolist(), itertools.repeat(None))
+    return itertools.chain.from_iterable(batches)
 
 
 # Games return the same outcome tuple at recurring chance nodes (the 900 cargos of a roll, the 16

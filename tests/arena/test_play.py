@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
 import pytest
 
 from arena import ArenaError, GameState, Policy, RandomPolicy, play, sample_outcome
-from arena.play import _Sampler, _raw_words
+from arena.play import _RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME, _Sampler, _raw_words
 from tests.arena.protocol_check import check_random_playouts
 from tests.arena.toy import DiceRace
 
@@ -60,18 +61,20 @@ def test_sampler_gives_each_outcome_exactly_its_share() -> None:
     assert 800 < draws.count("x") < 1200
 
 
-@pytest.mark.parametrize("weights", [[1, 1, 1, 1, 1, 1, 1], [1, 2, 3, 1], [5, 5], [1] * 900])
+@pytest.mark.parametrize("weights", [[1] * 7, [1, 2, 3, 1], [5, 5], [1] * 900, [3] * 24 + [1], [63, 1], [2**20, 1]])
 def test_a_draw_is_the_outcome_whose_cumulative_share_holds_the_word(weights: list[int]) -> None:
-    # The reference: the residue of the word modulo the common denominator, walked along the
-    # cumulative numerators (equal shares take a shortcut, which must land on the same outcome).
+    # The reference: the residue of the word modulo the common denominator, and the first
+    # outcome whose cumulative share exceeds it (small denominators keep a table of the answers,
+    # large ones search: both must land there).
     total = sum(weights)
     sampler = _Sampler([(k, Fraction(w, total)) for k, w in enumerate(weights)])
-    assert sampler.uniform == (len(set(weights)) == 1)
-    for word in [0, 1, 5, 6, 899, 2**40 + 3, sampler.limit - 1]:
-        residue, walked = word % sampler.denominator, 0
-        while sum(weights[: walked + 1]) * sampler.denominator // total <= residue:
-            walked += 1
-        assert sampler.draw_from(lambda: word) == walked
+    tabled = sampler.denominator <= min(_RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME * len(weights))
+    assert (sampler.by_residue is not None) == tabled
+    for word in [0, 1, 5, 6, 24, 899, 2**40 + 3, sampler.limit - 1]:
+        residue = word % sampler.denominator
+        expected = next(k for k, c in enumerate(accumulate(weights))
+                        if c * sampler.denominator // total > residue)
+        assert sampler.draw_from(lambda: word) == expected
     words = iter([sampler.limit, sampler.limit + 7, 3])  # words at or above the limit are refused
     assert sampler.draw_from(words.__next__) == sampler.draw_from(lambda: 3)
 
