@@ -423,11 +423,27 @@ class Observation:
 # --- the game ---------------------------------------------------------------------------------
 
 
+class _TrucksAt(dict[tuple[int, ...], tuple[Truck, ...]]):
+    """The trucks at some positions of a deck, by the positions (a round's record names the
+    trucks each player revealed): each tuple of positions is worked out once, as at most a
+    deck's pairs of positions come up."""
+
+    __slots__ = ("deck",)
+
+    def __init__(self, deck: tuple[Truck, ...]) -> None:
+        super().__init__()
+        self.deck = deck
+
+    def __missing__(self, positions: tuple[int, ...]) -> tuple[Truck, ...]:
+        trucks = self[positions] = tuple([self.deck[j] for j in positions])
+        return trucks
+
+
 class _Setup:
     """What does not change during a game, shared (not copied) by a state and its clones."""
 
     __slots__ = ("players", "deck", "start_points", "speeds", "loaders", "use_table",
-                 "draws_each", "index", "penalties", "orders", "grabs")
+                 "draws_each", "index", "penalties", "orders", "grabs", "trucks_at")
 
     def __init__(
         self,
@@ -446,6 +462,7 @@ class _Setup:
         self.orders = _order_outcomes(players, speeds)
         # grabs[owner][j]: the action of taking truck j from owner (built once per game setup).
         self.grabs = [[Grab(truck, owner) for truck in deck] for owner in range(players)]
+        self.trucks_at = _TrucksAt(deck)
 
     def _key(self) -> tuple[object, ...]:
         return (self.players, self.deck, self.start_points, self.speeds, self.loaders, self.use_table)
@@ -760,10 +777,12 @@ class Game:
         given: list[LoadPlan | None] = []
         penalties: list[int] = []
         table = setup.penalties
-        for p in range(n):
-            load = setup.loaders[p]
+        rolled_rows = table.rolled_rows  # table.row's first lookup, written out (4 a round)
+        for p, load in enumerate(setup.loaders):
             if load is None:
-                row = table.row(cargos[p])
+                row = rolled_rows.get(id(cargos[p]))
+                if row is None:
+                    row = table.row(cargos[p])
                 if row is not None:
                     penalties.append(row[taken[p]])
                     given.append(None)
@@ -779,20 +798,21 @@ class Game:
             penalties.append(plan.penalty)
             given.append(plan)
         low = min(penalties)
-        bonus = tuple(p for p in range(n) if penalties[p] == low)
+        bonus = tuple([p for p in range(n) if penalties[p] == low])
         points = self._points
         for p in range(n):
             points[p] -= penalties[p]
         for p in bonus:
             points[p] += ROUND_WIN_BONUS
         pens = tuple(penalties)
+        revealed = tuple(map(tuple, self._revealed))
         # As in ``observation``: the frozen dataclass's fields set straight into its dict.
         record = object.__new__(RoundRecord)
         record.__dict__.update(
             number=self._round,
             first_roller=(self._round - 1) % n,
             cargos=cargos,
-            revealed=tuple([tuple([deck[j] for j in js]) for js in self._revealed]),
+            revealed=tuple(map(setup.trucks_at.__getitem__, revealed)),
             grab_order=self._order,
             taken=trucks,
             sources=tuple(self._sources),
@@ -804,9 +824,11 @@ class Game:
         self._rounds.append(record)
         self._events.append((self._round, "score"))
         discards = list(self._discards)
-        for js in self._revealed:
+        for js in revealed:
             discards += js  # taken and unclaimed trucks alike
-        discards += [j for j, source in zip(taken, self._sources) if source == ("pile",)]
+        for p, source in enumerate(self._sources):
+            if source == ("pile",):
+                discards.append(taken[p])
         discards.sort()
         self._discards = tuple(discards)
         if min(points) <= 0:
