@@ -443,7 +443,7 @@ class _Setup:
     """What does not change during a game, shared (not copied) by a state and its clones."""
 
     __slots__ = ("players", "deck", "start_points", "speeds", "loaders", "use_table",
-                 "draws_each", "index", "penalties", "orders", "grabs", "trucks_at")
+                 "draws_each", "draws", "index", "penalties", "orders", "grabs", "trucks_at")
 
     def __init__(
         self,
@@ -457,6 +457,7 @@ class _Setup:
         self.players, self.deck, self.start_points = players, deck, start_points
         self.speeds, self.loaders, self.use_table = speeds, loaders, use_table
         self.draws_each = 1 if players >= 5 else 2
+        self.draws = players * self.draws_each  # draws a round
         self.index = {truck: j for j, truck in enumerate(deck)}
         self.penalties = penalties_for(deck, use_table=use_table)
         self.orders = _order_outcomes(players, speeds)
@@ -597,7 +598,7 @@ class Game:
         self._round = 1
         self._phase = _ROLL
         self._step = 0
-        self._points = [start_points] * players
+        self._points = (start_points,) * players  # a tuple, shared with records and observations
         self._pile = list(range(len(trucks)))  # deck indices, kept in deck order
         # Kept sorted, as observations show it (and as a reshuffle makes it the new pile).
         self._discards: tuple[int, ...] = ()
@@ -681,8 +682,13 @@ class Game:
             if self._step == self._setup.players - 1:
                 return [PILE]  # the last grabber must take the pile
             grabs = self._setup.grabs
-            out = [grabs[owner][j] for owner, trucks in enumerate(self._front)
-                   if owner != player for j in trucks]
+            # A plain loop: a nested comprehension costs a frame more, at every decision.
+            out = []
+            for owner, trucks in enumerate(self._front):
+                if owner != player:
+                    of_owner = grabs[owner]
+                    for j in trucks:
+                        out.append(of_owner[j])
             out.append(PILE)
             return out
         if phase == _OVER:
@@ -691,52 +697,55 @@ class Game:
 
     def apply_action(self, action: Any) -> None:
         phase = self._phase
-        setup = self._setup
-        n = setup.players
-        if phase == _ROLL:
+        if phase == _DRAW:  # the phases in order of how often they come: 8 draws a round, ...
+            setup = self._setup
+            player = (self._round - 1 + self._step // setup.draws_each) % setup.players
+            j = self._draw(action)
+            self._revealed[player].append(j)
+            self._events.append((self._round, "draw", player, j))
+            self._step += 1
+            if self._step == setup.draws:
+                self._phase, self._step = _ORDER, 0
+                self._front = tuple(map(tuple, self._revealed))
+        elif phase == _ROLL:  # ... 4 rolls, ...
             if id(action) not in _roll_ids() and action not in _roll_set():
                 raise PackingError(f"not a roll of the dice: {action!r}")
+            n = self._setup.players
             player = (self._round - 1 + self._step) % n  # from the first roller on
             self._cargos[player] = action
             self._events.append((self._round, "roll", player, action))
             self._step += 1
             if self._step == n:
                 self._phase, self._step = _DRAW, 0
-        elif phase == _DRAW:
-            player = (self._round - 1 + self._step // setup.draws_each) % n
-            j = self._draw(action)
-            self._revealed[player].append(j)
-            self._events.append((self._round, "draw", player, j))
-            self._step += 1
-            if self._step == n * setup.draws_each:
-                self._phase, self._step = _ORDER, 0
-                self._front = tuple(map(tuple, self._revealed))
-        elif phase == _ORDER:
-            if not isinstance(action, GrabOrder) or action.order not in _orders_set(n):
-                raise PackingError(f"not a grab order of {n} players: {action!r}")
-            self._order = action.order
-            self._events.append((self._round, "order", action.order))
-            self._phase, self._step = _GRAB, 0
-        elif phase == _GRAB:
+        elif phase == _GRAB:  # ... 4 grabs, ...
             self._grab(action)
-        elif phase == _TOP:
+        elif phase == _TOP:  # ... one top of the pile per pile grab, one grab order
             player = self._order[self._step]
             j = self._draw(action)
             self._taken[player] = j
             self._sources[player] = ("pile",)
             self._events.append((self._round, "top", player, j))
             self._next_grabber()
+        elif phase == _ORDER:
+            n = self._setup.players
+            if not isinstance(action, GrabOrder) or action.order not in _orders_set(n):
+                raise PackingError(f"not a grab order of {n} players: {action!r}")
+            self._order = action.order
+            self._events.append((self._round, "order", action.order))
+            self._phase, self._step = _GRAB, 0
         else:
             raise PackingError(f"the game is over; no action applies: {action!r}")
 
     def _draw(self, action: Any) -> int:
         """Take the truck at the outcome's position from the pile (reshuffling when empty)."""
-        if not self._pile:
-            self._pile, self._discards = list(self._discards), ()
-            self._events.append((self._round, "reshuffle", len(self._pile)))
-        if not isinstance(action, Draw) or not 0 <= action.position < len(self._pile):
-            raise PackingError(f"not a draw from a pile of {len(self._pile)}: {action!r}")
-        return self._pile.pop(action.position)
+        pile = self._pile
+        if not pile:
+            pile = self._pile = list(self._discards)
+            self._discards = ()
+            self._events.append((self._round, "reshuffle", len(pile)))
+        if not isinstance(action, Draw) or not 0 <= action.position < len(pile):
+            raise PackingError(f"not a draw from a pile of {len(pile)}: {action!r}")
+        return pile.pop(action.position)
 
     def _grab(self, action: Any) -> None:
         player = self._order[self._step]
@@ -755,7 +764,10 @@ class Game:
                 or j is None or j not in front[owner]):
             raise PackingError(f"P{player} may not grab {action}")
         self._taken[player] = j
-        self._front = front[:owner] + (tuple([k for k in front[owner] if k != j]),) + front[owner + 1:]
+        fronts, mine = list(front), front[owner]
+        at = mine.index(j)
+        fronts[owner] = mine[:at] + mine[at + 1:]
+        self._front = tuple(fronts)
         self._sources[player] = ("revealed", owner)
         self._events.append((self._round, "take", player, j, owner))
         self._next_grabber()
@@ -799,11 +811,12 @@ class Game:
             given.append(plan)
         low = min(penalties)
         bonus = tuple([p for p in range(n) if penalties[p] == low])
-        points = self._points
+        points = list(self._points)
         for p in range(n):
             points[p] -= penalties[p]
         for p in bonus:
             points[p] += ROUND_WIN_BONUS
+        self._points = tuple(points)
         pens = tuple(penalties)
         revealed = tuple(map(tuple, self._revealed))
         # As in ``observation``: the frozen dataclass's fields set straight into its dict.
@@ -819,7 +832,7 @@ class Game:
             plans=Plans(cargos, trucks, tuple(given), pens),
             penalties=pens,
             bonus=bonus,
-            points=tuple(points),
+            points=self._points,
         )
         self._rounds.append(record)
         self._events.append((self._round, "score"))
@@ -849,7 +862,7 @@ class Game:
     @property
     def points(self) -> tuple[int, ...]:
         """Everyone's points now."""
-        return tuple(self._points)
+        return self._points
 
     @property
     def rounds(self) -> tuple[RoundRecord, ...]:
@@ -917,7 +930,7 @@ class Game:
             round=self._round,
             first_roller=(self._round - 1) % self._setup.players,
             start_points=self._setup.start_points,
-            points=tuple(self._points),
+            points=self._points,
             cargos=tuple(self._cargos),
             revealed_at=self._front if self._phase != _DRAW else tuple(map(tuple, self._revealed)),
             taken_at=tuple(taken),
@@ -945,7 +958,7 @@ class Game:
         other = Game.__new__(Game)
         other._setup = self._setup
         other._round, other._phase, other._step = self._round, self._phase, self._step
-        other._points = list(self._points)
+        other._points = self._points
         other._cargos = list(self._cargos)
         other._revealed = [list(js) for js in self._revealed]
         other._front = self._front
