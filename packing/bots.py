@@ -157,11 +157,13 @@ class OptimalBot:
         legal: Sequence[Grab] = legal_actions
         if len(legal) == 1:
             return legal[0]
-        cargo = _own_cargo(observation)
+        cargo = observation.cargos[observation.player]
         penalties = penalties_for(observation.deck, use_table=self.use_table)
-        row = penalties.row(cargo)
+        row = penalties.rolled_rows.get(id(cargo))  # penalties.row's usual case, written out
+        if row is None:
+            row = penalties.row(_own_cargo(observation))  # (_own_cargo refuses a missing roll)
         if row is None:  # no table: the trucks asked about are solved
-            return _lowest_expected(observation, cargo, legal, self.use_table)
+            return _lowest_expected(observation, _own_cargo(observation), legal, self.use_table)
         # _lowest_expected in one pass over the options, as this runs at every decision of
         # every game: the first lowest wins (a later option must be strictly lower).
         index = penalties.index
