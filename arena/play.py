@@ -9,9 +9,10 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -26,6 +27,13 @@ __all__ = ["RandomPolicy", "play", "sample_outcome", "seat_streams"]
 S = TypeVar("S", bound=GameState)
 
 
+#: A sampler keeps the outcome of every residue when its common denominator is at most this
+#: and at most ``_RESIDUE_TABLE_PER_OUTCOME`` times its number of outcomes: the table then costs
+#: about what the outcomes' fractions cost to read, and a cache of samplers stays small.
+_RESIDUE_TABLE_LIMIT = 1 << 13
+_RESIDUE_TABLE_PER_OUTCOME = 16
+
+
 class _Sampler:
     """Exact sampling from one list of outcomes: an integer draw below the common denominator.
 
@@ -37,7 +45,7 @@ class _Sampler:
     ``Generator.integers`` per call, which matters at a hundred chance nodes a game.
     """
 
-    __slots__ = ("actions", "cumulative", "denominator", "words", "limit")
+    __slots__ = ("actions", "cumulative", "denominator", "words", "limit", "by_residue")
 
     def __init__(self, outcomes: Sequence[tuple[Action, Fraction]]) -> None:
         if not outcomes:
@@ -59,20 +67,45 @@ class _Sampler:
         self.words = max(1, -(-denominator.bit_length() // 64))
         span = 1 << (64 * self.words)
         self.limit = span - span % denominator
+        # For a small denominator, the walk's answer for every residue, worked out once: a
+        # draw is then one index (the 7,776 equally likely rolls of five dice, a pile's trucks).
+        self.by_residue: list[Action] | None = None
+        if denominator <= min(_RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME * len(cumulative)):
+            self.by_residue = [self.actions[bisect_right(cumulative, r)] for r in range(denominator)]
 
     def draw(self, rng: np.random.Generator) -> Action:
         return self.draw_from(rng.bit_generator.random_raw)
 
     def draw_from(self, raw: Callable[[], int]) -> Action:
-        """The draw, from a generator's bound ``random_raw`` (looked up once per game)."""
+        """The draw, from a source of the generator's raw 64-bit words, one per call (its bound
+        ``random_raw``, or ``_raw_words``)."""
         if self.denominator == 1:
             return self.actions[0]
-        while True:
-            r = int(raw())
-            for _ in range(self.words - 1):
-                r = (r << 64) | int(raw())
-            if r < self.limit:
-                return self.actions[bisect_right(self.cumulative, r % self.denominator)]
+        limit = self.limit
+        if self.words == 1:  # the usual case: one word (an int already), no loop to build one
+            r = raw()
+            while r >= limit:
+                r = raw()
+        else:
+            while True:
+                r = int(raw())
+                for _ in range(self.words - 1):
+                    r = (r << 64) | int(raw())
+                if r < limit:
+                    break
+        r %= self.denominator
+        if self.by_residue is not None:
+            return self.by_residue[r]
+        return self.actions[bisect_right(self.cumulative, r)]
+
+
+def _raw_words(bit_generator: np.random.BitGenerator, batch: int = 64) -> Iterator[int]:
+    """The bit generator's raw 64-bit words, in the order successive ``random_raw()`` calls
+    give them, fetched ``batch`` at a time: the same words, so the same draws, for a fraction
+    of the cost of one call per word (``random_raw()`` parses its arguments and builds its
+    result every time; ``next`` on this chain of lists runs in C between batches)."""
+    batches = map(lambda _: bit_generator.random_raw(batch).tolist(), itertools.repeat(None))
+    return itertools.chain.from_iterable(batches)
 
 
 # Games return the same outcome tuple at recurring chance nodes (the 900 cargos of a roll, the 16
@@ -133,7 +166,9 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     seat_policies = getattr(state, "seat_policies", None)
     if seat_policies is not None:
         seat_policies(policies)
-    raw = chance_rng.bit_generator.random_raw
+    # Chance's words, fetched in batches; chance_rng is this game's alone, so reading ahead
+    # changes nothing anyone sees.
+    raw = _raw_words(chance_rng.bit_generator).__next__
     for _ in range(max_actions):
         # current_player() alone tells the end and chance apart (the protocol's contract), one
         # call per action where three would do the same: play is the hot loop of every game.

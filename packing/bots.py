@@ -135,12 +135,16 @@ def _expected_all(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
         asked = set(observation.draw_pool_at) | {index[a.truck] for a in legal if a.truck is not None}
         row = [penalties.of(cargo, j) if j in asked else 0 for j in range(len(observation.deck))]
     out: list[float] = []
+    pile: float | None = None  # worked out once, when a pile grab is asked about
     for action in legal:
-        if action.truck is not None:
-            out.append(row[index[action.truck]])
+        truck = action.truck
+        if truck is not None:
+            out.append(row[index[truck]])
         else:
-            pool = observation.pile_at or observation.discards_at
-            out.append(sum([row[j] for j in pool]) / len(pool))
+            if pile is None:
+                pool = observation.pile_at or observation.discards_at
+                pile = sum(map(row.__getitem__, pool)) / len(pool)
+            out.append(pile)
     return out
 
 
@@ -164,7 +168,26 @@ class OptimalBot:
         legal: Sequence[Grab] = legal_actions
         if len(legal) == 1:
             return legal[0]
-        return _lowest_expected(observation, _own_cargo(observation), legal, self.use_table)
+        cargo = observation.cargos[observation.player]
+        penalties = penalties_for(observation.deck, use_table=self.use_table)
+        row = penalties.rolled_rows.get(id(cargo))  # penalties.row's usual case, written out
+        if row is None:
+            row = penalties.row(_own_cargo(observation))  # (_own_cargo refuses a missing roll)
+        if row is None:  # no table: the trucks asked about are solved
+            return _lowest_expected(observation, _own_cargo(observation), legal, self.use_table)
+        # _lowest_expected in one pass over the options, as this runs at every decision of
+        # every game: the first lowest wins (a later option must be strictly lower).
+        index = penalties.index
+        best, choice = None, legal[0]
+        for action in legal:
+            if action.truck is not None:
+                value: float = row[index[action.truck]]
+            else:
+                pool = observation.pile_at or observation.discards_at
+                value = sum(map(row.__getitem__, pool)) / len(pool)
+            if best is None or value < best:
+                best, choice = value, action
+        return choice
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -200,7 +200,7 @@ def optimal_plan(cargo: Cargo, truck: Truck) -> LoadPlan:
 class _Penalties:
     """Optimal penalties of a deck's trucks: from its table (lists, for speed) or by solving."""
 
-    __slots__ = ("deck", "index", "rows", "cargo_rows")
+    __slots__ = ("deck", "index", "rows", "cargo_rows", "rolled_rows", "rolls")
 
     def __init__(self, deck: tuple[Truck, ...], use_table: bool) -> None:
         self.deck = deck
@@ -208,12 +208,23 @@ class _Penalties:
         table = find_table(deck) if use_table else None
         self.rows: list[list[int]] | None = None
         self.cargo_rows: dict[Cargo, int] = {}
+        # The rows of the cargos of the cached roll outcomes, by identity: every cargo a game
+        # rolls is one of those objects, and an id costs less than hashing the cargo (the
+        # game and the bots look a row up at every decision and every score). ``rolls`` keeps
+        # the outcome tuple alive, so the ids stay theirs.
+        self.rolls = roll_outcomes()
+        self.rolled_rows: dict[int, list[int]] = {}
         if table is not None:
             self.rows = table.penalties.tolist()
             self.cargo_rows = {cargo: i for i, cargo in enumerate(table.cargos)}
+            self.rolled_rows = {id(cargo): self.rows[self.cargo_rows[cargo]]
+                                for cargo, _ in self.rolls if cargo in self.cargo_rows}
 
     def row(self, cargo: Cargo) -> list[int] | None:
         """The optimal penalty of ``cargo`` on each truck of the deck, when the table has it."""
+        row = self.rolled_rows.get(id(cargo))
+        if row is not None:
+            return row
         if self.rows is None:
             return None
         i = self.cargo_rows.get(cargo)
@@ -415,11 +426,28 @@ class Observation:
 # --- the game ---------------------------------------------------------------------------------
 
 
+class _TrucksAt(dict[tuple[int, ...], tuple[Truck, ...]]):
+    """The trucks at some positions of a deck, by the positions (a round's record names the
+    trucks each player revealed): each tuple of positions is worked out once, as at most a
+    deck's pairs of positions come up."""
+
+    __slots__ = ("deck",)
+
+    def __init__(self, deck: tuple[Truck, ...]) -> None:
+        super().__init__()
+        self.deck = deck
+
+    def __missing__(self, positions: tuple[int, ...]) -> tuple[Truck, ...]:
+        trucks = self[positions] = tuple([self.deck[j] for j in positions])
+        return trucks
+
+
 class _Setup:
     """What does not change during a game, shared (not copied) by a state and its clones."""
 
     __slots__ = ("players", "deck", "start_points", "speeds", "loaders", "use_table",
-                 "draws_each", "index", "penalties", "orders", "grabs", "max_rounds")
+                 "draws_each", "draws", "index", "penalties", "orders", "grabs", "trucks_at",
+                 "max_rounds")
 
     def __init__(
         self,
@@ -435,11 +463,13 @@ class _Setup:
         self.max_rounds = max_rounds
         self.speeds, self.loaders, self.use_table = speeds, loaders, use_table
         self.draws_each = 1 if players >= 5 else 2
+        self.draws = players * self.draws_each  # draws a round
         self.index = {truck: j for j, truck in enumerate(deck)}
         self.penalties = penalties_for(deck, use_table=use_table)
         self.orders = _order_outcomes(players, speeds)
         # grabs[owner][j]: the action of taking truck j from owner (built once per game setup).
         self.grabs = [[Grab(truck, owner) for truck in deck] for owner in range(players)]
+        self.trucks_at = _TrucksAt(deck)
 
     def _key(self) -> tuple[object, ...]:
         return (self.players, self.deck, self.start_points, self.speeds, self.loaders, self.use_table,
@@ -568,7 +598,7 @@ class Game:
     """
 
     __slots__ = ("_setup", "_round", "_phase", "_step", "_points", "_cargos", "_revealed",
-                 "_taken", "_sources", "_order", "_pile", "_discards", "_rounds",
+                 "_front", "_taken", "_sources", "_order", "_pile", "_discards", "_rounds",
                  "_events")
 
     def __init__(
@@ -588,9 +618,10 @@ class Game:
         self._round = 1
         self._phase = _ROLL
         self._step = 0
-        self._points = [start_points] * players
+        self._points = (start_points,) * players  # a tuple, shared with records and observations
         self._pile = list(range(len(trucks)))  # deck indices, kept in deck order
-        self._discards: list[int] = []
+        # Kept sorted, as observations show it (and as a reshuffle makes it the new pile).
+        self._discards: tuple[int, ...] = ()
         self._rounds: list[RoundRecord] = []
         # Compact event tuples (round, kind, data...), worded only when ``events`` is read.
         self._events: list[tuple[Any, ...]] = []
@@ -600,6 +631,9 @@ class Game:
         n = self._setup.players
         self._cargos: list[Cargo | None] = [None] * n
         self._revealed: list[list[int]] = [[] for _ in range(n)]  # drawn this round
+        # The trucks still in front of each player (drawn, not yet taken), as observations show
+        # them: set when the draws end, updated by each grab (during the draws, ``_revealed``).
+        self._front: tuple[tuple[int, ...], ...] = ((),) * n
         self._taken: list[int | None] = [None] * n
         self._sources: list[Source | None] = [None] * n
         self._order: tuple[int, ...] = ()
@@ -669,10 +703,14 @@ class Game:
             player = self._order[self._step]
             if self._step == self._setup.players - 1:
                 return [PILE]  # the last grabber must take the pile
-            taken = self._taken
             grabs = self._setup.grabs
-            out = [grabs[owner][j] for owner, trucks in enumerate(self._revealed)
-                   if owner != player for j in trucks if j not in taken]
+            # A plain loop: a nested comprehension costs a frame more, at every decision.
+            out = []
+            for owner, trucks in enumerate(self._front):
+                if owner != player:
+                    of_owner = grabs[owner]
+                    for j in trucks:
+                        out.append(of_owner[j])
             out.append(PILE)
             return out
         if phase == _OVER:
@@ -681,51 +719,55 @@ class Game:
 
     def apply_action(self, action: Any) -> None:
         phase = self._phase
-        setup = self._setup
-        n = setup.players
-        if phase == _ROLL:
+        if phase == _DRAW:  # the phases in order of how often they come: 8 draws a round, ...
+            setup = self._setup
+            player = (self._round - 1 + self._step // setup.draws_each) % setup.players
+            j = self._draw(action)
+            self._revealed[player].append(j)
+            self._events.append((self._round, "draw", player, j))
+            self._step += 1
+            if self._step == setup.draws:
+                self._phase, self._step = _ORDER, 0
+                self._front = tuple(map(tuple, self._revealed))
+        elif phase == _ROLL:  # ... 4 rolls, ...
             if id(action) not in _roll_ids() and action not in _roll_set():
                 raise PackingError(f"not a roll of the dice: {action!r}")
+            n = self._setup.players
             player = (self._round - 1 + self._step) % n  # from the first roller on
             self._cargos[player] = action
             self._events.append((self._round, "roll", player, action))
             self._step += 1
             if self._step == n:
                 self._phase, self._step = _DRAW, 0
-        elif phase == _DRAW:
-            player = (self._round - 1 + self._step // setup.draws_each) % n
-            j = self._draw(action)
-            self._revealed[player].append(j)
-            self._events.append((self._round, "draw", player, j))
-            self._step += 1
-            if self._step == n * setup.draws_each:
-                self._phase, self._step = _ORDER, 0
-        elif phase == _ORDER:
-            if not isinstance(action, GrabOrder) or action.order not in _orders_set(n):
-                raise PackingError(f"not a grab order of {n} players: {action!r}")
-            self._order = action.order
-            self._events.append((self._round, "order", action.order))
-            self._phase, self._step = _GRAB, 0
-        elif phase == _GRAB:
+        elif phase == _GRAB:  # ... 4 grabs, ...
             self._grab(action)
-        elif phase == _TOP:
+        elif phase == _TOP:  # ... one top of the pile per pile grab, one grab order
             player = self._order[self._step]
             j = self._draw(action)
             self._taken[player] = j
             self._sources[player] = ("pile",)
             self._events.append((self._round, "top", player, j))
             self._next_grabber()
+        elif phase == _ORDER:
+            n = self._setup.players
+            if not isinstance(action, GrabOrder) or action.order not in _orders_set(n):
+                raise PackingError(f"not a grab order of {n} players: {action!r}")
+            self._order = action.order
+            self._events.append((self._round, "order", action.order))
+            self._phase, self._step = _GRAB, 0
         else:
             raise PackingError(f"the game is over; no action applies: {action!r}")
 
     def _draw(self, action: Any) -> int:
         """Take the truck at the outcome's position from the pile (reshuffling when empty)."""
-        if not self._pile:
-            self._pile, self._discards = sorted(self._discards), []
-            self._events.append((self._round, "reshuffle", len(self._pile)))
-        if not isinstance(action, Draw) or not 0 <= action.position < len(self._pile):
-            raise PackingError(f"not a draw from a pile of {len(self._pile)}: {action!r}")
-        return self._pile.pop(action.position)
+        pile = self._pile
+        if not pile:
+            pile = self._pile = list(self._discards)
+            self._discards = ()
+            self._events.append((self._round, "reshuffle", len(pile)))
+        if not isinstance(action, Draw) or not 0 <= action.position < len(pile):
+            raise PackingError(f"not a draw from a pile of {len(pile)}: {action!r}")
+        return pile.pop(action.position)
 
     def _grab(self, action: Any) -> None:
         player = self._order[self._step]
@@ -739,10 +781,15 @@ class Game:
         last = self._step == setup.players - 1
         owner = action.owner
         j = setup.index.get(action.truck)
+        front = self._front
         if (last or owner is None or owner == player or not 0 <= owner < setup.players
-                or j is None or j not in self._revealed[owner] or j in self._taken):
+                or j is None or j not in front[owner]):
             raise PackingError(f"P{player} may not grab {action}")
         self._taken[player] = j
+        fronts, mine = list(front), front[owner]
+        at = mine.index(j)
+        fronts[owner] = mine[:at] + mine[at + 1:]
+        self._front = tuple(fronts)
         self._sources[player] = ("revealed", owner)
         self._events.append((self._round, "take", player, j, owner))
         self._next_grabber()
@@ -764,10 +811,12 @@ class Game:
         given: list[LoadPlan | None] = []
         penalties: list[int] = []
         table = setup.penalties
-        for p in range(n):
-            load = setup.loaders[p]
+        rolled_rows = table.rolled_rows  # table.row's first lookup, written out (4 a round)
+        for p, load in enumerate(setup.loaders):
             if load is None:
-                row = table.row(cargos[p])
+                row = rolled_rows.get(id(cargos[p]))
+                if row is None:
+                    row = table.row(cargos[p])
                 if row is not None:
                     penalties.append(row[taken[p]])
                     given.append(None)
@@ -783,33 +832,40 @@ class Game:
             penalties.append(plan.penalty)
             given.append(plan)
         low = min(penalties)
-        bonus = tuple(p for p in range(n) if penalties[p] == low)
-        points = self._points
+        bonus = tuple([p for p in range(n) if penalties[p] == low])
+        points = list(self._points)
         for p in range(n):
             points[p] -= penalties[p]
         for p in bonus:
             points[p] += ROUND_WIN_BONUS
+        self._points = tuple(points)
         pens = tuple(penalties)
+        revealed = tuple(map(tuple, self._revealed))
         # As in ``observation``: the frozen dataclass's fields set straight into its dict.
         record = object.__new__(RoundRecord)
         record.__dict__.update(
             number=self._round,
             first_roller=(self._round - 1) % n,
             cargos=cargos,
-            revealed=tuple([tuple([deck[j] for j in js]) for js in self._revealed]),
+            revealed=tuple(map(setup.trucks_at.__getitem__, revealed)),
             grab_order=self._order,
             taken=trucks,
             sources=tuple(self._sources),
             plans=Plans(cargos, trucks, tuple(given), pens),
             penalties=pens,
             bonus=bonus,
-            points=tuple(points),
+            points=self._points,
         )
         self._rounds.append(record)
         self._events.append((self._round, "score"))
-        for js in self._revealed:
-            self._discards.extend(js)  # taken and unclaimed trucks alike
-        self._discards.extend(j for j, source in zip(taken, self._sources) if source == ("pile",))
+        discards = list(self._discards)
+        for js in revealed:
+            discards += js  # taken and unclaimed trucks alike
+        for p, source in enumerate(self._sources):
+            if source == ("pile",):
+                discards.append(taken[p])
+        discards.sort()
+        self._discards = tuple(discards)
         if min(points) <= 0 or self._round == setup.max_rounds:  # the cap: None never equals
             self._new_round()
             self._phase = _OVER
@@ -828,7 +884,7 @@ class Game:
     @property
     def points(self) -> tuple[int, ...]:
         """Everyone's points now."""
-        return tuple(self._points)
+        return self._points
 
     @property
     def rounds(self) -> tuple[RoundRecord, ...]:
@@ -896,14 +952,14 @@ class Game:
             round=self._round,
             first_roller=(self._round - 1) % self._setup.players,
             start_points=self._setup.start_points,
-            points=tuple(self._points),
+            points=self._points,
             cargos=tuple(self._cargos),
-            revealed_at=tuple([tuple([j for j in js if j not in taken]) for js in self._revealed]),
+            revealed_at=self._front if self._phase != _DRAW else tuple(map(tuple, self._revealed)),
             taken_at=tuple(taken),
             grab_order=self._order or None,
             grabbed=self._step if self._phase in (_GRAB, _TOP) else 0,
             pile_at=tuple(self._pile),
-            discards_at=tuple(sorted(self._discards)),
+            discards_at=self._discards,
             deck=self._setup.deck,
         )
         return seen
@@ -913,7 +969,7 @@ class Game:
         if phase == _ROLL and isinstance(action, Cargo):
             return f"P{(self.first_roller + self._step) % self.num_players} rolls {action}"
         if phase in (_DRAW, _TOP) and isinstance(action, Draw):
-            pool = self._pile or sorted(self._discards)
+            pool = self._pile or self._discards
             if 0 <= action.position < len(pool):
                 return f"{self._setup.deck[pool[action.position]].name} ({action})"
         if phase == _GRAB and isinstance(action, Grab):
@@ -924,14 +980,15 @@ class Game:
         other = Game.__new__(Game)
         other._setup = self._setup
         other._round, other._phase, other._step = self._round, self._phase, self._step
-        other._points = list(self._points)
+        other._points = self._points
         other._cargos = list(self._cargos)
         other._revealed = [list(js) for js in self._revealed]
+        other._front = self._front
         other._taken = list(self._taken)
         other._sources = list(self._sources)
         other._order = self._order
         other._pile = list(self._pile)
-        other._discards = list(self._discards)
+        other._discards = self._discards
         other._rounds = list(self._rounds)
         other._events = list(self._events)
         return other
@@ -1033,14 +1090,15 @@ def game_from_observation(observation: Observation, *, max_rounds: int | None = 
         raise PackingError(f"an observation must place every truck of its deck once (positions 0.."
                            f"{len(deck) - 1}), not at {places}")
     state._round = observation.round
-    state._points = list(observation.points)
+    state._points = tuple(observation.points)
     state._cargos = list(observation.cargos)
     state._revealed = [list(js) for js in observation.revealed_at]
+    state._front = tuple(tuple(js) for js in observation.revealed_at)
     state._taken = list(observation.taken_at)
     state._sources = [None if j is None else ("pile",) for j in observation.taken_at]
     state._order = observation.grab_order or ()
     state._pile = list(observation.pile_at)
-    state._discards = list(observation.discards_at)
+    state._discards = tuple(observation.discards_at)
     rolled = sum(cargo is not None for cargo in observation.cargos)
     drawn = sum(len(js) for js in observation.revealed_at)
     if observation.grab_order is not None:

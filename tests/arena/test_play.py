@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
 import pytest
 
 from arena import ArenaError, GameState, Policy, RandomPolicy, play, sample_outcome
-from arena.play import _Sampler
+from arena.play import _RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME, _Sampler, _raw_words
 from tests.arena.protocol_check import check_random_playouts
 from tests.arena.toy import DiceRace
 
@@ -58,6 +59,31 @@ def test_sampler_gives_each_outcome_exactly_its_share() -> None:
     rng = np.random.default_rng(0)
     draws = [sample_outcome([("x", Fraction(1, 4)), ("y", Fraction(3, 4))], rng) for _ in range(4000)]
     assert 800 < draws.count("x") < 1200
+
+
+@pytest.mark.parametrize("weights", [[1] * 7, [1, 2, 3, 1], [5, 5], [1] * 900, [3] * 24 + [1], [63, 1], [2**20, 1]])
+def test_a_draw_is_the_outcome_whose_cumulative_share_holds_the_word(weights: list[int]) -> None:
+    # The reference: the residue of the word modulo the common denominator, and the first
+    # outcome whose cumulative share exceeds it (small denominators keep a table of the answers,
+    # large ones search: both must land there).
+    total = sum(weights)
+    sampler = _Sampler([(k, Fraction(w, total)) for k, w in enumerate(weights)])
+    tabled = sampler.denominator <= min(_RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME * len(weights))
+    assert (sampler.by_residue is not None) == tabled
+    for word in [0, 1, 5, 6, 24, 899, 2**40 + 3, sampler.limit - 1]:
+        residue = word % sampler.denominator
+        expected = next(k for k, c in enumerate(accumulate(weights))
+                        if c * sampler.denominator // total > residue)
+        assert sampler.draw_from(lambda: word) == expected
+    words = iter([sampler.limit, sampler.limit + 7, 3])  # words at or above the limit are refused
+    assert sampler.draw_from(words.__next__) == sampler.draw_from(lambda: 3)
+
+
+def test_raw_words_are_the_generators_words_in_order() -> None:
+    one_by_one = np.random.PCG64(11)
+    expected = [one_by_one.random_raw() for _ in range(150)]  # across batch boundaries
+    words = _raw_words(np.random.PCG64(11), batch=64)
+    assert [next(words) for _ in range(150)] == expected
 
 
 @pytest.mark.parametrize("outcomes", [[], [("a", Fraction(1, 2))], [("a", Fraction(3, 2)), ("b", Fraction(-1, 2))]])
