@@ -426,4 +426,8 @@ class SearchPolicy:
         evaluator = mcts.RandomRolloutEvaluator(self.rollouts, random_state)
         if self.search == "mcts":
             return mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator, random_state=random_state)
-        return ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations, random_state=random_state)
+        bot = ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations, random_state=random_state)
+        # Its worlds are drawn from the bot's own seeded generator: OpenSpiel's default sampler
+        # seeds itself from the clock, and the policy's choices would not replay.
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, random_state.uniform))
+        return bot
