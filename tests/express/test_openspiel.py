@@ -270,3 +270,11 @@ def test_tournament_command_takes_openspiel_bots(capsys: pytest.CaptureFixture[s
     assert "ismcts" in capsys.readouterr().out
     assert main(["tournament", "--players", "ismcts,greedy", "--games", "1", "--simulations", "0"]) == 2
     assert "--simulations" in capsys.readouterr().err
+
+
+def test_search_bots_replay_from_a_seed() -> None:
+    for name in ("mcts", "ismcts"):
+        seats = [bot(name, simulations=15), bot("greedy")]
+        first = arena.play(Game(2, rounds=3), seats, seed=9)
+        again = arena.play(Game(2, rounds=3), seats, seed=9)
+        assert [str(e) for e in first.events] == [str(e) for e in again.events]
