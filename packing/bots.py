@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -184,7 +185,7 @@ class OptimalBot:
                 value: float = row[index[action.truck]]
             else:
                 pool = observation.pile_at or observation.discards_at
-                value = sum(map(row.__getitem__, pool)) / len(pool)
+                value = (sum(itemgetter(*pool)(row)) if len(pool) > 1 else row[pool[0]]) / len(pool)
             if best is None or value < best:
                 best, choice = value, action
         return choice

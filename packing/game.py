@@ -747,7 +747,11 @@ class Game:
             self._taken[player] = j
             self._sources[player] = ("pile",)
             self._events.append((self._round, "top", player, j))
-            self._next_grabber()
+            self._step += 1
+            if self._step < self._setup.players:
+                self._phase = _GRAB
+            else:
+                self._score()
         elif phase == _ORDER:
             n = self._setup.players
             if not isinstance(action, GrabOrder) or action.order not in _orders_set(n):
@@ -792,14 +796,7 @@ class Game:
         self._front = tuple(fronts)
         self._sources[player] = ("revealed", owner)
         self._events.append((self._round, "take", player, j, owner))
-        self._next_grabber()
-
-    def _next_grabber(self) -> None:
-        self._step += 1
-        if self._step < self._setup.players:
-            self._phase = _GRAB
-        else:
-            self._score()
+        self._step += 1  # the next grabber's turn (the last one takes the pile, never this way)
 
     def _score(self) -> None:
         """Load, score, record the round, discard its trucks; end the game or start a round."""
