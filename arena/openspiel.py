@@ -43,7 +43,7 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
         "OpenSpiel is not installed: install the openspiel extra (pip install 'tabletop-solvers[openspiel]')"
     ) from error
 
-__all__ = ["Codec", "Limits", "OpenSpielGame", "OpenSpielState", "SearchPolicy", "arena_state", "register", "wrap"]
+__all__ = ["Codec", "HiddenInformationCodec", "Limits", "OpenSpielGame", "OpenSpielState", "SearchPolicy", "arena_state", "register", "wrap"]
 
 Parameters = Mapping[str, Any]
 """A game's OpenSpiel parameters: name → int, float, bool or str."""
@@ -75,7 +75,8 @@ class Codec(ABC):
 
     short_name: str
     long_name: str
-    perfect_information: bool
+    perfect_information = True
+    """A game of imperfect information derives from :class:`HiddenInformationCodec`."""
     min_players: int
     max_players: int
     parameters: Mapping[str, int | float | bool | str]
@@ -119,29 +120,37 @@ class Codec(ABC):
         """The observation as text (default: its ``str``)."""
         return str(observation)
 
-    def information_state_string(self, state: GameState, player: int) -> str:
-        """What ``player`` has seen so far (perfect recall); only imperfect-information games
-        need it (the adapter uses the history for the others)."""
-        raise NotImplementedError(f"{self.short_name}: no information-state string")
-
     def resample(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
-        """A state ``player`` cannot tell from ``state`` (same observation and information
-        state), with what the player cannot see drawn by ``rng``. A perfect-information game
-        has nothing to draw: the default returns a copy."""
-        if not self.perfect_information:
-            raise NotImplementedError(f"{self.short_name}: no resampling of hidden information")
+        """A state ``player`` cannot tell from ``state``. A perfect-information game hides
+        nothing, so it is a copy (:class:`HiddenInformationCodec` draws what is hidden)."""
         return state.clone()
 
+    @abstractmethod
     def params_from_observation(self, observation: Any) -> dict[str, int | float | bool | str]:
         """The OpenSpiel parameters of the game ``observation`` was made in (players, deck, …):
         a policy plays in the game its observations come from."""
-        raise NotImplementedError(f"{self.short_name}: no parameters from an observation")
 
+    @abstractmethod
     def state_from_observation(self, observation: Any, rng: np.random.Generator) -> GameState:
         """A state whose ``observation(player)`` equals ``observation`` (its player's), hidden
         parts drawn by ``rng``: how an ``arena`` policy, which sees only its observation, gets a
         state for OpenSpiel's search bots."""
-        raise NotImplementedError(f"{self.short_name}: no state from an observation")
+
+
+class HiddenInformationCodec(Codec):
+    """The codec of a game of imperfect information: it also says what a player has seen so far
+    and draws the worlds the player cannot tell apart."""
+
+    perfect_information = False
+
+    @abstractmethod
+    def information_state_string(self, state: GameState, player: int) -> str:
+        """What ``player`` has seen so far (perfect recall), nothing it cannot see."""
+
+    @abstractmethod
+    def resample(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
+        """A state ``player`` cannot tell from ``state`` (same observation and information
+        state), with what the player cannot see drawn by ``rng``."""
 
 
 _CODECS: dict[str, Codec] = {}
@@ -328,9 +337,9 @@ class _Observer:
     def string_from(self, state: OpenSpielState, player: int) -> str:
         if not self.perfect_recall:
             return self.codec.observation_string(state.state.observation(player))
-        if self.codec.perfect_information:
-            return state.history_str()  # type: ignore[no-any-return]
-        return self.codec.information_state_string(state.state, player)
+        if isinstance(self.codec, HiddenInformationCodec):
+            return self.codec.information_state_string(state.state, player)
+        return state.history_str()  # type: ignore[no-any-return]
 
 
 def arena_state(state: Any) -> GameState:

@@ -115,7 +115,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.openspiel import Codec, Limits, Parameters, register
+from arena.openspiel import HiddenInformationCodec, Limits, Parameters, register
 
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import Card, deck_for, format_deck, parse_deck
@@ -206,12 +206,11 @@ def _caboose_points(name: str) -> int:
     return caboose_named(name).points
 
 
-class ExpressCodec(Codec):
+class ExpressCodec(HiddenInformationCodec):
     """Yardmaster Express's translation for the OpenSpiel adapter (see the module docstring)."""
 
     short_name = "python_yardmaster_express"
     long_name = "Yardmaster Express"
-    perfect_information = False
     min_players = 2
     max_players = 5
     parameters = {"players": 3, "caboose": "", "deck": "", "rounds": 0, "start_player": 0, "pass_left": True}

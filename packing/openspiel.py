@@ -193,7 +193,6 @@ class PackAndStackCodec(Codec):
 
     short_name = SHORT_NAME
     long_name = "Pack & Stack"
-    perfect_information = True
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     parameters = {"players": 4, "start_points": START_POINTS, "deck": "", "max_rounds": DEFAULT_MAX_ROUNDS}

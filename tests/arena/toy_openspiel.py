@@ -17,7 +17,6 @@ class DiceRaceCodec(Codec):
 
     short_name = "python_arena_dice_race"
     long_name = "arena's dice race (test game)"
-    perfect_information = True
     min_players = 1
     max_players = 4
     parameters = {"players": 2, "rounds": 3}
