@@ -26,33 +26,17 @@ import argparse
 import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 import numpy as np
 
 import arena
 import express
 import packing
-from arena import Action, GameState, Policy, sample_outcome
-
-
-@dataclass
-class _Timed:
-    """A policy that times every decision of the policy it wraps."""
-
-    policy: Policy
-    seconds: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)
-
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
-        began, began_cpu = time.perf_counter(), time.process_time()
-        action = self.policy.act(observation, legal_actions, rng)
-        self.seconds.append(time.perf_counter() - began)
-        self.cpu.append(time.process_time() - began_cpu)
-        return action
+from arena import GameState, Policy, sample_outcome
+from benchmarks.express_games import _Timed
 
 
 @dataclass(frozen=True)
