@@ -61,8 +61,7 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError as error:
-        raise ExecutorError(
-            f"Dask needs the dask extra (pip install '.[dask]'): {error}") from None
+        raise ExecutorError(f"Dask needs the dask extra (pip install '.[dask]'): {error}") from None
     return distributed
 
 
@@ -80,10 +79,15 @@ def executor_from(
     The Dask client and any local cluster are closed on exit; an existing cluster given by
     ``scheduler`` is left running.
     """
-    chosen = [name for name, value in (("workers", workers), ("scheduler", scheduler),
-                                       ("cluster", cluster)) if value is not None]
+    chosen = [
+        name
+        for name, value in (("workers", workers), ("scheduler", scheduler), ("cluster", cluster))
+        if value is not None
+    ]
     if len(chosen) > 1:
-        raise ExecutorError(f"choose one of workers, scheduler and cluster, not {' and '.join(chosen)}")
+        raise ExecutorError(
+            f"choose one of workers, scheduler and cluster, not {' and '.join(chosen)}"
+        )
     if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)):
         raise TypeError(f"workers must be an int, not {type(workers).__name__}")
     if workers is not None and workers < 1:
@@ -96,9 +100,15 @@ def executor_from(
     distributed = _distributed()
     with ExitStack() as stack:
         if cluster is not None:
-            local = stack.enter_context(distributed.LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR))
+            local = stack.enter_context(
+                distributed.LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            )
             client = stack.enter_context(distributed.Client(local))
         else:
             assert scheduler is not None
@@ -107,7 +117,8 @@ def executor_from(
             except (OSError, TimeoutError, ValueError, TypeError) as error:
                 reason = str(error).splitlines()[0] if str(error) else type(error).__name__
                 raise ExecutorError(
-                    f"cannot reach the Dask scheduler {scheduler!r}: {reason}") from None
+                    f"cannot reach the Dask scheduler {scheduler!r}: {reason}"
+                ) from None
             stack.enter_context(client)
         yield client.get_executor(pure=False)
 
@@ -116,12 +127,22 @@ def add_executor_options(parser: argparse.ArgumentParser, *, workers_default: in
     """``--workers N`` / ``--scheduler ADDRESS`` / ``--cluster local:N`` on a command that runs
     long work (one of them; both games' commands share these words)."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--workers", type=int, default=None,
-                       help=f"local worker processes (default {workers_default}; 1 = in this process)")
-    group.add_argument("--scheduler", metavar="ADDRESS",
-                       help="an existing Dask scheduler, e.g. tcp://host:8786 (the dask extra)")
-    group.add_argument("--cluster", metavar="local:N",
-                       help="a Dask LocalCluster of N worker processes (the dask extra)")
+    group.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help=f"local worker processes (default {workers_default}; 1 = in this process)",
+    )
+    group.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="an existing Dask scheduler, e.g. tcp://host:8786 (the dask extra)",
+    )
+    group.add_argument(
+        "--cluster",
+        metavar="local:N",
+        help="a Dask LocalCluster of N worker processes (the dask extra)",
+    )
     parser.set_defaults(workers_default=workers_default)
 
 

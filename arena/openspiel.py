@@ -43,7 +43,17 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
         "OpenSpiel is not installed: install the openspiel extra (pip install 'tabletop-solvers[openspiel]')"
     ) from error
 
-__all__ = ["Codec", "HiddenInformationCodec", "Limits", "OpenSpielGame", "OpenSpielState", "SearchPolicy", "arena_state", "register", "wrap"]
+__all__ = [
+    "Codec",
+    "HiddenInformationCodec",
+    "Limits",
+    "OpenSpielGame",
+    "OpenSpielState",
+    "SearchPolicy",
+    "arena_state",
+    "register",
+    "wrap",
+]
 
 Parameters = Mapping[str, Any]
 """A game's OpenSpiel parameters: name → int, float, bool or str."""
@@ -171,7 +181,9 @@ def _game_type(codec: Codec) -> Any:
         long_name=codec.long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=Info.PERFECT_INFORMATION if codec.perfect_information else Info.IMPERFECT_INFORMATION,
+        information=Info.PERFECT_INFORMATION
+        if codec.perfect_information
+        else Info.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=codec.max_players,
@@ -224,7 +236,9 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         if params:
-            raise ArenaError(f"{self.codec.short_name}: observation parameters are not supported: {params!r}")
+            raise ArenaError(
+                f"{self.codec.short_name}: observation parameters are not supported: {params!r}"
+            )
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return _Observer(self, perfect_recall)
 
@@ -245,7 +259,13 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         player = self.state.current_player()
         # arena's CHANCE and TERMINAL are OpenSpiel's ids; the conversion says so.
-        return int(pyspiel.PlayerId.CHANCE) if player == -1 else int(pyspiel.PlayerId.TERMINAL) if player == -4 else player
+        return (
+            int(pyspiel.PlayerId.CHANCE)
+            if player == -1
+            else int(pyspiel.PlayerId.TERMINAL)
+            if player == -4
+            else player
+        )
 
     def is_terminal(self) -> bool:
         return self.state.is_terminal()
@@ -345,7 +365,9 @@ class _Observer:
 def arena_state(state: Any) -> GameState:
     """The ``arena`` state inside a pyspiel state of a registered game."""
     if not isinstance(state, OpenSpielState):
-        raise TypeError(f"not a state of an arena game registered with OpenSpiel: {type(state).__name__}")
+        raise TypeError(
+            f"not a state of an arena game registered with OpenSpiel: {type(state).__name__}"
+        )
     return state.state
 
 
@@ -355,7 +377,6 @@ def wrap(game: Any, state: GameState) -> OpenSpielState:
     if not isinstance(game, OpenSpielGame):
         raise TypeError(f"not an arena game registered with OpenSpiel: {type(game).__name__}")
     return game.new_initial_state(state)
-
 
 
 def _load(codec: Codec, params: Mapping[str, int | float | bool | str]) -> OpenSpielGame:
@@ -408,12 +429,16 @@ class SearchPolicy:
         for field, value in (("simulations", self.simulations), ("rollouts", self.rollouts)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ArenaError(f"invalid {field}: {value!r} (a whole number ≥ 1)")
-        if not (isinstance(self.uct_c, (int, float)) and math.isfinite(self.uct_c) and self.uct_c >= 0):
+        if not (
+            isinstance(self.uct_c, (int, float)) and math.isfinite(self.uct_c) and self.uct_c >= 0
+        ):
             raise ArenaError(f"invalid uct_c: {self.uct_c!r} (a finite number ≥ 0)")
         if not self.name:
             object.__setattr__(self, "name", self.search)
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+    def act(
+        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
         codec = self.codec
@@ -434,9 +459,15 @@ class SearchPolicy:
         random_state = np.random.RandomState(seed)
         evaluator = mcts.RandomRolloutEvaluator(self.rollouts, random_state)
         if self.search == "mcts":
-            return mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator, random_state=random_state)
-        bot = ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations, random_state=random_state)
+            return mcts.MCTSBot(
+                game, self.uct_c, self.simulations, evaluator, random_state=random_state
+            )
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, self.uct_c, self.simulations, random_state=random_state
+        )
         # Its worlds are drawn from the bot's own seeded generator: OpenSpiel's default sampler
         # seeds itself from the clock, and the policy's choices would not replay.
-        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, random_state.uniform))
+        bot.set_resampler(
+            lambda state, player: state.resample_from_infostate(player, random_state.uniform)
+        )
         return bot

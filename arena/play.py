@@ -71,7 +71,9 @@ class _Sampler:
         # draw is then one index (the 7,776 equally likely rolls of five dice, a pile's trucks).
         self.by_residue: list[Action] | None = None
         if denominator <= min(_RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME * len(cumulative)):
-            self.by_residue = [self.actions[bisect_right(cumulative, r)] for r in range(denominator)]
+            self.by_residue = [
+                self.actions[bisect_right(cumulative, r)] for r in range(denominator)
+            ]
 
     def draw(self, rng: np.random.Generator) -> Action:
         return self.draw_from(rng.bit_generator.random_raw)
@@ -143,8 +145,10 @@ def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.
     game builds two generators instead of one per seat plus one — building them was a tenth
     of a short game's time.
     """
-    chance, policies = (np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
-                        for k in range(2))
+    chance, policies = (
+        np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
+        for k in range(2)
+    )
     return chance, [policies] * players
 
 
@@ -190,5 +194,7 @@ class RandomPolicy:
 
     name: str = "random"
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+    def act(
+        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
         return legal_actions[int(rng.integers(len(legal_actions)))]

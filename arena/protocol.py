@@ -103,7 +103,9 @@ class GameState(Protocol):
 class Policy(Protocol):
     """A player: sees only its observation and the legal actions, never the full state."""
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+    def act(
+        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
         """Choose one of ``legal_actions``; ``rng`` is the players' seeded generator (chance
         draws from another)."""
         ...

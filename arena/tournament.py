@@ -237,7 +237,9 @@ class TournamentResult:
         widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
         lines = [head]
         for row in rows:
-            cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
+            cells = [row[0].ljust(widths[0])] + [
+                cell.rjust(w) for cell, w in zip(row[1:], widths[1:])
+            ]
             lines.append("  ".join(cells).rstrip())
         return "\n".join(lines)
 
@@ -307,7 +309,9 @@ def _progress(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="deal", desc="tournament", leave=False)
 
 
-def _check_policies(policies: Mapping[str, Policy] | Sequence[Policy]) -> tuple[tuple[str, ...], tuple[Policy, ...]]:
+def _check_policies(
+    policies: Mapping[str, Policy] | Sequence[Policy],
+) -> tuple[tuple[str, ...], tuple[Policy, ...]]:
     if isinstance(policies, Mapping):
         pairs = list(policies.items())
     elif isinstance(policies, Sequence) and not isinstance(policies, str):
@@ -320,16 +324,22 @@ def _check_policies(policies: Mapping[str, Policy] | Sequence[Policy]) -> tuple[
                 )
             pairs.append((name, policy))
     else:
-        raise TypeError(f"expected a dict of name -> policy or a sequence of named policies, got {policies!r}")
+        raise TypeError(
+            f"expected a dict of name -> policy or a sequence of named policies, got {policies!r}"
+        )
     for name, policy in pairs:
         if not isinstance(name, str) or not name:
             raise TypeError(f"expected a non-empty str policy name, got {name!r}")
         if not isinstance(policy, Policy):
-            raise TypeError(f"expected a policy with an act(observation, legal_actions, rng) method, got {policy!r}")
+            raise TypeError(
+                f"expected a policy with an act(observation, legal_actions, rng) method, got {policy!r}"
+            )
     names = tuple(name for name, _ in pairs)
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise ArenaError(f"policy names must be distinct: {', '.join(map(repr, repeated))} repeated")
+        raise ArenaError(
+            f"policy names must be distinct: {', '.join(map(repr, repeated))} repeated"
+        )
     return names, tuple(policy for _, policy in pairs)
 
 
@@ -456,7 +466,9 @@ def _run_parallel(
             bar.update(1)
         seeds = seeds[1:]
         elapsed = max(time.perf_counter() - start, 1e-6)
-        chunk = max(1, min(math.ceil(TASK_SECONDS / elapsed), math.ceil(len(seeds) / (4 * parallel))))
+        chunk = max(
+            1, min(math.ceil(TASK_SECONDS / elapsed), math.ceil(len(seeds) / (4 * parallel)))
+        )
     if not seeds:
         return
     tasks = [
@@ -489,7 +501,10 @@ def _run_parallel(
 
 
 def _keep(
-    job: _Task[Any], result: Iterable[tuple[GameRecord, ...]], done: dict[int, tuple[GameRecord, ...]], bar: Any
+    job: _Task[Any],
+    result: Iterable[tuple[GameRecord, ...]],
+    done: dict[int, tuple[GameRecord, ...]],
+    bar: Any,
 ) -> None:
     for (deal, _), records in zip(job.deals, result):
         done[deal] = records
@@ -514,7 +529,9 @@ def _win_interval(shares: list[float], stats_module: Any) -> tuple[float, float]
 
 def _ranks(record: GameRecord) -> list[int]:
     """Plackett–Luce ranks by seat (0 best): the winners together, then by points, ties equal."""
-    keys = [(0 if seat in record.winners else 1, -points) for seat, points in enumerate(record.returns)]
+    keys = [
+        (0 if seat in record.winners else 1, -points) for seat, points in enumerate(record.returns)
+    ]
     order = sorted(set(keys))
     return [order.index(key) for key in keys]
 

@@ -12,7 +12,11 @@ def suites() -> list[str]:
     """The suite names: every module of this package except the dispatcher (``express_games`` is
     the suite ``express-games``)."""
     here = Path(__file__).parent
-    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
+    return sorted(
+        m.name.replace("_", "-")
+        for m in pkgutil.iter_modules([str(here)])
+        if not m.name.startswith("_")
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -22,7 +26,9 @@ def main(argv: list[str]) -> int:
         return 0 if argv else 2
     suite, rest = argv[0], argv[1:]
     if suite not in names:
-        print(f"benchmarks: unknown suite {suite!r} (choose from {', '.join(names)})", file=sys.stderr)
+        print(
+            f"benchmarks: unknown suite {suite!r} (choose from {', '.join(names)})", file=sys.stderr
+        )
         return 2
     module = importlib.import_module(f"benchmarks.{suite.replace('-', '_')}")
     return int(module.main(rest))

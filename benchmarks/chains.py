@@ -185,7 +185,11 @@ def plain_enumeration(cards: int, length: int) -> int:
 
 def caboose_cases(pools: int, seed: int) -> list[tuple[str, tuple[Card, ...], int]]:
     """The searches of ``--cabooses`` for one caboose: (label, pool, length)."""
-    cases = [(f"{name} deck", cards, length) for name, cards in DECKS.items() for length in CABOOSE_LENGTHS]
+    cases = [
+        (f"{name} deck", cards, length)
+        for name, cards in DECKS.items()
+        for length in CABOOSE_LENGTHS
+    ]
     rng = random.Random(seed)
     for size in POOL_SIZES:
         for i in range(pools):
@@ -198,10 +202,16 @@ def run_cabooses(pools: int, seed: int) -> int:
     cases = caboose_cases(pools, seed)
     lengths = f"{CABOOSE_LENGTHS.start}-{CABOOSE_LENGTHS.stop - 1}"
     sizes = " and ".join(str(size) for size in POOL_SIZES)
-    print("Yardmaster Express optimal trains with each caboose (express.best_train): per caboose, the decks")
-    print(f"at lengths {lengths} (full and 2-player) and {pools} random pools each of {sizes} cards")
+    print(
+        "Yardmaster Express optimal trains with each caboose (express.best_train): per caboose, the decks"
+    )
+    print(
+        f"at lengths {lengths} (full and 2-player) and {pools} random pools each of {sizes} cards"
+    )
     print(f"at length {POOL_LENGTH} (seed {seed}): {len(cases)} searches")
-    print(f"{'caboose':<18}{'median s':>9}{'max s':>8}{'median states':>14}{'max states':>11}  slowest search")
+    print(
+        f"{'caboose':<18}{'median s':>9}{'max s':>8}{'median states':>14}{'max states':>11}  slowest search"
+    )
     problems: list[str] = []
     all_seconds: list[float] = []
     all_states: list[int] = []
@@ -224,7 +234,9 @@ def run_cabooses(pools: int, seed: int) -> int:
                 expected = EXPECTED_CABOOSE.get((caboose.name, label.removesuffix(" deck")))
                 if expected is not None and expected[length - 1] != result.score:
                     recorded = expected[length - 1]
-                    problems.append(f"{caboose.name} {label} length {length}: {result.score} != recorded {recorded}")
+                    problems.append(
+                        f"{caboose.name} {label} length {length}: {result.score} != recorded {recorded}"
+                    )
             if not result.optimal:
                 problems.append(f"{caboose.name} {label} length {length}: not proven optimal")
         all_seconds += seconds
@@ -242,7 +254,11 @@ def run_cabooses(pools: int, seed: int) -> int:
     slow = max(all_seconds)
     most = max(all_states)
     median = statistics.median(all_seconds)
-    met = slow <= CABOOSE_MAX_SECONDS and most <= CABOOSE_MAX_STATES and median <= CABOOSE_MEDIAN_SECONDS
+    met = (
+        slow <= CABOOSE_MAX_SECONDS
+        and most <= CABOOSE_MAX_STATES
+        and median <= CABOOSE_MEDIAN_SECONDS
+    )
     over = sum(1 for took in all_seconds if took > CABOOSE_MAX_SECONDS)
     print(
         f"{len(all_seconds)} searches, {sum(all_seconds):.1f} s in all: median {median:.4f} s, slowest {slow:.3f} s, "
@@ -268,26 +284,51 @@ def run_quick() -> int:
             result = best_train(DECKS[name], length, caboose=caboose)
             checked += 1
             if (result.score, result.optimal) != (score, True):
-                mismatches.append(f"{caboose}, {name} deck, length {length}: {result.score} != recorded {score}")
+                mismatches.append(
+                    f"{caboose}, {name} deck, length {length}: {result.score} != recorded {score}"
+                )
     for caboose, pool, length, score in EXPECTED_POOLS:
         result = best_train(pool, length, caboose=caboose)
         checked += 1
         if (result.score, result.optimal) != (score, True):
-            mismatches.append(f"{caboose}, pool {pool}, length {length}: {result.score} != recorded {score}")
+            mismatches.append(
+                f"{caboose}, pool {pool}, length {length}: {result.score} != recorded {score}"
+            )
     for problem in mismatches:
         print(f"MISMATCH: {problem}")
-    print(f"chains --quick: {checked} recorded optimal scores checked, {len(mismatches)} mismatches")
+    print(
+        f"chains --quick: {checked} recorded optimal scores checked, {len(mismatches)} mismatches"
+    )
     return 1 if mismatches else 0
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks chains", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3, help="best of N timed runs per search (default 3)")
-    parser.add_argument("--count", action="store_true", help="also count the distinct optimal trains")
-    parser.add_argument("--cabooses", action="store_true", help="time every caboose over decks and random pools")
-    parser.add_argument("--pools", type=int, default=12, help="random pools of each size for --cabooses (default 12)")
-    parser.add_argument("--seed", type=int, default=10, help="seed of the random pools (default 10)")
-    parser.add_argument("--quick", action="store_true", help="only check the recorded scores (a few seconds, for CI)")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks chains", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="best of N timed runs per search (default 3)"
+    )
+    parser.add_argument(
+        "--count", action="store_true", help="also count the distinct optimal trains"
+    )
+    parser.add_argument(
+        "--cabooses", action="store_true", help="time every caboose over decks and random pools"
+    )
+    parser.add_argument(
+        "--pools",
+        type=int,
+        default=12,
+        help="random pools of each size for --cabooses (default 12)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=10, help="seed of the random pools (default 10)"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="only check the recorded scores (a few seconds, for CI)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         return run_quick()
@@ -328,7 +369,9 @@ def main(argv: list[str]) -> int:
                 if not result.optimal:
                     mismatches.append(f"{name} bonus={bonus} length={length}: not proven optimal")
             if scores != EXPECTED[(name, bonus)]:
-                mismatches.append(f"{name} bonus={bonus}: scores {scores} != recorded {EXPECTED[(name, bonus)]}")
+                mismatches.append(
+                    f"{name} bonus={bonus}: scores {scores} != recorded {EXPECTED[(name, bonus)]}"
+                )
 
     print()
     print("Optimal solo score by train length")

@@ -55,7 +55,9 @@ class _Timed:
     seconds: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+    def act(
+        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
         began, began_cpu = time.perf_counter(), time.process_time()
         action = self.policy.act(observation, legal_actions, rng)
         self.seconds.append(time.perf_counter() - began)
@@ -77,7 +79,9 @@ def _games(name: str, args: argparse.Namespace) -> tuple[int, float, list[float]
 _RESULTS: dict[str, tuple[int, float, list[float], list[float]]] = {}
 
 
-def _cached_games(name: str, args: argparse.Namespace) -> tuple[int, float, list[float], list[float]]:
+def _cached_games(
+    name: str, args: argparse.Namespace
+) -> tuple[int, float, list[float], list[float]]:
     # The search section reads the speed section's games when both run.
     if name not in _RESULTS:
         _RESULTS[name] = _games(name, args)
@@ -89,15 +93,19 @@ def speed(args: argparse.Namespace) -> list[str]:
     lines = [f"games per second, {args.players} players, the same bot in every seat (arena.play)"]
     for name in BOT_NAMES:
         games, wall, decisions, _ = _cached_games(name, args)
-        lines.append(f"  {name:<7} {games / wall:8.1f} games/s   ({games} games in {wall:.1f} s, "
-                     f"{len(decisions)} decisions)")
+        lines.append(
+            f"  {name:<7} {games / wall:8.1f} games/s   ({games} games in {wall:.1f} s, "
+            f"{len(decisions)} decisions)"
+        )
     return lines
 
 
 def search(args: argparse.Namespace) -> list[str]:
     """The search bot's milliseconds per decision."""
     games, _, seconds, cpu = _cached_games("search", args)
-    lines = [f"search bot ({bot('search')}), {args.players} players, {games} games, {len(seconds)} decisions:"]
+    lines = [
+        f"search bot ({bot('search')}), {args.players} players, {games} games, {len(seconds)} decisions:"
+    ]
     for what, values in (("wall", seconds), ("CPU", cpu)):
         ms = sorted(1000 * s for s in values)
         p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
@@ -106,7 +114,9 @@ def search(args: argparse.Namespace) -> list[str]:
             f"  {what:<4} ms per decision: mean {statistics.mean(ms):.1f}, median {statistics.median(ms):.1f}, "
             f"95th percentile {p95:.1f}, max {ms[-1]:.1f} -> {verdict} the {TARGET_MS:.0f} ms target (mean)"
         )
-    lines.append("  (CPU time is this process's own: on a shared machine the wall time also counts waiting)")
+    lines.append(
+        "  (CPU time is this process's own: on a shared machine the wall time also counts waiting)"
+    )
     return lines
 
 
@@ -116,8 +126,15 @@ def tournament(args: argparse.Namespace) -> list[str]:
 
     policies = {name: bot(name) for name in ("search", "greedy", "random")}
     began = time.perf_counter()
-    result = run(partial(Game, 3, caboose="random"), policies, games=args.deals, seed=args.seed,
-                 workers=args.workers, progress=False, summarise=decisive)
+    result = run(
+        partial(Game, 3, caboose="random"),
+        policies,
+        games=args.deals,
+        seed=args.seed,
+        workers=args.workers,
+        progress=False,
+        summarise=decisive,
+    )
     wall = time.perf_counter() - began
     summaries = [r.summary for r in result.records if isinstance(r.summary, Decisive)]
     n = len(summaries)
@@ -149,13 +166,17 @@ def exact(args: argparse.Namespace) -> list[str]:
         seconds.append(time.perf_counter() - began)
         cpu.append(time.process_time() - began_cpu)
         nodes.append(solution.nodes)
-    lines = [f"solve_deal: {len(seconds)} whole two-player deals (7 rounds, no caboose, seed {args.seed})"]
+    lines = [
+        f"solve_deal: {len(seconds)} whole two-player deals (7 rounds, no caboose, seed {args.seed})"
+    ]
     for what, values in (("wall", seconds), ("CPU", cpu)):
         ms = sorted(1000 * s for s in values)
         verdict = "meets" if statistics.median(ms) < EXACT_TARGET_MS else "MISSES"
-        lines.append(f"  {what:<4} ms per deal: median {statistics.median(ms):.0f}, 90th percentile "
-                     f"{ms[int(0.9 * (len(ms) - 1))]:.0f}, max {ms[-1]:.0f} -> {verdict} the "
-                     f"{EXACT_TARGET_MS:.0f} ms target (median)")
+        lines.append(
+            f"  {what:<4} ms per deal: median {statistics.median(ms):.0f}, 90th percentile "
+            f"{ms[int(0.9 * (len(ms) - 1))]:.0f}, max {ms[-1]:.0f} -> {verdict} the "
+            f"{EXACT_TARGET_MS:.0f} ms target (median)"
+        )
     lines.append(f"  states searched: median {statistics.median(nodes):.0f}, max {max(nodes)}")
     return lines
 
@@ -166,7 +187,9 @@ def loss(args: argparse.Namespace) -> list[str]:
     deal's value (0 = perfect)."""
     orders = _orders(args.loss_deals, args.seed)
     values = [solve_deal(Game(2, order=order)).value for order in orders]
-    lines = [f"mean loss against perfect play, {len(orders)} two-player deals (each bot in both seats):"]
+    lines = [
+        f"mean loss against perfect play, {len(orders)} two-player deals (each bot in both seats):"
+    ]
     for name in BOT_NAMES:
         losses: list[int] = []
         for deal, (order, value) in enumerate(zip(orders, values)):
@@ -176,8 +199,10 @@ def loss(args: argparse.Namespace) -> list[str]:
                 score = play(Game(2, order=order), seats, seed=deal).score()
                 difference = score.players[0].total - score.players[1].total
                 losses.append(value - difference if seat == 0 else difference - value)
-        lines.append(f"  {name:<7} mean loss {statistics.mean(losses):5.2f} points, "
-                     f"worst {max(losses)}, perfect in {sum(1 for x in losses if x == 0)} of {len(losses)} games")
+        lines.append(
+            f"  {name:<7} mean loss {statistics.mean(losses):5.2f} points, "
+            f"worst {max(losses)}, perfect in {sum(1 for x in losses if x == 0)} of {len(losses)} games"
+        )
     return lines
 
 
@@ -192,14 +217,26 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks express-games", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks express-games", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--deals", type=int, default=2000, help="tournament deals (default 2000)")
-    parser.add_argument("--games", type=int, default=200, help="games per bot for speed (a tenth for search)")
-    parser.add_argument("--players", type=int, default=3, help="players in the speed games (default 3)")
-    parser.add_argument("--workers", type=int, default=1, help="processes for the tournament (default 1)")
+    parser.add_argument(
+        "--games", type=int, default=200, help="games per bot for speed (a tenth for search)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=3, help="players in the speed games (default 3)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes for the tournament (default 1)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="the tournament's seed (default 1)")
-    parser.add_argument("--solve-deals", type=int, default=100, help="deals solve_deal times (default 100)")
-    parser.add_argument("--loss-deals", type=int, default=20, help="deals for the bots' loss (default 20)")
+    parser.add_argument(
+        "--solve-deals", type=int, default=100, help="deals solve_deal times (default 100)"
+    )
+    parser.add_argument(
+        "--loss-deals", type=int, default=20, help="deals for the bots' loss (default 20)"
+    )
     parser.add_argument("--only", nargs="+", choices=list(SECTIONS), help="run only these sections")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

@@ -42,17 +42,30 @@ def _percentile(lengths: Counter[int], games: int, q: float) -> int:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks game-lengths")
-    parser.add_argument("--games", type=int, default=4000, help="games per bot and player count (default 4000)")
-    parser.add_argument("--cap", type=int, default=DEFAULT_MAX_ROUNDS,
-                        help=f"the round cap to check (default {DEFAULT_MAX_ROUNDS}, python_pack_and_stack's)")
-    parser.add_argument("--bots", default="random,capacity,optimal,bonus-aware",
-                        help="comma-separated bots (default random,capacity,optimal,bonus-aware)")
+    parser.add_argument(
+        "--games", type=int, default=4000, help="games per bot and player count (default 4000)"
+    )
+    parser.add_argument(
+        "--cap",
+        type=int,
+        default=DEFAULT_MAX_ROUNDS,
+        help=f"the round cap to check (default {DEFAULT_MAX_ROUNDS}, python_pack_and_stack's)",
+    )
+    parser.add_argument(
+        "--bots",
+        default="random,capacity,optimal,bonus-aware",
+        help="comma-separated bots (default random,capacity,optimal,bonus-aware)",
+    )
     args = parser.parse_args(argv)
 
-    print(f"rounds per game, {args.games} uncapped games each (seeds 0..{args.games - 1}), sample deck; "
-          f"cap {args.cap}")
-    print(f"{'bot':<12} {'players':>7} {'mean':>6} {'p50':>4} {'p99':>4} {'max':>4} {'> cap':>6} "
-          f"{'f':>5} {'P(> cap) est.':>14} {'s':>6}")
+    print(
+        f"rounds per game, {args.games} uncapped games each (seeds 0..{args.games - 1}), sample deck; "
+        f"cap {args.cap}"
+    )
+    print(
+        f"{'bot':<12} {'players':>7} {'mean':>6} {'p50':>4} {'p99':>4} {'max':>4} {'> cap':>6} "
+        f"{'f':>5} {'P(> cap) est.':>14} {'s':>6}"
+    )
     longest, worst = 0, 0.0
     for name in args.bots.split(","):
         for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
@@ -63,15 +76,24 @@ def main(argv: list[str]) -> int:
                 lengths[len(play_game(policies, seed=seed).rounds)] += 1
             elapsed = time.perf_counter() - started
             median = _percentile(lengths, args.games, 0.5)
-            last = max(k for k in range(median, max(lengths) + 1)
-                       if _survival(lengths, args.games, k) * args.games >= 20)
+            last = max(
+                k
+                for k in range(median, max(lengths) + 1)
+                if _survival(lengths, args.games, k) * args.games >= 20
+            )
             f = (_survival(lengths, args.games, last) / _survival(lengths, args.games, median)) ** (
-                1 / max(1, last - median))
+                1 / max(1, last - median)
+            )
             estimate = _survival(lengths, args.games, last) * f ** (args.cap - last)
             mean = sum(r * c for r, c in lengths.items()) / args.games
             over = sum(c for r, c in lengths.items() if r > args.cap)
-            print(f"{name:<12} {players:>7} {mean:>6.2f} {median:>4} {_percentile(lengths, args.games, 0.99):>4} "
-                  f"{max(lengths):>4} {over:>6} {f:>5.2f} {estimate:>14.1e} {elapsed:>6.1f}", flush=True)
+            print(
+                f"{name:<12} {players:>7} {mean:>6.2f} {median:>4} {_percentile(lengths, args.games, 0.99):>4} "
+                f"{max(lengths):>4} {over:>6} {f:>5.2f} {estimate:>14.1e} {elapsed:>6.1f}",
+                flush=True,
+            )
             longest, worst = max(longest, max(lengths)), max(worst, estimate)
-    print(f"longest game seen: {longest} rounds; the largest estimated P(> {args.cap}): {worst:.1e}")
+    print(
+        f"longest game seen: {longest} rounds; the largest estimated P(> {args.cap}): {worst:.1e}"
+    )
     return 0

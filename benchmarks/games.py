@@ -66,8 +66,13 @@ def _rate(games: int, use_table: bool, repeat: int) -> _Rate:
             chance += sum(13 + sum(s == ("pile",) for s in r.sources) for r in state.rounds)
         walls.append(time.perf_counter() - started)
         cpus.append(time.process_time() - cpu)
-    return _Rate(games / min(walls), games / min(cpus), games / statistics.median(cpus),
-                 rounds / games, chance)
+    return _Rate(
+        games / min(walls),
+        games / min(cpus),
+        games / statistics.median(cpus),
+        rounds / games,
+        chance,
+    )
 
 
 def _sampling_alone(games: int, chance: int) -> float:
@@ -102,7 +107,10 @@ def _bare_loop(games: int, seed: int) -> float:
         number = 0
         while True:
             first = number % n
-            row = [rows[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))] for _ in range(n)]
+            row = [
+                rows[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
+                for _ in range(n)
+            ]
             revealed: list[list[int]] = [[] for _ in range(n)]
             for i in range(2 * n):
                 if not pile:
@@ -139,14 +147,30 @@ def _bare_loop(games: int, seed: int) -> float:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks games")
-    parser.add_argument("--games", type=int, default=2000, help="games timed with the table (default 2000)")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="timed passes over those games; the best is reported (default 3)")
-    parser.add_argument("--solve-games", type=int, default=20,
-                        help="games timed without the table, 0 to skip (default 20)")
-    parser.add_argument("--deals", type=int, default=2000,
-                        help="tournament deals, 0 to skip the tournament (default 2000)")
-    parser.add_argument("--workers", type=int, default=2, help="tournament worker processes (default 2)")
+    parser.add_argument(
+        "--games", type=int, default=2000, help="games timed with the table (default 2000)"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="timed passes over those games; the best is reported (default 3)",
+    )
+    parser.add_argument(
+        "--solve-games",
+        type=int,
+        default=20,
+        help="games timed without the table, 0 to skip (default 20)",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=2000,
+        help="tournament deals, 0 to skip the tournament (default 2000)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=2, help="tournament worker processes (default 2)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="the tournament's seed (default 1)")
     args = parser.parse_args(argv)
     for name in ("games", "repeat"):
@@ -157,32 +181,47 @@ def main(argv: list[str]) -> int:
             parser.error(f"--{name.replace('_', '-')} must be at least 0: {getattr(args, name)!r}")
 
     fast = _rate(args.games, use_table=True, repeat=args.repeat)
-    print(f"4 optimal bots, with the table: {fast.wall:8.0f} games/s of wall time, {fast.cpu:8.0f} per "
-          f"CPU second (best of {args.repeat} passes; median {fast.cpu_median:.0f}), over "
-          f"{args.games} games ({fast.rounds:.2f} rounds a game); target {TARGET} games/s: "
-          f"{'met' if fast.cpu >= TARGET else 'NOT met'} (CPU time)")
+    print(
+        f"4 optimal bots, with the table: {fast.wall:8.0f} games/s of wall time, {fast.cpu:8.0f} per "
+        f"CPU second (best of {args.repeat} passes; median {fast.cpu_median:.0f}), over "
+        f"{args.games} games ({fast.rounds:.2f} rounds a game); target {TARGET} games/s: "
+        f"{'met' if fast.cpu >= TARGET else 'NOT met'} (CPU time)"
+    )
     bare = args.games / min(_bare_loop(args.games, args.seed) for _ in range(args.repeat))
-    print(f"  a bare loop of the same rules and grab, same machine, same moment (best of "
-          f"{args.repeat}): {bare:8.0f} per CPU second; the full API runs at {fast.cpu / bare:.0%} of it")
+    print(
+        f"  a bare loop of the same rules and grab, same machine, same moment (best of "
+        f"{args.repeat}): {bare:8.0f} per CPU second; the full API runs at {fast.cpu / bare:.0%} of it"
+    )
     spent = _sampling_alone(args.games, fast.chance)
     share = spent / (args.games / fast.cpu)
-    print(f"  of which arena.play's seeding and chance sampling alone ({fast.chance / args.games:.0f} "
-          f"chance nodes a game): {spent / args.games * 1e6:6.0f} µs of CPU a game = {share:.0%}")
+    print(
+        f"  of which arena.play's seeding and chance sampling alone ({fast.chance / args.games:.0f} "
+        f"chance nodes a game): {spent / args.games * 1e6:6.0f} µs of CPU a game = {share:.0%}"
+    )
     if args.solve_games:
         slow = _rate(args.solve_games, use_table=False, repeat=1)
-        print(f"4 optimal bots, solving (no table, memo cleared first): {slow.wall:8.1f} games/s of "
-              f"wall time, {slow.cpu:6.1f} per CPU second, over {args.solve_games} games "
-              f"({slow.rounds:.2f} rounds a game); the table is {fast.cpu / slow.cpu:,.0f}x faster")
+        print(
+            f"4 optimal bots, solving (no table, memo cleared first): {slow.wall:8.1f} games/s of "
+            f"wall time, {slow.cpu:6.1f} per CPU second, over {args.solve_games} games "
+            f"({slow.rounds:.2f} rounds a game); the table is {fast.cpu / slow.cpu:,.0f}x faster"
+        )
 
     if args.deals:
         names = ["optimal", "bonus-aware", "capacity", "greedy-loader"]
         started = time.perf_counter()
-        result = arena.tournament(partial(Game, 4), {name: bot(name) for name in names},
-                                  games=args.deals, seed=args.seed, workers=args.workers,
-                                  progress=False)
+        result = arena.tournament(
+            partial(Game, 4),
+            {name: bot(name) for name in names},
+            games=args.deals,
+            seed=args.seed,
+            workers=args.workers,
+            progress=False,
+        )
         elapsed = time.perf_counter() - started
         print()
-        print(f"tournament: {args.deals} deals × 4 seat rotations, seed {args.seed}, "
-              f"{args.workers} workers, {elapsed:.1f} s")
+        print(
+            f"tournament: {args.deals} deals × 4 seat rotations, seed {args.seed}, "
+            f"{args.workers} workers, {elapsed:.1f} s"
+        )
         print(result)
     return 0

@@ -53,9 +53,14 @@ def _subjects() -> list[_Subject]:
     import packing.openspiel  # noqa: F401  (registers python_pack_and_stack)
 
     return [
-        _Subject("Pack & Stack, 4 players", partial(packing.Game, 4), "python_pack_and_stack(players=4)"),
-        _Subject("Yardmaster Express, 3 players", partial(express.Game, 3, caboose="random"),
-                 "python_yardmaster_express(players=3,caboose=random)"),
+        _Subject(
+            "Pack & Stack, 4 players", partial(packing.Game, 4), "python_pack_and_stack(players=4)"
+        ),
+        _Subject(
+            "Yardmaster Express, 3 players",
+            partial(express.Game, 3, caboose="random"),
+            "python_yardmaster_express(players=3,caboose=random)",
+        ),
     ]
 
 
@@ -112,20 +117,31 @@ def overhead(args: argparse.Namespace) -> list[str]:
     return lines
 
 
-def _search_bots(simulations: int) -> list[tuple[str, Callable[[], GameState], Policy, list[Policy]]]:
+def _search_bots(
+    simulations: int,
+) -> list[tuple[str, Callable[[], GameState], Policy, list[Policy]]]:
     """(title, new game, OpenSpiel's bot, our bots for the other seats) per game."""
     return [
-        ("Yardmaster Express, 3 players, random caboose", partial(express.Game, 3, caboose="random"),
-         express.bot("ismcts", simulations=simulations), [express.bot("search"), express.bot("greedy")]),
-        ("Pack & Stack, 4 players", partial(packing.Game, 4),
-         packing.bot("mcts", simulations=simulations),
-         [packing.bot("optimal"), packing.bot("bonus-aware"), packing.bot("capacity")]),
+        (
+            "Yardmaster Express, 3 players, random caboose",
+            partial(express.Game, 3, caboose="random"),
+            express.bot("ismcts", simulations=simulations),
+            [express.bot("search"), express.bot("greedy")],
+        ),
+        (
+            "Pack & Stack, 4 players",
+            partial(packing.Game, 4),
+            packing.bot("mcts", simulations=simulations),
+            [packing.bot("optimal"), packing.bot("bonus-aware"), packing.bot("capacity")],
+        ),
     ]
 
 
 def decisions(args: argparse.Namespace) -> list[str]:
     """Seconds per decision of OpenSpiel's bots, in seat 0 against ours."""
-    lines = [f"OpenSpiel's bots, {args.simulations} simulations, {args.timing_games} games each, bot in seat 0"]
+    lines = [
+        f"OpenSpiel's bots, {args.simulations} simulations, {args.timing_games} games each, bot in seat 0"
+    ]
     for title, new_game, searcher, others in _search_bots(args.simulations):
         timed = _Timed(searcher)
         for seed in range(args.timing_games):
@@ -146,11 +162,21 @@ def tournament(args: argparse.Namespace) -> list[str]:
     for title, new_game, searcher, others in _search_bots(args.simulations):
         policies = {getattr(p, "name", str(p)): p for p in (searcher, *others)}
         began = time.perf_counter()
-        result = arena.tournament(new_game, policies, games=args.deals, seed=args.seed,
-                                  workers=args.workers, progress=False)
+        result = arena.tournament(
+            new_game,
+            policies,
+            games=args.deals,
+            seed=args.seed,
+            workers=args.workers,
+            progress=False,
+        )
         wall = time.perf_counter() - began
-        lines += [f"{title}: {args.deals} deals, {args.simulations} simulations, {args.workers} worker(s), "
-                  f"{wall:.0f} s", *str(result).splitlines(), ""]
+        lines += [
+            f"{title}: {args.deals} deals, {args.simulations} simulations, {args.workers} worker(s), "
+            f"{wall:.0f} s",
+            *str(result).splitlines(),
+            "",
+        ]
     return lines[:-1]
 
 
@@ -162,12 +188,24 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks openspiel", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="random playouts per game and path (default 200)")
-    parser.add_argument("--simulations", type=int, default=100, help="search bots' simulations (default 100)")
-    parser.add_argument("--timing-games", type=int, default=3, help="games timed per search bot (default 3)")
-    parser.add_argument("--deals", type=int, default=50, help="tournament deals per game (default 50)")
-    parser.add_argument("--workers", type=int, default=1, help="processes for the tournaments (default 1)")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks openspiel", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--games", type=int, default=200, help="random playouts per game and path (default 200)"
+    )
+    parser.add_argument(
+        "--simulations", type=int, default=100, help="search bots' simulations (default 100)"
+    )
+    parser.add_argument(
+        "--timing-games", type=int, default=3, help="games timed per search bot (default 3)"
+    )
+    parser.add_argument(
+        "--deals", type=int, default=50, help="tournament deals per game (default 50)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes for the tournaments (default 1)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="the tournaments' seed (default 1)")
     parser.add_argument("--only", nargs="+", choices=list(SECTIONS), help="run only these sections")
     args = parser.parse_args(argv)

@@ -61,16 +61,23 @@ class CountingExecutor(Executor):
 
 
 def deals(count: int, executor: Executor | None) -> tuple[int, Any]:
-    policies: dict[str, Policy] = {"keep": AlwaysKeep(), "bank": AlwaysBank(), "random": RandomPolicy()}
+    policies: dict[str, Policy] = {
+        "keep": AlwaysKeep(),
+        "bank": AlwaysBank(),
+        "random": RandomPolicy(),
+    }
     if executor is None:
         return 0, tournament(three_players, policies, games=count, seed=7, progress=False)
     counting = CountingExecutor(executor)
-    result = tournament(three_players, policies, games=count, seed=7, progress=False,
-                        executor=counting, workers=2)
+    result = tournament(
+        three_players, policies, games=count, seed=7, progress=False, executor=counting, workers=2
+    )
     return counting.submitted, result
 
 
-def timed(where: str, work: Callable[[Executor | None], tuple[int, Any]], executor: Executor | None) -> Run:
+def timed(
+    where: str, work: Callable[[Executor | None], tuple[int, Any]], executor: Executor | None
+) -> Run:
     start = time.perf_counter()
     tasks, result = work(executor)
     return Run(where, time.perf_counter() - start, tasks, result)
@@ -78,17 +85,24 @@ def timed(where: str, work: Callable[[Executor | None], tuple[int, Any]], execut
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks scale")
-    parser.add_argument("--decks", type=int, default=20, help="random decks to tabulate (default 20)")
+    parser.add_argument(
+        "--decks", type=int, default=20, help="random decks to tabulate (default 20)"
+    )
     parser.add_argument("--deals", type=int, default=2000, help="tournament deals (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random decks")
-    parser.add_argument("--skip-serial", action="store_true",
-                        help="no serial run (tasks' cost then comes from the pool run × 2)")
+    parser.add_argument(
+        "--skip-serial",
+        action="store_true",
+        help="no serial run (tasks' cost then comes from the pool run × 2)",
+    )
     args = parser.parse_args(argv)
 
     decks = [random_deck(seed=f"{args.seed}.{i}") for i in range(args.decks)]
     deals(1, None)  # warm up: the tournament's statistics import scipy and openskill once
-    print(f"workload: tables of {args.decks} random decks ({args.decks * COLUMNS_PER_DECK} truck "
-          f"columns of 900 solves), a {args.deals}-deal toy tournament (3 players, 3 seatings)")
+    print(
+        f"workload: tables of {args.decks} random decks ({args.decks * COLUMNS_PER_DECK} truck "
+        f"columns of 900 solves), a {args.deals}-deal toy tournament (3 players, 3 seatings)"
+    )
     runs: dict[str, list[Run]] = {"tables": [], "tournament": []}
     setups: list[tuple[str, Callable[[], AbstractContextManager[Executor | None]]]] = []
     if not args.skip_serial:
@@ -117,24 +131,30 @@ def main(argv: list[str]) -> int:
             per = run.seconds / tasks if tasks else float("nan")
             print(f"  {run.where:<16} {run.seconds:>8.2f} {tasks:>6} {per:>8.4f}  {same}")
         pool, dask = done[-2], done[-1]
-        print(f"  Dask against the pool: {dask.seconds - pool.seconds:+.2f} s "
-              f"({dask.seconds / pool.seconds - 1:+.1%}), "
-              f"{(dask.seconds - pool.seconds) / max(dask.tasks, 1) * 2 * 1000:+.1f} ms of worker "
-              f"time per task")
+        print(
+            f"  Dask against the pool: {dask.seconds - pool.seconds:+.2f} s "
+            f"({dask.seconds / pool.seconds - 1:+.1%}), "
+            f"{(dask.seconds - pool.seconds) / max(dask.tasks, 1) * 2 * 1000:+.1f} ms of worker "
+            f"time per task"
+        )
 
     dask_run = runs["tables"][-1]
     per_task = 2 * dask_run.seconds / dask_run.tasks  # worker-seconds per column on Dask
     dask_start = startup["Dask, 2 workers"]
     print()
     print("projection, tables of 1,000 random decks (30,000 columns, all distinct):")
-    print(f"  T(W) = 30,000 tasks × {per_task:.3f} worker-s per task (2 workers × Dask wall / tasks "
-          f"above, Dask's per-task cost included) / W + cluster start-up {dask_start:.1f} s; "
-          f"assumes linear scaling, workers as fast as these cores")
+    print(
+        f"  T(W) = 30,000 tasks × {per_task:.3f} worker-s per task (2 workers × Dask wall / tasks "
+        f"above, Dask's per-task cost included) / W + cluster start-up {dask_start:.1f} s; "
+        f"assumes linear scaling, workers as fast as these cores"
+    )
     for workers in (10, 100):
         seconds = 30_000 * per_task / workers + dask_start
-        print(f"  {workers:>3} workers: {seconds:8.0f} s = {seconds / 60:6.1f} min "
-              f"({30_000 / workers:.0f} tasks per worker; the scheduler sees "
-              f"{workers / per_task:.0f} tasks/s)")
+        print(
+            f"  {workers:>3} workers: {seconds:8.0f} s = {seconds / 60:6.1f} min "
+            f"({30_000 / workers:.0f} tasks per worker; the scheduler sees "
+            f"{workers / per_task:.0f} tasks/s)"
+        )
     if not ok:
         print("MISMATCH: a run's result differs from the serial one")
     return 0 if ok else 1

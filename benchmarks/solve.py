@@ -23,7 +23,17 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from packing import SAMPLE_DECK, Cargo, Engine, LoadPlan, Truck, roll_counts, solve, upper_bound, verify
+from packing import (
+    SAMPLE_DECK,
+    Cargo,
+    Engine,
+    LoadPlan,
+    Truck,
+    roll_counts,
+    solve,
+    upper_bound,
+    verify,
+)
 from packing.table import OptimalTable
 from tests.packing.brute import brute_force_loaded
 
@@ -40,35 +50,68 @@ def _ms(seconds: float, digits: int = 1) -> str:
 def _grid(text: str) -> tuple[int, int]:
     rows, sep, columns = text.lower().partition("x")
     if not sep or not rows.isdigit() or not columns.isdigit() or int(rows) < 1 or int(columns) < 1:
-        raise argparse.ArgumentTypeError(f"invalid grid {text!r} (expected ROWSxCOLUMNS, e.g. 6x10)")
+        raise argparse.ArgumentTypeError(
+            f"invalid grid {text!r} (expected ROWSxCOLUMNS, e.g. 6x10)"
+        )
     return int(rows), int(columns)
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks solve")
-    parser.add_argument("--trucks", type=int, default=6, help="sample-deck trucks to time (default 6)")
+    parser.add_argument(
+        "--trucks", type=int, default=6, help="sample-deck trucks to time (default 6)"
+    )
     parser.add_argument("--full", action="store_true", help="all 30 trucks of the sample deck")
-    parser.add_argument("--seed", type=int, default=1, help="which trucks, cargos and cases are drawn")
-    parser.add_argument("--model-sample", type=int, default=500,
-                        help="solves repeated with the CP-SAT model alone (default 500)")
-    parser.add_argument("--brute-cases", type=int, default=60, help="small cases for the brute-force ratio")
-    parser.add_argument("--grid", type=_grid, metavar="RxC",
-                        help="random cargos on a full RxC floor, solve against the model alone")
-    parser.add_argument("--height", type=int, default=6, help="the --grid truck's height (default 6)")
-    parser.add_argument("--cases", type=int, default=100, help="--grid: random cargos (default 100)")
-    parser.add_argument("--time-limit", type=float, default=20.0, metavar="SECONDS",
-                        help="--grid: time limit of each solve (default 20)")
-    parser.add_argument("--check", action="store_true",
-                        help="short correctness run for CI: the fast path against the model alone "
-                             "and the table")
-    parser.add_argument("--check-cases", type=int, default=160,
-                        help="--check: sample-deck cases (default 160)")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="which trucks, cargos and cases are drawn"
+    )
+    parser.add_argument(
+        "--model-sample",
+        type=int,
+        default=500,
+        help="solves repeated with the CP-SAT model alone (default 500)",
+    )
+    parser.add_argument(
+        "--brute-cases", type=int, default=60, help="small cases for the brute-force ratio"
+    )
+    parser.add_argument(
+        "--grid",
+        type=_grid,
+        metavar="RxC",
+        help="random cargos on a full RxC floor, solve against the model alone",
+    )
+    parser.add_argument(
+        "--height", type=int, default=6, help="the --grid truck's height (default 6)"
+    )
+    parser.add_argument(
+        "--cases", type=int, default=100, help="--grid: random cargos (default 100)"
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="--grid: time limit of each solve (default 20)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="short correctness run for CI: the fast path against the model alone and the table",
+    )
+    parser.add_argument(
+        "--check-cases", type=int, default=160, help="--check: sample-deck cases (default 160)"
+    )
     args = parser.parse_args(argv)
     if args.check:
         return check(args.check_cases, args.seed)
     if args.grid:
-        return grid(*args.grid, height=args.height, cases=args.cases, seed=args.seed,
-                    time_limit=args.time_limit)
+        return grid(
+            *args.grid,
+            height=args.height,
+            cases=args.cases,
+            seed=args.seed,
+            time_limit=args.time_limit,
+        )
     return deck(args)
 
 
@@ -93,13 +136,19 @@ def deck(args: argparse.Namespace) -> int:
             engines[plan.engine] += 1
     total = time.perf_counter() - start
     n = len(times)
-    print(f"solve: {len(cargos)} cargos x {len(trucks)} trucks = {n} solves "
-          f"({', '.join(t.name for t in trucks)})")
+    print(
+        f"solve: {len(cargos)} cargos x {len(trucks)} trucks = {n} solves "
+        f"({', '.join(t.name for t in trucks)})"
+    )
     print(f"  proven optimal : {optimal}/{n} ({100 * optimal / n:.1f} %)")
-    print(f"  fast path      : {engines[Engine.BOUND]} ({100 * engines[Engine.BOUND] / n:.1f} %), "
-          f"CP-SAT: {engines[Engine.CP_SAT]}")
-    print(f"  median {_ms(statistics.median(times), 3)}   p99 {_ms(_percentile(times, 0.99), 3)}   "
-          f"max {_ms(max(times), 3)}   mean {_ms(statistics.fmean(times), 3)}")
+    print(
+        f"  fast path      : {engines[Engine.BOUND]} ({100 * engines[Engine.BOUND] / n:.1f} %), "
+        f"CP-SAT: {engines[Engine.CP_SAT]}"
+    )
+    print(
+        f"  median {_ms(statistics.median(times), 3)}   p99 {_ms(_percentile(times, 0.99), 3)}   "
+        f"max {_ms(max(times), 3)}   mean {_ms(statistics.fmean(times), 3)}"
+    )
     print(f"  total {total:.2f} s (including verify)")
 
     # The same solves with the CP-SAT model alone (no fast path), on a sample, for the ratio.
@@ -113,10 +162,12 @@ def deck(args: argparse.Namespace) -> int:
         if not plan.optimal or plan.loaded != solve(cargo, truck).loaded:
             print(f"MISMATCH: cargo {cargo} on {truck.name}: the model alone loads {plan.loaded}")
             return 1
-    print(f"CP-SAT model alone on {len(sample)} of these solves: median "
-          f"{_ms(statistics.median(model_times), 3)}   p99 {_ms(_percentile(model_times, 0.99), 3)}   "
-          f"(same answers; the fast path makes the median "
-          f"{statistics.median(model_times) / statistics.median(times):.0f}x faster)")
+    print(
+        f"CP-SAT model alone on {len(sample)} of these solves: median "
+        f"{_ms(statistics.median(model_times), 3)}   p99 {_ms(_percentile(model_times, 0.99), 3)}   "
+        f"(same answers; the fast path makes the median "
+        f"{statistics.median(model_times) / statistics.median(times):.0f}x faster)"
+    )
 
     # Exhaustive search vs solve on small trucks (≤ 8 cells × height ≤ 2, ≤ 6 cells × 3).
     brute_times, solve_times = [], []
@@ -125,7 +176,7 @@ def deck(args: argparse.Namespace) -> int:
         cells = rng.randint(3, 8 if height < 3 else 6)
         flat = [True] * cells + [False] * (12 - cells)
         rng.shuffle(flat)
-        truck = Truck(tuple(tuple(flat[y * 4:(y + 1) * 4]) for y in range(3)), height)
+        truck = Truck(tuple(tuple(flat[y * 4 : (y + 1) * 4]) for y in range(3)), height)
         cargo = rng.choice(cargos)
         t0 = time.perf_counter()
         plan = verify(solve(cargo, truck))
@@ -134,13 +185,17 @@ def deck(args: argparse.Namespace) -> int:
         brute = brute_force_loaded(cargo, truck)
         brute_times.append(time.perf_counter() - t0)
         if brute != plan.loaded:
-            print(f"MISMATCH: cargo {cargo} on {truck}: solve loads {plan.loaded}, brute force {brute}")
+            print(
+                f"MISMATCH: cargo {cargo} on {truck}: solve loads {plan.loaded}, brute force {brute}"
+            )
             return 1
-    print(f"exhaustive search (tests/packing/brute.py) on {args.brute_cases} small trucks: "
-          f"median {_ms(statistics.median(brute_times), 3)}, solve median "
-          f"{_ms(statistics.median(solve_times), 3)}: ratio "
-          f"{statistics.median(brute_times) / statistics.median(solve_times):.0f}x "
-          f"(mean ratio {statistics.fmean(brute_times) / statistics.fmean(solve_times):.0f}x)")
+    print(
+        f"exhaustive search (tests/packing/brute.py) on {args.brute_cases} small trucks: "
+        f"median {_ms(statistics.median(brute_times), 3)}, solve median "
+        f"{_ms(statistics.median(solve_times), 3)}: ratio "
+        f"{statistics.median(brute_times) / statistics.median(solve_times):.0f}x "
+        f"(mean ratio {statistics.fmean(brute_times) / statistics.fmean(solve_times):.0f}x)"
+    )
     return 0
 
 
@@ -172,8 +227,10 @@ class _Runs:
     def row(self, label: str, which: Sequence[int]) -> str:
         times = [self.times[i] for i in which]
         proven = sum(self.plans[i].optimal for i in which)
-        return (f"  {label:<12} {_ms(statistics.median(times))} {_ms(_percentile(times, 0.9))} "
-                f"{_ms(max(times))}   {100 * proven / len(which):5.1f} %   {sum(times):7.2f} s")
+        return (
+            f"  {label:<12} {_ms(statistics.median(times))} {_ms(_percentile(times, 0.9))} "
+            f"{_ms(max(times))}   {100 * proven / len(which):5.1f} %   {sum(times):7.2f} s"
+        )
 
 
 def grid(rows: int, columns: int, *, height: int, cases: int, seed: int, time_limit: float) -> int:
@@ -191,16 +248,23 @@ def grid(rows: int, columns: int, *, height: int, cases: int, seed: int, time_li
             runs_of.times.append(time.perf_counter() - t0)
             runs_of.plans.append(verify(plan))
         a, b = fast.plans[-1], model.plans[-1]
-        if (a.optimal and b.optimal and a.loaded != b.loaded) or (a.optimal and b.loaded > a.loaded) \
-                or (b.optimal and a.loaded > b.loaded):
-            print(f"MISMATCH: cargo {cargo}: solve loads {a.loaded} ({a.status}), "
-                  f"the model alone {b.loaded} ({b.status})")
+        if (
+            (a.optimal and b.optimal and a.loaded != b.loaded)
+            or (a.optimal and b.loaded > a.loaded)
+            or (b.optimal and a.loaded > b.loaded)
+        ):
+            print(
+                f"MISMATCH: cargo {cargo}: solve loads {a.loaded} ({a.status}), "
+                f"the model alone {b.loaded} ({b.status})"
+            )
             mismatches += 1
     everything = range(cases)
     reached = [i for i in everything if fast.plans[i].engine is Engine.CP_SAT]
-    print(f"solve vs the model alone (fast_path=False): {cases} random cargos on a full "
-          f"{rows}x{columns} floor, height {height} (capacity {truck.capacity}), "
-          f"time limit {time_limit:g} s, seed {seed}")
+    print(
+        f"solve vs the model alone (fast_path=False): {cases} random cargos on a full "
+        f"{rows}x{columns} floor, height {height} (capacity {truck.capacity}), "
+        f"time limit {time_limit:g} s, seed {seed}"
+    )
     header = f"  {'':<12} {'median':>11} {'p90':>11} {'max':>11}   {'proven':>7}   {'total':>9}"
     print(header)
     print(fast.row("solve", everything))
@@ -212,8 +276,10 @@ def grid(rows: int, columns: int, *, height: int, cases: int, seed: int, time_li
     p90_fast = _percentile(fast.times, 0.9)
     p90_model = _percentile(model.times, 0.9)
     met = p90_fast <= p90_model
-    print(f"target: solve's p90 ({_ms(p90_fast).strip()}) not slower than the model alone's "
-          f"({_ms(p90_model).strip()}): {'met' if met else 'NOT MET'}")
+    print(
+        f"target: solve's p90 ({_ms(p90_fast).strip()}) not slower than the model alone's "
+        f"({_ms(p90_model).strip()}): {'met' if met else 'NOT MET'}"
+    )
     if mismatches:
         print(f"{mismatches} mismatches")
     return 0 if met and not mismatches else 1
@@ -233,9 +299,12 @@ def check(cases: int, seed: int) -> int:
     cargos = list(roll_counts())
     # Half the cases where the upper bound is out of reach (the table says so), so that CP-SAT
     # must prove them; half drawn at random, as players roll.
-    hard = [(row, column)
-            for row, cargo in enumerate(cargos) for column, truck in enumerate(SAMPLE_DECK)
-            if table.loaded[row, column] < upper_bound(cargo, truck)]
+    hard = [
+        (row, column)
+        for row, cargo in enumerate(cargos)
+        for column, truck in enumerate(SAMPLE_DECK)
+        if table.loaded[row, column] < upper_bound(cargo, truck)
+    ]
     pairs = rng.sample(hard, min(len(hard), cases // 2))
     while len(pairs) < cases:
         pairs.append((rng.randrange(len(cargos)), rng.randrange(len(SAMPLE_DECK))))
@@ -250,11 +319,15 @@ def check(cases: int, seed: int) -> int:
         reached += fast.engine is Engine.CP_SAT
         for label, plan in (("solve", fast), ("model alone", model)):
             if not plan.optimal or plan.loaded != expected:
-                print(f"MISMATCH: cargo {cargo} on {truck.name}: {label} loads {plan.loaded} "
-                      f"({plan.status}), the table records {expected}")
+                print(
+                    f"MISMATCH: cargo {cargo} on {truck.name}: {label} loads {plan.loaded} "
+                    f"({plan.status}), the table records {expected}"
+                )
                 mismatches += 1
-    print(f"solve check: {cases} sample-deck cases ({reached} through CP-SAT), each solved with "
-          f"and without the fast path, validated and compared with the table: "
-          f"{'all agree' if not mismatches else f'{mismatches} MISMATCHES'} "
-          f"({time.perf_counter() - start:.1f} s)")
+    print(
+        f"solve check: {cases} sample-deck cases ({reached} through CP-SAT), each solved with "
+        f"and without the fast path, validated and compared with the table: "
+        f"{'all agree' if not mismatches else f'{mismatches} MISMATCHES'} "
+        f"({time.perf_counter() - start:.1f} s)"
+    )
     return 1 if mismatches else 0

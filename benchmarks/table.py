@@ -44,31 +44,48 @@ def main(argv: list[str]) -> int:
     for workers in args.workers:
         report = build_table(SAMPLE_DECK, workers=workers)
         same = shipped is not None and np.array_equal(report.table.loaded, shipped.loaded)
-        print(f"build, {workers} worker{'s' if workers > 1 else ' '}: {report.entries} entries in "
-              f"{report.wall_time:6.2f} s = {report.entries / report.wall_time:7.0f} solves/s; "
-              f"{report.optimal}/{report.entries} proven optimal; equals shipped table: {same}")
+        print(
+            f"build, {workers} worker{'s' if workers > 1 else ' '}: {report.entries} entries in "
+            f"{report.wall_time:6.2f} s = {report.entries / report.wall_time:7.0f} solves/s; "
+            f"{report.optimal}/{report.entries} proven optimal; equals shipped table: {same}"
+        )
 
     rng = random.Random(3)
     rolls = rng.sample(list(roll_counts()), args.queries)
-    timings: dict[str, list[float]] = {k: [] for k in (
-        "rank_trucks (table)", "rank_trucks (solving)", "expected_penalty (table)",
-        "best_truck top=1 (table + 1 solve)", "best_truck top=1 (bound-pruned solving)")}
+    timings: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "rank_trucks (table)",
+            "rank_trucks (solving)",
+            "expected_penalty (table)",
+            "best_truck top=1 (table + 1 solve)",
+            "best_truck top=1 (bound-pruned solving)",
+        )
+    }
     for cargo in rolls:
         timings["rank_trucks (table)"].append(
-            _per_call(lambda: rank_trucks(cargo, SAMPLE_DECK), repeat=2000))
+            _per_call(lambda: rank_trucks(cargo, SAMPLE_DECK), repeat=2000)
+        )
         timings["expected_penalty (table)"].append(
-            _per_call(lambda: expected_penalty(cargo, SAMPLE_DECK), repeat=2000))
+            _per_call(lambda: expected_penalty(cargo, SAMPLE_DECK), repeat=2000)
+        )
         timings["rank_trucks (solving)"].append(
-            _per_call(lambda: rank_trucks(cargo, SAMPLE_DECK, use_table=False), repeat=1))
+            _per_call(lambda: rank_trucks(cargo, SAMPLE_DECK, use_table=False), repeat=1)
+        )
         timings["best_truck top=1 (table + 1 solve)"].append(
-            _per_call(lambda: best_truck(cargo, SAMPLE_DECK, top=1), repeat=5))
+            _per_call(lambda: best_truck(cargo, SAMPLE_DECK, top=1), repeat=5)
+        )
         timings["best_truck top=1 (bound-pruned solving)"].append(
-            _per_call(lambda: best_truck(cargo, SAMPLE_DECK, top=1, use_table=False), repeat=5))
-    print(f"queries over the 30-truck sample deck, {args.queries} random rolls "
-          f"(median / max of per-roll medians):")
+            _per_call(lambda: best_truck(cargo, SAMPLE_DECK, top=1, use_table=False), repeat=5)
+        )
+    print(
+        f"queries over the 30-truck sample deck, {args.queries} random rolls "
+        f"(median / max of per-roll medians):"
+    )
     for name, values in timings.items():
         print(f"  {name:<42} {_us(statistics.median(values))} {_us(max(values))}")
     ratio = statistics.median(timings["rank_trucks (solving)"]) / statistics.median(
-        timings["rank_trucks (table)"])
+        timings["rank_trucks (table)"]
+    )
     print(f"  rank_trucks: the table answers {ratio:,.0f}x faster than solving")
     return 0

@@ -26,7 +26,14 @@ from express.cards import (
     load_deck,
     parse_deck,
 )
-from express.errors import ExpressError, IllegalPlayError, LimitError, ParseError, PoolError, RulesError
+from express.errors import (
+    ExpressError,
+    IllegalPlayError,
+    LimitError,
+    ParseError,
+    PoolError,
+    RulesError,
+)
 from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
 from express.search import TrainSearch, best_train
 from express.train import Play, Run, Train, check_plays, connects, runs_of, without

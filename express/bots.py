@@ -44,7 +44,15 @@ from express.scoring import solo_score
 from express.search import best_train
 from express.train import Play, Train, connects, runs_of
 
-__all__ = ["RandomBot", "GreedyBot", "SearchBot", "bot", "BOT_NAMES", "OPENSPIEL_BOTS", "SEARCH_SIMULATIONS"]
+__all__ = [
+    "RandomBot",
+    "GreedyBot",
+    "SearchBot",
+    "bot",
+    "BOT_NAMES",
+    "OPENSPIEL_BOTS",
+    "SEARCH_SIMULATIONS",
+]
 
 
 def _view(observation: object) -> Observation:
@@ -77,7 +85,9 @@ class RandomBot:
 
     name: str = "random"
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+    def act(
+        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
         return legal_actions[int(rng.integers(len(legal_actions)))]
 
 
@@ -94,7 +104,9 @@ class GreedyBot:
 
     name: str = "greedy"
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+    def act(
+        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
         train = _view(observation).train
         plays = _plays(legal_actions)
         return max(plays, key=lambda play: (_gain(train, play), play.face_up))
@@ -140,13 +152,19 @@ class SearchBot:
     name: str = "search"
 
     def __post_init__(self) -> None:
-        for what, value in (("samples", self.samples), ("horizon", self.horizon), ("node_limit", self.node_limit)):
+        for what, value in (
+            ("samples", self.samples),
+            ("horizon", self.horizon),
+            ("node_limit", self.node_limit),
+        ):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise TypeError(f"{what} must be an int, not {type(value).__name__}")
             if value < 1:
                 raise ExpressError(f"invalid {what}: {value!r} (at least 1)")
 
-    def act(self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+    def act(
+        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
         view = _view(observation)
         plays = _plays(legal_actions)
         caboose = _absolute(view.caboose)
@@ -158,7 +176,11 @@ class SearchBot:
             # The run counts only while it can win the award: the rivals' runs are in sight.
             longest = after.longest_run
             met = caboose is not None and caboose.met_by(after)
-            return after.value + (longest if longest >= rival else 0) + (caboose.points if met and caboose else 0)
+            return (
+                after.value
+                + (longest if longest >= rival else 0)
+                + (caboose.points if met and caboose else 0)
+            )
 
         if later == 0 or len(plays) == 1:
             return max(plays, key=lambda play: worth(train.add_play(play)))
@@ -178,8 +200,13 @@ class SearchBot:
                 key = (play, tuple(sorted(id(card) for card in pool)))
                 value = cache.get(key)
                 if value is None:
-                    result = best_train(pool, ahead, start=train.add_play(play), caboose=caboose,
-                                        node_limit=self.node_limit)
+                    result = best_train(
+                        pool,
+                        ahead,
+                        start=train.add_play(play),
+                        caboose=caboose,
+                        node_limit=self.node_limit,
+                    )
                     value = cache[key] = worth(result.train)
                 totals[index] += value
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
@@ -192,7 +219,9 @@ def _rival_run(view: Observation) -> int:
     longest = 0
     for seat, plays in enumerate(view.trains):
         if seat != view.player:
-            cars = [car for play in plays for car in (play.cars if play is not None else (WILD, WILD))]
+            cars = [
+                car for play in plays for car in (play.cars if play is not None else (WILD, WILD))
+            ]
             longest = max([longest, *(run.length for run in runs_of(cars))])
     return longest
 
@@ -203,7 +232,10 @@ def _candidates(plays: list[Play]) -> list[Play]:
     the card kept from the others, so the extremes stand for the rest)."""
     face_up = [play for play in plays if play.face_up]
     face_down = [play for play in plays if not play.face_up]
-    extremes = [min(face_down, key=lambda play: play.card.value), max(face_down, key=lambda play: play.card.value)]
+    extremes = [
+        min(face_down, key=lambda play: play.card.value),
+        max(face_down, key=lambda play: play.card.value),
+    ]
     return face_up + [play for i, play in enumerate(extremes) if play not in extremes[:i]]
 
 
@@ -220,7 +252,9 @@ def _unknown(view: Observation) -> list[Card]:
     return sorted(left.elements(), key=str)
 
 
-def _future_cards(view: Observation, taken: Card, deal: list[Card], later: int, rng: _random.Random) -> tuple[Card, ...]:
+def _future_cards(
+    view: Observation, taken: Card, deal: list[Card], later: int, rng: _random.Random
+) -> tuple[Card, ...]:
     """The cards this player would hold on its ``later`` turns after playing ``taken`` now, in one
     sampled deal: the others take the most valuable card that connects face up, it takes a
     random one. Each physical card is listed once (in an order that does not matter)."""
@@ -250,7 +284,9 @@ def _future_cards(view: Observation, taken: Card, deal: list[Card], later: int, 
             hand.pop(rng.randrange(len(hand)))
             continue
         end = last[seat]
-        choice = max(range(len(hand)), key=lambda i: (connects(end, hand[i][1].left), hand[i][1].value, -i))
+        choice = max(
+            range(len(hand)), key=lambda i: (connects(end, hand[i][1].left), hand[i][1].value, -i)
+        )
         _, picked = hand.pop(choice)
         last[seat] = picked.right if connects(end, picked.left) else ENGINE
     return tuple(held.values())

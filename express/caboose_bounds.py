@@ -93,7 +93,9 @@ def _two_timer_ways(row: Row, k: int, cars_left: Sequence[int]) -> tuple[Way, ..
     # Met when two colours end with exactly 3 cars. A colour with more than 3 already never comes
     # back; one with n <= 3 needs 3 - n more of its cars, which the cards left must hold, and
     # the k cards add at most 2k cars in all. Every met train passes this test for its pair.
-    need = [3 - n if n <= 3 and cars_left[i] >= 3 - n else -1 for i, n in enumerate(_color_counts(row))]
+    need = [
+        3 - n if n <= 3 and cars_left[i] >= 3 - n else -1 for i, n in enumerate(_color_counts(row))
+    ]
     ready = sorted(d for d in need if d >= 0)
     return _OPEN if len(ready) >= 2 and ready[0] + ready[1] <= 2 * k else _CLOSED
 
@@ -157,11 +159,15 @@ class _SequenceWays:
             if j and not values.endswith(bytes(pattern[:j])):
                 continue
             rest = pattern[j:]
-            slots = tuple((rest[i], rest[i + 1] if i + 1 < len(rest) else 0) for i in range(0, len(rest), 2))
+            slots = tuple(
+                (rest[i], rest[i + 1] if i + 1 < len(rest) else 0) for i in range(0, len(rest), 2)
+            )
             if len(slots) <= k:
                 ways.append(slots)
         if size % 2 == 1 and (size + 1) // 2 <= k:
-            ways.append(((0, pattern[0]), *((pattern[i], pattern[i + 1]) for i in range(1, size, 2))))
+            ways.append(
+                ((0, pattern[0]), *((pattern[i], pattern[i + 1]) for i in range(1, size, 2)))
+            )
         return tuple(ways)
 
 
@@ -175,7 +181,9 @@ def _monotone_ways(row: Row, k: int, cars_left: Sequence[int]) -> tuple[Way, ...
 _RULES: dict[str, MetRules] = {
     "Two-Timer": MetRules(_two_timer_ways, exact_colours=_two_timer_colours, counts_colours=True),
     "Lightweight": MetRules(_monotone_ways, restricted=True),
-    "Specialized": MetRules(_specialized_ways, exact_colours=_specialized_colours, counts_colours=True),
+    "Specialized": MetRules(
+        _specialized_ways, exact_colours=_specialized_colours, counts_colours=True
+    ),
     "Efficient": MetRules(_monotone_ways, restricted=True),
     "Sequence 1": MetRules(_SequenceWays((2, 2, 2, 2, 2)), ordered=True, next_below=3),
     "Sequence 2": MetRules(_SequenceWays((3, 3, 3, 3, 3)), ordered=True, next_below=3),

@@ -99,9 +99,13 @@ class Caboose:
     def met_by(self, train: Train) -> bool:
         """Whether ``train`` meets an absolute condition; relative cabooses need :meth:`winners`."""
         if self.is_relative:
-            raise ExpressError(f"caboose {self.name!r} compares all trains of a game: use winners()")
+            raise ExpressError(
+                f"caboose {self.name!r} compares all trains of a game: use winners()"
+            )
         if not isinstance(train, Train):
-            raise type_error("Caboose.met_by: train", "a Train (Train.parse(text) reads text)", train)
+            raise type_error(
+                "Caboose.met_by: train", "a Train (Train.parse(text) reads text)", train
+            )
         return self.test(train.cars)
 
     def winners(self, trains: Sequence[Train], run_bonuses: Sequence[int]) -> tuple[bool, ...]:
@@ -113,7 +117,9 @@ class Caboose:
         """
         for train in trains:
             if not isinstance(train, Train):
-                raise type_error("Caboose.winners: each train", "a Train (Train.parse(text) reads text)", train)
+                raise type_error(
+                    "Caboose.winners: each train", "a Train (Train.parse(text) reads text)", train
+                )
         if len(trains) != len(run_bonuses):
             raise RulesError(
                 f"caboose {self.name!r}: {len(trains)} trains but {len(run_bonuses)} run bonuses (one per train)"
@@ -176,7 +182,9 @@ class _Sequence:
     def __call__(self, row: Row) -> bool:
         pattern = self.pattern
         values = tuple(car.value for car in row)  # a wild car of a card back is worth 2
-        return any(values[i : i + len(pattern)] == pattern for i in range(len(values) - len(pattern) + 1))
+        return any(
+            values[i : i + len(pattern)] == pattern for i in range(len(values) - len(pattern) + 1)
+        )
 
 
 @dataclass(frozen=True)
@@ -264,36 +272,68 @@ def _sequence_caboose(number: int, text: str) -> Caboose:
 
 CABOOSES: tuple[Caboose, ...] = (
     Caboose(
-        "Executive", 5, "fewest distinct colours among your train's cars (ties all score)", CabooseKind.FEWEST,
+        "Executive",
+        5,
+        "fewest distinct colours among your train's cars (ties all score)",
+        CabooseKind.FEWEST,
         measure=_distinct_colours,
     ),
     Caboose(
-        "Two-Timer", 5, "at least two colours with exactly 3 cars each anywhere in the train", CabooseKind.ABSOLUTE,
-        test=_two_timer, memo_key=_CappedCounts(4),
+        "Two-Timer",
+        5,
+        "at least two colours with exactly 3 cars each anywhere in the train",
+        CabooseKind.ABSOLUTE,
+        test=_two_timer,
+        memo_key=_CappedCounts(4),
     ),
     Caboose(
-        "Diversified", 5, "most runs of length >= 2 (ties all score)", CabooseKind.MOST,
+        "Diversified",
+        5,
+        "most runs of length >= 2 (ties all score)",
+        CabooseKind.MOST,
         measure=_long_runs,
     ),
     Caboose(
-        "Short Line", 5, "most cars of a single colour (ties all score)", CabooseKind.MOST,
+        "Short Line",
+        5,
+        "most cars of a single colour (ties all score)",
+        CabooseKind.MOST,
         measure=_most_of_one_colour,
     ),
     Caboose(
-        "Lightweight", 6, "no car of value 4 in the train", CabooseKind.ABSOLUTE,
-        test=_lightweight, memo_key=_Verdict(_lightweight), monotone=True, face_up_ok=_no_four,
+        "Lightweight",
+        6,
+        "no car of value 4 in the train",
+        CabooseKind.ABSOLUTE,
+        test=_lightweight,
+        memo_key=_Verdict(_lightweight),
+        monotone=True,
+        face_up_ok=_no_four,
     ),
     Caboose(
-        "Specialized", 3, "some colour with exactly 5 cars", CabooseKind.ABSOLUTE,
-        test=_specialized, memo_key=_CappedCounts(6),
+        "Specialized",
+        3,
+        "some colour with exactly 5 cars",
+        CabooseKind.ABSOLUTE,
+        test=_specialized,
+        memo_key=_CappedCounts(6),
     ),
     Caboose(
-        "The Little Engine", 7, "lowest train value plus run bonus (ties all score)", CabooseKind.FEWEST,
+        "The Little Engine",
+        7,
+        "lowest train value plus run bonus (ties all score)",
+        CabooseKind.FEWEST,
         measure=_value_and_bonus,
     ),
     Caboose(
-        "Efficient", 8, "every face-up card has the same colour on both halves", CabooseKind.ABSOLUTE,
-        test=_efficient, memo_key=_Verdict(_efficient), monotone=True, face_up_ok=_is_mono,
+        "Efficient",
+        8,
+        "every face-up card has the same colour on both halves",
+        CabooseKind.ABSOLUTE,
+        test=_efficient,
+        memo_key=_Verdict(_efficient),
+        monotone=True,
+        face_up_ok=_is_mono,
     ),
     _sequence_caboose(1, "2,2,2,2,2"),
     _sequence_caboose(2, "3,3,3,3,3"),
@@ -301,16 +341,30 @@ CABOOSES: tuple[Caboose, ...] = (
     _sequence_caboose(4, "2,2,2,2,3"),
     _sequence_caboose(5, "3,2,2,3,3"),
     Caboose(
-        "End of Line", 4, "the last car of the train has value 3", CabooseKind.ABSOLUTE,
-        test=_end_of_line, memo_key=_no_key,
+        "End of Line",
+        4,
+        "the last car of the train has value 3",
+        CabooseKind.ABSOLUTE,
+        test=_end_of_line,
+        memo_key=_no_key,
     ),
     Caboose(
-        "Buried Alive", 7, "most wild cars, with at least one face-down card (ties all score)", CabooseKind.MOST,
-        test=_has_wild, measure=_wild_cars,
+        "Buried Alive",
+        7,
+        "most wild cars, with at least one face-down card (ties all score)",
+        CabooseKind.MOST,
+        test=_has_wild,
+        measure=_wild_cars,
     ),
     Caboose(
-        "Inefficient", 5, "no run of length >= 2", CabooseKind.ABSOLUTE,
-        test=_inefficient, memo_key=_Verdict(_inefficient), monotone=True, face_up_ok=_is_mixed,
+        "Inefficient",
+        5,
+        "no run of length >= 2",
+        CabooseKind.ABSOLUTE,
+        test=_inefficient,
+        memo_key=_Verdict(_inefficient),
+        monotone=True,
+        face_up_ok=_is_mixed,
     ),
 )
 """The 16 cabooses of the 2014 prototype, in the rules page's order."""

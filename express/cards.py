@@ -128,7 +128,9 @@ class Car:
         if not isinstance(self.value, int) or isinstance(self.value, bool):
             raise type_error("Car: value", "an int", self.value)
         if self.color is None and self.value not in _WILD_VALUES:
-            raise ParseError(f"invalid car: {self._text()!r} (a wild car is '*2', or '*0' for the engine)")
+            raise ParseError(
+                f"invalid car: {self._text()!r} (a wild car is '*2', or '*0' for the engine)"
+            )
         if self.color is not None and self.value not in _CAR_VALUES:
             raise ParseError(f"invalid car: {self._text()!r} (a car's value is 2, 3 or 4)")
 
@@ -145,17 +147,23 @@ class Car:
         token = text.strip()
         match = re.fullmatch(r"([A-Za-z*])([0-9]+)", token)
         if match is None:
-            raise ParseError(f"invalid car: {text!r} (expected a colour letter and a value, like 'R3')")
+            raise ParseError(
+                f"invalid car: {text!r} (expected a colour letter and a value, like 'R3')"
+            )
         letter, digits = match.groups()
         value = int(digits)
         if letter == "*":
             if value not in _WILD_VALUES:
-                raise ParseError(f"invalid car: {text!r} (a wild car is '*2', or '*0' for the engine)")
+                raise ParseError(
+                    f"invalid car: {text!r} (a wild car is '*2', or '*0' for the engine)"
+                )
             return cls(None, value)
         try:
             color = Color(letter.upper())
         except ValueError:
-            raise ParseError(f"invalid car: {text!r} (unknown colour {letter!r}; use B, R, G, Y or P)") from None
+            raise ParseError(
+                f"invalid car: {text!r} (unknown colour {letter!r}; use B, R, G, Y or P)"
+            ) from None
         if value not in _CAR_VALUES:
             raise ParseError(f"invalid car: {text!r} (a car's value is 2, 3 or 4)")
         return cls(color, value)
@@ -194,7 +202,11 @@ class Card:
     def __post_init__(self) -> None:
         for side, car in (("left", self.left), ("right", self.right)):
             if not isinstance(car, Car):
-                raise type_error(f"Card: {side}", "a Car (e.g. Car.parse('R3')); Card.parse('R3|G3') reads a card", car)
+                raise type_error(
+                    f"Card: {side}",
+                    "a Car (e.g. Car.parse('R3')); Card.parse('R3|G3') reads a card",
+                    car,
+                )
         if self.left.is_wild or self.right.is_wild:
             raise ParseError(f"invalid card: {self._text()!r} (both cars of a card have a colour)")
 
@@ -215,7 +227,9 @@ class Card:
             raise type_error("Card.parse: text", "a card's notation (str), like 'R3|G3'", text)
         parts = text.strip().split("|")
         if len(parts) != 2:
-            raise ParseError(f"invalid card: {text!r} (expected two cars joined by '|', like 'R3|G3')")
+            raise ParseError(
+                f"invalid card: {text!r} (expected two cars joined by '|', like 'R3|G3')"
+            )
         left, right = (Car.parse(part) for part in parts)
         if left.is_wild or right.is_wild:
             raise ParseError(f"invalid card: {text!r} (both cars of a card have a colour)")
@@ -251,7 +265,9 @@ class DeckEntry:
     provenance: Provenance
 
 
-def _entries(notation: str, count: int, provenance: Provenance = Provenance.PROTOTYPE_2014) -> list[DeckEntry]:
+def _entries(
+    notation: str, count: int, provenance: Provenance = Provenance.PROTOTYPE_2014
+) -> list[DeckEntry]:
     return [DeckEntry(Card.parse(text), count, provenance) for text in notation.split()]
 
 
@@ -282,9 +298,13 @@ def deck_for(players: int) -> tuple[Card, ...]:
     if not isinstance(players, int) or isinstance(players, bool):
         raise type_error("deck_for: players", "an int from 2 to 5", players)
     if players not in _HAND_SIZES:
-        raise RulesError(f"invalid player count: {players!r} (Yardmaster Express is for 2 to 5 players)")
+        raise RulesError(
+            f"invalid player count: {players!r} (Yardmaster Express is for 2 to 5 players)"
+        )
     if players == 2:
-        return tuple(card for card in DECK if Color.PURPLE not in (card.left.color, card.right.color))
+        return tuple(
+            card for card in DECK if Color.PURPLE not in (card.left.color, card.right.color)
+        )
     return DECK
 
 
@@ -301,7 +321,9 @@ def parse_deck(text: str) -> tuple[Card, ...]:
     (Card.parse('R4|B4'), Card.parse('B4|G4'))
     """
     if not isinstance(text, str):
-        raise type_error("parse_deck: text", "deck text (str); for a file use load_deck(path)", text)
+        raise type_error(
+            "parse_deck: text", "deck text (str); for a file use load_deck(path)", text
+        )
     cards: list[Card] = []
     lines = text.splitlines()
     numbered = "\n" in text or "\r" in text
@@ -323,11 +345,15 @@ def _parse_token(token: str) -> Card:
     if token.startswith("#"):
         raise ParseError(f"invalid card: {token!r} (comments in deck text start with {COMMENT!r})")
     if token.isdigit():
-        raise ParseError(f"invalid card: {token!r} (a deck lists each copy of a card again; there is no count syntax)")
+        raise ParseError(
+            f"invalid card: {token!r} (a deck lists each copy of a card again; there is no count syntax)"
+        )
     if len(token) > _LONGEST_TOKEN:
         # Quote the start only: a damaged file can hold one enormous token.
         shown = repr(token[:_LONGEST_TOKEN])
-        raise ParseError(f"invalid card: {shown}... (expected two cars joined by '|', like 'R3|G3')")
+        raise ParseError(
+            f"invalid card: {shown}... (expected two cars joined by '|', like 'R3|G3')"
+        )
     return Card.parse(token)
 
 
@@ -380,7 +406,9 @@ def load_deck(path: str | Path) -> tuple[Card, ...]:
     except OSError as error:
         raise ExpressError(f"cannot read deck file: {name!r} ({error.strerror or error})") from None
     if len(data) > _LARGEST_DECK_FILE:
-        raise ExpressError(f"deck file {name!r} is larger than {_LARGEST_DECK_FILE:,} bytes: not a deck file")
+        raise ExpressError(
+            f"deck file {name!r} is larger than {_LARGEST_DECK_FILE:,} bytes: not a deck file"
+        )
     if b"\0" in data:
         raise ExpressError(f"deck file {name!r} is binary, not a text deck file")
     try:

@@ -78,52 +78,82 @@ def _positive_seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"invalid value: {text!r} (a positive, finite number of seconds)")
+        raise argparse.ArgumentTypeError(
+            f"invalid value: {text!r} (a positive, finite number of seconds)"
+        )
     return value
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="express", description="Yardmaster Express: optimal trains and game scoring.")
+    parser = _Parser(
+        prog="express", description="Yardmaster Express: optimal trains and game scoring."
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     best = commands.add_parser("best", help="the optimal train from a pool of cards")
     best.add_argument("--length", type=int, required=True, help="cards to add to the train")
     pool = best.add_mutually_exclusive_group()
-    pool.add_argument("--players", type=int, help="use the deck of this many players (2 removes purple)")
-    # Whatever the deck, the --start train's cards come out of it: the pool is the cards left.
-    pool.add_argument("--cards", help='the deck as text, e.g. "R4|B4,B4|G4" (default: the 32-card deck)')
-    pool.add_argument("--deck-file", help="read the deck from a file (the format `express deck` prints)")
-    best.add_argument(
-        "--start", default="", help="extend this train instead of a bare engine (its cards come out of the deck)"
+    pool.add_argument(
+        "--players", type=int, help="use the deck of this many players (2 removes purple)"
     )
-    best.add_argument("--no-bonus", action="store_true", help="leave the longest-run bonus out of the score")
-    best.add_argument("--caboose", help="add this caboose's points when the train meets it (absolute ones)")
+    # Whatever the deck, the --start train's cards come out of it: the pool is the cards left.
+    pool.add_argument(
+        "--cards", help='the deck as text, e.g. "R4|B4,B4|G4" (default: the 32-card deck)'
+    )
+    pool.add_argument(
+        "--deck-file", help="read the deck from a file (the format `express deck` prints)"
+    )
+    best.add_argument(
+        "--start",
+        default="",
+        help="extend this train instead of a bare engine (its cards come out of the deck)",
+    )
+    best.add_argument(
+        "--no-bonus", action="store_true", help="leave the longest-run bonus out of the score"
+    )
+    best.add_argument(
+        "--caboose", help="add this caboose's points when the train meets it (absolute ones)"
+    )
     best.add_argument("--count", action="store_true", help="also count the distinct optimal trains")
     best.add_argument(
-        "--node-limit", type=_positive_int, help="stop after this many states (result may not be optimal)"
+        "--node-limit",
+        type=_positive_int,
+        help="stop after this many states (result may not be optimal)",
     )
-    best.add_argument("--time-limit", type=_positive_seconds, help="stop after this many seconds (positive)")
+    best.add_argument(
+        "--time-limit", type=_positive_seconds, help="stop after this many seconds (positive)"
+    )
     best.add_argument("--json", action="store_true", help="machine-readable output")
 
     score = commands.add_parser("score", help="score the trains of a finished game")
     score.add_argument(
-        "--train", action="append", required=True, dest="trains",
+        "--train",
+        action="append",
+        required=True,
+        dest="trains",
         help='one player\'s train, e.g. "R4|B4,~B4|G4" (~ = face down); repeat per player, clockwise',
     )
-    score.add_argument("--start-player", type=int, default=0, help="the start player's number (from 0)")
+    score.add_argument(
+        "--start-player", type=int, default=0, help="the start player's number (from 0)"
+    )
     score.add_argument("--caboose", help="the caboose drawn for the game")
     dealt = score.add_mutually_exclusive_group()
     # The trains may not use a card more often than the deck holds.
     dealt.add_argument(
-        "--cards", help="the deck the game was dealt from, as text (default: the standard deck for that many players)"
+        "--cards",
+        help="the deck the game was dealt from, as text (default: the standard deck for that many players)",
     )
-    dealt.add_argument("--deck-file", help="read the deck the game was dealt from from a file (see --cards)")
+    dealt.add_argument(
+        "--deck-file", help="read the deck the game was dealt from from a file (see --cards)"
+    )
     score.add_argument("--json", action="store_true", help="machine-readable output")
 
     cabooses = commands.add_parser("cabooses", help="list the caboose cards")
     cabooses.add_argument("--json", action="store_true", help="machine-readable output")
 
-    deck = commands.add_parser("deck", help="print a deck as a deck file, with the provenance of its cards")
+    deck = commands.add_parser(
+        "deck", help="print a deck as a deck file, with the provenance of its cards"
+    )
     deck.add_argument("--players", type=int, help="the deck of this many players")
     deck.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -167,7 +197,9 @@ def _pool(args: argparse.Namespace, start: Train) -> tuple[tuple[Card, ...], str
 def _score(args: argparse.Namespace) -> GameScore:
     trains = [Train.parse(text) for text in args.trains]
     if len(trains) > MAX_PLAYERS:
-        raise ExpressError(f"too many trains: {len(trains)} (Yardmaster Express is for 2 to {MAX_PLAYERS} players)")
+        raise ExpressError(
+            f"too many trains: {len(trains)} (Yardmaster Express is for 2 to {MAX_PLAYERS} players)"
+        )
     if args.cards is not None or args.deck_file is not None:
         deck, source = _deck(args)
     elif len(trains) >= 2:
@@ -178,7 +210,9 @@ def _score(args: argparse.Namespace) -> GameScore:
     try:
         return score_game(trains, start_player=args.start_player, caboose=caboose, deck=deck)
     except PoolError as error:
-        raise PoolError(f"{error} (checked against {source}; --cards / --deck-file give another deck)") from None
+        raise PoolError(
+            f"{error} (checked against {source}; --cards / --deck-file give another deck)"
+        ) from None
 
 
 def _row(train: Train) -> str:
@@ -188,7 +222,9 @@ def _row(train: Train) -> str:
 
 def _run_colours(train: Train) -> str:
     """The colours of the train's longest runs: ``"green, purple"``, or ``"no run"``."""
-    colours = sorted({run.color.name.lower() for run in train.runs if run.length == train.longest_run})
+    colours = sorted(
+        {run.color.name.lower() for run in train.runs if run.length == train.longest_run}
+    )
     return ", ".join(colours) if colours else "no run"
 
 
@@ -211,8 +247,12 @@ def _best_text(result: TrainSearch, source: str, bonus: bool) -> str:
     if not bonus:
         lines.append(f"  (longest run {result.longest_run}: {_run_colours(train)}; not scored)")
     if result.caboose is not None and result.caboose.is_relative:
-        lines.append(f"  ({result.caboose.name} compares trains, so it scores nothing in a solo search)")
-    status = "optimal (proven)" if result.optimal else "best found, NOT proven optimal (limit reached)"
+        lines.append(
+            f"  ({result.caboose.name} compares trains, so it scores nothing in a solo search)"
+        )
+    status = (
+        "optimal (proven)" if result.optimal else "best found, NOT proven optimal (limit reached)"
+    )
     stats = f"search: {status}, {result.nodes} states searched, {result.seconds:.3f} s"
     if result.count is not None:
         stats += f", {result.count} distinct optimal train{'s' if result.count != 1 else ''}"
@@ -232,7 +272,9 @@ def _score_text(game: GameScore) -> str:
     lines.append("(* start player)")
     if game.caboose is not None:
         winners = ", ".join(str(p) for p in game.caboose_winners) or "nobody"
-        lines.append(f"caboose {game.caboose.name} ({game.caboose.points}): {game.caboose.condition} -> {winners}")
+        lines.append(
+            f"caboose {game.caboose.name} ({game.caboose.points}): {game.caboose.condition} -> {winners}"
+        )
     total = game.players[game.winner].total
     lines.append(f"winner: player {game.winner} with {total}")
     return "\n".join(lines)
@@ -276,10 +318,20 @@ def _run(args: argparse.Namespace) -> str:
     if args.command == "cabooses":
         if args.json:
             return json.dumps(
-                [{"name": c.name, "points": c.points, "kind": c.kind.value, "condition": c.condition} for c in CABOOSES],
+                [
+                    {
+                        "name": c.name,
+                        "points": c.points,
+                        "kind": c.kind.value,
+                        "condition": c.condition,
+                    }
+                    for c in CABOOSES
+                ],
                 indent=2,
             )
-        return "\n".join(f"{c.name:<18}{c.points:>3}  {c.kind.value:<9}{c.condition}" for c in CABOOSES)
+        return "\n".join(
+            f"{c.name:<18}{c.points:>3}  {c.kind.value:<9}{c.condition}" for c in CABOOSES
+        )
     if args.json:
         cards = DECK if args.players is None else deck_for(args.players)
         return json.dumps([str(card) for card in cards])
@@ -287,8 +339,18 @@ def _run(args: argparse.Namespace) -> str:
 
 
 _VALUE_OPTIONS = frozenset(
-    {"--length", "--players", "--cards", "--deck-file", "--start", "--caboose", "--node-limit", "--time-limit",
-     "--train", "--start-player"}
+    {
+        "--length",
+        "--players",
+        "--cards",
+        "--deck-file",
+        "--start",
+        "--caboose",
+        "--node-limit",
+        "--time-limit",
+        "--train",
+        "--start-player",
+    }
 )
 
 
@@ -301,7 +363,9 @@ def _attach_values(argv: Sequence[str]) -> list[str]:
     while index < len(argv):
         arg = argv[index]
         following = argv[index + 1] if index + 1 < len(argv) else None
-        dashed_value = following is not None and following.startswith("-") and not following.startswith("--")
+        dashed_value = (
+            following is not None and following.startswith("-") and not following.startswith("--")
+        )
         if arg in _VALUE_OPTIONS and dashed_value:
             attached.append(f"{arg}={following}")
             index += 2

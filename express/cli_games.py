@@ -55,27 +55,43 @@ def add_commands(commands: Any) -> None:
     names = ", ".join(BOT_NAMES) + "; with the openspiel extra " + ", ".join(OPENSPIEL_BOTS)
     simulations = f"simulations per decision of mcts and ismcts (default {SEARCH_SIMULATIONS})"
     game = commands.add_parser("play", help="play one game between bots, turn by turn")
-    game.add_argument("--players", required=True, help=f"one bot per seat, clockwise, comma-separated ({names})")
-    game.add_argument("--seed", type=int, default=0, help="the seed of the shuffle and the bots (default 0)")
+    game.add_argument(
+        "--players", required=True, help=f"one bot per seat, clockwise, comma-separated ({names})"
+    )
+    game.add_argument(
+        "--seed", type=int, default=0, help="the seed of the shuffle and the bots (default 0)"
+    )
     game.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
     game.add_argument("--rounds", type=int, help="override the 9 - N rounds")
-    game.add_argument("--hindsight", action="store_true", help="also the best train each player could have built")
+    game.add_argument(
+        "--hindsight", action="store_true", help="also the best train each player could have built"
+    )
     game.add_argument("--simulations", type=int, default=SEARCH_SIMULATIONS, help=simulations)
     game.add_argument("--json", action="store_true", help="machine-readable output")
 
     tour = commands.add_parser("tournament", help="a duplicate-deal tournament between bots")
-    tour.add_argument("--players", required=True, help=f"one bot per seat, comma-separated ({names})")
-    tour.add_argument("--games", type=int, default=2000, help="deals, each played once per seat rotation")
+    tour.add_argument(
+        "--players", required=True, help=f"one bot per seat, comma-separated ({names})"
+    )
+    tour.add_argument(
+        "--games", type=int, default=2000, help="deals, each played once per seat rotation"
+    )
     tour.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
-    tour.add_argument("--match", action="store_true", help="play the strategic variant (two games) per deal")
+    tour.add_argument(
+        "--match", action="store_true", help="play the strategic variant (two games) per deal"
+    )
     tour.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
     tour.add_argument("--simulations", type=int, default=SEARCH_SIMULATIONS, help=simulations)
     add_executor_options(tour, workers_default=1)
     tour.add_argument("--json", action="store_true", help="machine-readable output")
 
-    solve = commands.add_parser("solve", help="the exact value and an optimal line of a two-player deal")
+    solve = commands.add_parser(
+        "solve", help="the exact value and an optimal line of a two-player deal"
+    )
     source = solve.add_mutually_exclusive_group()
-    source.add_argument("--seed", type=int, default=0, help="shuffle the 2-player deck with this seed (default 0)")
+    source.add_argument(
+        "--seed", type=int, default=0, help="shuffle the 2-player deck with this seed (default 0)"
+    )
     source.add_argument("--order", help="a deck file with the deck order, top card first")
     solve.add_argument("--caboose", help="a caboose by name (default: none)")
     solve.add_argument("--rounds", type=int, help="override the 7 rounds of a two-player game")
@@ -93,10 +109,14 @@ def _bots(text: str, simulations: int = SEARCH_SIMULATIONS) -> dict[str, Policy]
     seats: dict[str, Policy] = {}
     for name in names:
         if name == "perfect":
-            raise ExpressError(f"the perfect bot needs the deck order ({text!r}): "
-                               "express solve plays a two-player deal perfectly")
+            raise ExpressError(
+                f"the perfect bot needs the deck order ({text!r}): "
+                "express solve plays a two-player deal perfectly"
+            )
         if name not in BOT_NAMES + OPENSPIEL_BOTS:
-            raise ExpressError(f"unknown bot: {name!r} in {text!r} (choose from {', '.join(BOT_NAMES + OPENSPIEL_BOTS)})")
+            raise ExpressError(
+                f"unknown bot: {name!r} in {text!r} (choose from {', '.join(BOT_NAMES + OPENSPIEL_BOTS)})"
+            )
         label, copy = name, 1
         while label in seats:
             copy += 1
@@ -107,12 +127,16 @@ def _bots(text: str, simulations: int = SEARCH_SIMULATIONS) -> dict[str, Policy]
 
 def _cars(train: Train) -> str:
     """A train as a row of cards after the engine; a face-down card shows only its back, ``~``."""
-    return " > ".join(["engine", *(str(play.card) if play.face_up else "~" for play in train.plays)])
+    return " > ".join(
+        ["engine", *(str(play.card) if play.face_up else "~" for play in train.plays)]
+    )
 
 
 def _score_lines(score: GameScore, names: list[str], trains: list[Train]) -> list[str]:
     width = max(len(name) for name in names)
-    lines = [f"  {'player':<{width + 4}}{'value':>6}{'run':>5}{'award':>7}{'caboose':>9}{'total':>7}  train"]
+    lines = [
+        f"  {'player':<{width + 4}}{'value':>6}{'run':>5}{'award':>7}{'caboose':>9}{'total':>7}  train"
+    ]
     for p, train in zip(score.players, trains):
         mark = "*" if p.player == score.start_player else " "
         lines.append(
@@ -121,35 +145,51 @@ def _score_lines(score: GameScore, names: list[str], trains: list[Train]) -> lis
         )
     runners = " and ".join(f"{seat} ({names[seat]})" for seat in score.run_winners)
     if score.run_winners:
-        lines.append(f"longest run {score.longest_run}: player{'s' if len(score.run_winners) > 1 else ''} "
-                     f"{runners} gain{'' if len(score.run_winners) > 1 else 's'} {score.longest_run}")
+        lines.append(
+            f"longest run {score.longest_run}: player{'s' if len(score.run_winners) > 1 else ''} "
+            f"{runners} gain{'' if len(score.run_winners) > 1 else 's'} {score.longest_run}"
+        )
     else:
         lines.append("longest run: no coloured car, no award")
     if score.caboose is not None:
         winners = ", ".join(f"{seat} ({names[seat]})" for seat in score.caboose_winners) or "nobody"
-        lines.append(f"caboose {score.caboose.name} ({score.caboose.points}, {score.caboose.condition}): {winners}")
+        lines.append(
+            f"caboose {score.caboose.name} ({score.caboose.points}, {score.caboose.condition}): {winners}"
+        )
     winner = score.players[score.winner]
     tied = [p.player for p in score.players if p.total == winner.total]
     note = f" (tie-break among players {', '.join(map(str, tied))})" if len(tied) > 1 else ""
-    lines.append(f"winner: player {winner.player} ({names[winner.player]}) with {winner.total}{note}")
+    lines.append(
+        f"winner: player {winner.player} ({names[winner.player]}) with {winner.total}{note}"
+    )
     return lines
 
 
 def _play_text(game: Game, names: list[str], seed: int, with_hindsight: bool) -> str:
     width = max(len(name) for name in names)
-    caboose = "no caboose" if game.caboose is None else f"caboose {game.caboose.name} ({game.caboose.points}): {game.caboose.condition}"
-    lines = [f"Yardmaster Express, {game.players} players ({', '.join(names)}), seed {seed}, {caboose}"]
+    caboose = (
+        "no caboose"
+        if game.caboose is None
+        else f"caboose {game.caboose.name} ({game.caboose.points}): {game.caboose.condition}"
+    )
+    lines = [
+        f"Yardmaster Express, {game.players} players ({', '.join(names)}), seed {seed}, {caboose}"
+    ]
     trains = [Train() for _ in range(game.players)]
     for event in game.events:
         if isinstance(event, Dealt):
-            lines.append(f"player {event.player} ({names[event.player]}) is dealt "
-                         f"{' '.join(str(card) for card in event.cards)}")
+            lines.append(
+                f"player {event.player} ({names[event.player]}) is dealt "
+                f"{' '.join(str(card) for card in event.cards)}"
+            )
         elif isinstance(event, Turn):
             if event.player == game.start_player:
                 lines.append(f"round {event.round}")
             way = "face up" if event.play.face_up else "face down"
-            lines.append(f"  {event.player} {names[event.player]:<{width}}  draws {event.drew}, holds "
-                         f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}")
+            lines.append(
+                f"  {event.player} {names[event.player]:<{width}}  draws {event.drew}, holds "
+                f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}"
+            )
             trains[event.player] = event.train
             if event.passed_to is None or event.passed_to == game.start_player:
                 for seat, train in enumerate(trains):
@@ -158,10 +198,14 @@ def _play_text(game: Game, names: list[str], seed: int, with_hindsight: bool) ->
     lines.append("final scoring (trains in full, ~ = face down)")
     lines.extend(_score_lines(game.score(), names, game.trains))
     if with_hindsight:
-        lines.append("hindsight: the best train from the cards each player saw (value + own longest run + caboose)")
+        lines.append(
+            "hindsight: the best train from the cards each player saw (value + own longest run + caboose)"
+        )
         for h in hindsight(game):
-            lines.append(f"  {h.player} {names[h.player]:<{width}}  best {h.best.score} ({h.best.train}), "
-                         f"actual {h.solo}, gap {h.gap}")
+            lines.append(
+                f"  {h.player} {names[h.player]:<{width}}  best {h.best.score} ({h.best.train}), "
+                f"actual {h.solo}, gap {h.gap}"
+            )
     return "\n".join(lines)
 
 
@@ -179,9 +223,16 @@ def _play(args: argparse.Namespace) -> str:
         "seed": args.seed,
         "caboose": None if game.caboose is None else game.caboose.name,
         "turns": [
-            {"round": e.round, "player": e.player, "drew": str(e.drew), "hand": [str(c) for c in e.hand],
-             "play": str(e.play), "train": str(e.train)}
-            for e in game.events if isinstance(e, Turn)
+            {
+                "round": e.round,
+                "player": e.player,
+                "drew": str(e.drew),
+                "hand": [str(c) for c in e.hand],
+                "play": str(e.play),
+                "train": str(e.train),
+            }
+            for e in game.events
+            if isinstance(e, Turn)
         ],
         "events": [str(e) for e in game.events],
         "trains": [str(train) for train in game.trains],
@@ -189,8 +240,14 @@ def _play(args: argparse.Namespace) -> str:
     }
     if args.hindsight:
         data["hindsight"] = [
-            {"player": h.player, "seen": [str(c) for c in h.seen], "best": h.best.to_dict(), "solo": h.solo,
-             "total": h.total, "gap": h.gap}
+            {
+                "player": h.player,
+                "seen": [str(c) for c in h.seen],
+                "best": h.best.to_dict(),
+                "solo": h.solo,
+                "total": h.total,
+                "gap": h.gap,
+            }
             for h in hindsight(game)
         ]
     return json.dumps(data, indent=2)
@@ -200,8 +257,12 @@ def _tournament(args: argparse.Namespace) -> str:
     from arena.tournament import tournament
 
     seats = _bots(args.players, args.simulations)
-    options: dict[str, Any] = {"games": args.games, "seed": args.seed,
-                               "progress": sys.stderr.isatty(), "summarise": decisive}
+    options: dict[str, Any] = {
+        "games": args.games,
+        "seed": args.seed,
+        "progress": sys.stderr.isatty(),
+        "summarise": decisive,
+    }
     new_game = partial(Match if args.match else Game, len(seats), caboose=args.caboose)
     try:
         new_game()  # bad game options fail here, before any worker starts
@@ -211,7 +272,9 @@ def _tournament(args: argparse.Namespace) -> str:
         raise ExpressError(str(error)) from None
     except ImportError as error:
         raise ExpressError(f"the tournament needs an optional extra: {error}") from None
-    summaries = [record.summary for record in result.records if isinstance(record.summary, Decisive)]
+    summaries = [
+        record.summary for record in result.records if isinstance(record.summary, Decisive)
+    ]
     games = len(summaries)
     run_award = sum(1 for s in summaries if s.run_award)
     caboose = sum(1 for s in summaries if s.caboose)
@@ -224,8 +287,11 @@ def _tournament(args: argparse.Namespace) -> str:
     def share(count: int) -> str:
         return f"{count} of {games} games ({100 * count / games:.1f}%)" if games else "no games"
 
-    lines = [f"{'matches' if args.match else 'games'} of Yardmaster Express: {', '.join(seats)}", str(result),
-             f"the longest-run award decided the winner in {share(run_award)}"]
+    lines = [
+        f"{'matches' if args.match else 'games'} of Yardmaster Express: {', '.join(seats)}",
+        str(result),
+        f"the longest-run award decided the winner in {share(run_award)}",
+    ]
     if args.caboose is None:
         lines.append("the caboose decided nothing: no caboose in play (--caboose NAME|random)")
     else:
@@ -268,8 +334,10 @@ def _solve(args: argparse.Namespace) -> str:
     for event in game.events:
         if isinstance(event, Turn):
             way = "face up" if event.play.face_up else "face down"
-            lines.append(f"  round {event.round}: player {event.player} holds "
-                         f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}")
+            lines.append(
+                f"  round {event.round}: player {event.player} holds "
+                f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}"
+            )
     lines.append("final scoring (trains in full, ~ = face down)")
     lines.extend(_score_lines(score, ["perfect", "perfect"], game.trains))
     return "\n".join(lines)

@@ -81,7 +81,11 @@ def _color_counts(row: tuple[Car, ...]) -> tuple[tuple[object, int], ...]:
 def _runs_of_two(row: tuple[Car, ...]) -> int:
     runs, length, last = 0, 0, None
     for car in row:
-        length = length + 1 if car.color is not None and car.color is last else (0 if car.color is None else 1)
+        length = (
+            length + 1
+            if car.color is not None and car.color is last
+            else (0 if car.color is None else 1)
+        )
         last = car.color
         if length == 2:
             runs += 1
@@ -125,7 +129,10 @@ class _Solver:
         self.cards = sorted(set(order), key=str)
         self.card_id = card_id = {card: i for i, card in enumerate(self.cards)}
         self.order = tuple(card_id[card] for card in order)
-        cars = sorted({ENGINE, WILD} | {car for card in self.cards for car in (card.left, card.right)}, key=str)
+        cars = sorted(
+            {ENGINE, WILD} | {car for card in self.cards for car in (card.left, card.right)},
+            key=str,
+        )
         car_id = {car: i for i, car in enumerate(cars)}
         self.cars = cars
         self.color = [-1 if car.color is None else list(Color).index(car.color) for car in cars]
@@ -158,11 +165,18 @@ class _Solver:
             return (last, run, longest, (), value + gained, row, plays + ((card, face_up),))
         new_row = row + (self.cars[pair[0]], self.cars[pair[1]])
         return (
-            last, run, longest, _caboose_key(self.caboose, new_row), value + gained, new_row,
+            last,
+            run,
+            longest,
+            _caboose_key(self.caboose, new_row),
+            value + gained,
+            new_row,
             plays + ((card, face_up),),
         )
 
-    def moves(self, hand: tuple[int, ...], player: _Player) -> list[tuple[int, int, bool, tuple[int, ...]]]:
+    def moves(
+        self, hand: tuple[int, ...], player: _Player
+    ) -> list[tuple[int, int, bool, tuple[int, ...]]]:
         out = []
         fits = self.fits[player[0]]
         for i, card in enumerate(hand):
@@ -184,7 +198,9 @@ class _Solver:
             key = (players[0][:4], players[1][:4])
         terms = self.ends.get(key)
         if terms is None:
-            trains = [Train(tuple(Play(self.cards[card], up) for card, up in p[6])) for p in players]
+            trains = [
+                Train(tuple(Play(self.cards[card], up) for card, up in p[6])) for p in players
+            ]
             game = score_game(trains, start_player=0, caboose=self.caboose)
             extra = [score.total - score.value for score in game.players]
             terms = self.ends[key] = extra[0] - extra[1]
@@ -197,7 +213,9 @@ class _Solver:
                 return hand[:i] + (drawn,) + hand[i:]
         return hand + (drawn,)
 
-    def search(self, t: int, hand: tuple[int, ...], players: tuple[_Player, _Player], alpha: int, beta: int) -> int:
+    def search(
+        self, t: int, hand: tuple[int, ...], players: tuple[_Player, _Player], alpha: int, beta: int
+    ) -> int:
         if t == self.turns:
             return self.end_terms(players)
         key = (t, hand, players[0][:4], players[1][:4])
@@ -266,7 +284,9 @@ class _Solver:
         return DealSolution(value, tuple(line), self.nodes)
 
 
-def solve_order(order: Sequence[Card], *, caboose: Caboose | None = None, rounds: int = 7) -> DealSolution:
+def solve_order(
+    order: Sequence[Card], *, caboose: Caboose | None = None, rounds: int = 7
+) -> DealSolution:
     """The exact value and an optimal line of a two-player deal dealt from ``order`` (top first).
 
     >>> from express.cards import deck_for
@@ -278,12 +298,18 @@ def solve_order(order: Sequence[Card], *, caboose: Caboose | None = None, rounds
         raise RulesError(f"invalid number of rounds: {rounds!r} (at least 1)")
     needed = _HAND_SIZE + 2 * rounds
     if len(order) < needed:
-        raise RulesError(f"a {rounds}-round two-player deal needs {needed} cards, the order has {len(order)}")
+        raise RulesError(
+            f"a {rounds}-round two-player deal needs {needed} cards, the order has {len(order)}"
+        )
     return _Solver(order, caboose, rounds).solve(0, tuple(order[:_HAND_SIZE]), (Train(), Train()))
 
 
 def _position(
-    order: Sequence[Card], caboose: Caboose | None, rounds: int, turn: int, hand: Sequence[Card],
+    order: Sequence[Card],
+    caboose: Caboose | None,
+    rounds: int,
+    turn: int,
+    hand: Sequence[Card],
     trains: tuple[Train, Train],
 ) -> DealSolution:
     """Solve from a position: ``hand`` holds the cards of the current turn (its draw included)."""
@@ -332,17 +358,34 @@ class PerfectPolicy:
     order: tuple[Card, ...]
     name: str = "perfect"
 
-    def act(self, observation: Observation, legal_actions: Sequence[GameAction], rng: np.random.Generator) -> GameAction:
+    def act(
+        self,
+        observation: Observation,
+        legal_actions: Sequence[GameAction],
+        rng: np.random.Generator,
+    ) -> GameAction:
         if observation.players != 2:
-            raise RulesError(f"the perfect player plays two-player games, not {observation.players} players")
+            raise RulesError(
+                f"the perfect player plays two-player games, not {observation.players} players"
+            )
         caboose = None if observation.caboose is None else caboose_named(observation.caboose)
         start = observation.start_player
         hidden = self.order[0]  # any card stands for a hidden face-down one
         trains = tuple(
-            Train(tuple(Play(hidden, False) if play is None else play for play in observation.trains[seat]))
+            Train(
+                tuple(
+                    Play(hidden, False) if play is None else play
+                    for play in observation.trains[seat]
+                )
+            )
             for seat in (start, 1 - start)
         )
         solution = _position(
-            self.order, caboose, observation.rounds, observation.turn, observation.hand, (trains[0], trains[1])
+            self.order,
+            caboose,
+            observation.rounds,
+            observation.turn,
+            observation.hand,
+            (trains[0], trains[1]),
         )
         return solution.line[0]

@@ -110,7 +110,9 @@ def _probability(count: int, total: int) -> Fraction:
     return probability
 
 
-_STANDARD_DECKS: dict[int, tuple[Card, ...]] = {players: deck_for(players) for players in range(2, 6)}
+_STANDARD_DECKS: dict[int, tuple[Card, ...]] = {
+    players: deck_for(players) for players in range(2, 6)
+}
 """The standard deck of each player count, one tuple each: observations send it as a mark."""
 
 
@@ -163,7 +165,11 @@ class Turn:
 
     def __str__(self) -> str:
         way = "face up" if self.play.face_up else "face down"
-        passed = "" if self.passed_to is None else f", passes {len(self.hand) - 1} to player {self.passed_to}"
+        passed = (
+            ""
+            if self.passed_to is None
+            else f", passes {len(self.hand) - 1} to player {self.passed_to}"
+        )
         return (
             f"round {self.round}: player {self.player} draws {self.drew}, holds "
             f"{' '.join(str(card) for card in self.hand)}, plays {self.play.card} {way}{passed}"
@@ -210,9 +216,21 @@ class Observation:
         trains = tuple(",".join(_play_text(play) for play in plays) for plays in self.trains)
         return (
             _observation_from_text,
-            (self.player, self.players, self.start_player, self.pass_left, self.rounds, self.turn, self.caboose,
-             None if self.deck is _STANDARD_DECKS.get(self.players) else _cards_text(self.deck), self.drawn, _cards_text(self.hand), trains,
-             ",".join(_play_text(play) for play in self.train.plays), _cards_text(self.seen)),
+            (
+                self.player,
+                self.players,
+                self.start_player,
+                self.pass_left,
+                self.rounds,
+                self.turn,
+                self.caboose,
+                None if self.deck is _STANDARD_DECKS.get(self.players) else _cards_text(self.deck),
+                self.drawn,
+                _cards_text(self.hand),
+                trains,
+                ",".join(_play_text(play) for play in self.train.plays),
+                _cards_text(self.seen),
+            ),
         )
 
 
@@ -271,8 +289,19 @@ def _read_cards(text: str, reader: dict[str, Card]) -> tuple[Card, ...]:
 
 
 def _observation_from_text(
-    player: int, players: int, start_player: int, pass_left: bool, rounds: int, turn: int, caboose: str | None,
-    deck: str | None, drawn: int, hand: str, trains: tuple[str, ...], train: str, seen: str,
+    player: int,
+    players: int,
+    start_player: int,
+    pass_left: bool,
+    rounds: int,
+    turn: int,
+    caboose: str | None,
+    deck: str | None,
+    drawn: int,
+    hand: str,
+    trains: tuple[str, ...],
+    train: str,
+    seen: str,
 ) -> Observation:
     """An :class:`Observation` from its pickled text form (see ``Observation.__reduce__``)."""
     cards = _STANDARD_DECKS[players] if deck is None else parse_deck(deck)
@@ -289,10 +318,14 @@ def _observation_from_text(
         drawn=drawn,
         hand=_read_cards(hand, reader),
         trains=tuple(
-            tuple(None if token == "?" else _read_play(token, reader) for token in text.split(",")) if text else ()
+            tuple(None if token == "?" else _read_play(token, reader) for token in text.split(","))
+            if text
+            else ()
             for text in trains
         ),
-        train=Train(tuple(_read_play(token, reader) for token in train.split(",")) if train else ()),
+        train=Train(
+            tuple(_read_play(token, reader) for token in train.split(",")) if train else ()
+        ),
         seen=_read_cards(seen, reader),
     )
 
@@ -399,7 +432,9 @@ class Game:
             raise RulesError(f"invalid rounds: {self.rounds!r} (a game has at least 1 round)")
         start_player = _int(start_player, "start_player")
         if not 0 <= start_player < players:
-            raise RulesError(f"invalid start player: {start_player!r} (players are numbered 0..{players - 1})")
+            raise RulesError(
+                f"invalid start player: {start_player!r} (players are numbered 0..{players - 1})"
+            )
         self.start_player = start_player
         if not isinstance(pass_left, bool):
             raise TypeError(f"pass_left must be a bool, not {type(pass_left).__name__}")
@@ -431,7 +466,9 @@ class Game:
                 raise RulesError(f"unknown caboose: {caboose.name!r} (use one of the 16 cabooses)")
             self.caboose = caboose
         elif caboose is not None:
-            raise TypeError(f"caboose must be a Caboose, its name or 'random', not {type(caboose).__name__}")
+            raise TypeError(
+                f"caboose must be a Caboose, its name or 'random', not {type(caboose).__name__}"
+            )
         # Cards are known inside by their kind: their index among the deck's distinct cards.
         counts = Counter(self.deck)
         self._kinds = tuple(counts)
@@ -481,7 +518,9 @@ class Game:
             return ()
         total = sum(self._left)
         return tuple(
-            (card, _probability(count, total)) for card, count in zip(self._kinds, self._left) if count
+            (card, _probability(count, total))
+            for card, count in zip(self._kinds, self._left)
+            if count
         )
 
     def legal_actions(self) -> Sequence[GameAction]:
@@ -535,8 +574,20 @@ class Game:
     def clone(self) -> Game:
         """An independent copy."""
         copy = Game.__new__(Game)
-        for name in ("players", "hand_size", "rounds", "start_player", "pass_left", "deck", "order",
-                              "caboose", "caboose_pending", "turn", "_kinds", "_kind_of"):
+        for name in (
+            "players",
+            "hand_size",
+            "rounds",
+            "start_player",
+            "pass_left",
+            "deck",
+            "order",
+            "caboose",
+            "caboose_pending",
+            "turn",
+            "_kinds",
+            "_kind_of",
+        ):
             object.__setattr__(copy, name, getattr(self, name))
         copy.drawn = list(self.drawn)
         copy.hand = list(self.hand)
@@ -555,10 +606,16 @@ class Game:
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now (see :class:`Observation`)."""
         if not 0 <= player < self.players:
-            raise RulesError(f"invalid player: {player!r} (players are numbered 0..{self.players - 1})")
-        holding = not self.is_chance_node() and not self.is_terminal() and self._seat(self.turn) == player
+            raise RulesError(
+                f"invalid player: {player!r} (players are numbered 0..{self.players - 1})"
+            )
+        holding = (
+            not self.is_chance_node() and not self.is_terminal() and self._seat(self.turn) == player
+        )
         trains = tuple(
-            tuple(train.plays) if seat == player else tuple(p if p.face_up else None for p in train.plays)
+            tuple(train.plays)
+            if seat == player
+            else tuple(p if p.face_up else None for p in train.plays)
             for seat, train in enumerate(self.trains)
         )
         return Observation(
@@ -619,13 +676,23 @@ class Game:
         # Score the trains listed in order of play, so the clockwise tie-break of score_game reads
         # the direction of play; the run award and cabooses do not depend on seating.
         seats = self.seat_order()
-        game = score_game([self.trains[seat] for seat in seats], start_player=0, caboose=self.caboose)
+        game = score_game(
+            [self.trains[seat] for seat in seats], start_player=0, caboose=self.caboose
+        )
         players = sorted(
-            (PlayerScore(seats[p.player], p.value, p.longest_run, p.run_bonus, p.caboose_points) for p in game.players),
+            (
+                PlayerScore(seats[p.player], p.value, p.longest_run, p.run_bonus, p.caboose_points)
+                for p in game.players
+            ),
             key=lambda p: p.player,
         )
         return GameScore(
-            tuple(players), self.start_player, game.longest_run, game.caboose, seats[game.winner], tuple(self.trains)
+            tuple(players),
+            self.start_player,
+            game.longest_run,
+            game.caboose,
+            seats[game.winner],
+            tuple(self.trains),
         )
 
     # -- internals -------------------------------------------------------------------------
@@ -658,7 +725,9 @@ class Game:
         kind = self._kind_of.get(play.card)
         position = next((n for n, i in enumerate(self.hand) if self._ids[i] == kind), None)
         if position is None:
-            raise IllegalPlayError(f"card not in the hand: {str(play.card)!r} (the hand holds {_format(held)})")
+            raise IllegalPlayError(
+                f"card not in the hand: {str(play.card)!r} (the hand holds {_format(held)})"
+            )
         train = self.trains[player].add_play(play)  # raises on a face-up card that does not connect
         round_ = self.round
         self.hand.pop(position)
@@ -682,9 +751,23 @@ class Game:
 
     def _fields(self) -> tuple[object, ...]:
         return (
-            self.players, self.hand_size, self.rounds, self.start_player, self.pass_left, self.deck, self.order,
-            self.caboose, self.caboose_pending, self.drawn, self.hand, self.trains, self.seen, self.turn,
-            self._ids, self._left, self._log,
+            self.players,
+            self.hand_size,
+            self.rounds,
+            self.start_player,
+            self.pass_left,
+            self.deck,
+            self.order,
+            self.caboose,
+            self.caboose_pending,
+            self.drawn,
+            self.hand,
+            self.trains,
+            self.seen,
+            self.turn,
+            self._ids,
+            self._left,
+            self._log,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -697,7 +780,9 @@ class Game:
     def __getstate__(self) -> dict[str, object]:
         # The caboose travels by name: its conditions are code.
         # The kind index is worked out again on loading.
-        state: dict[str, object] = {name: getattr(self, name) for name in self.__slots__ if name != "_kind_of"}
+        state: dict[str, object] = {
+            name: getattr(self, name) for name in self.__slots__ if name != "_kind_of"
+        }
         state["caboose"] = None if self.caboose is None else self.caboose.name
         return state
 
@@ -709,12 +794,16 @@ class Game:
         self._kind_of = {card: kind for kind, card in enumerate(self._kinds)}
 
     def __str__(self) -> str:
-        lines = [f"Yardmaster Express, {self.players} players, round {min(self.round, self.rounds)} of {self.rounds}"]
+        lines = [
+            f"Yardmaster Express, {self.players} players, round {min(self.round, self.rounds)} of {self.rounds}"
+        ]
         if self.caboose is not None:
             lines.append(f"caboose: {self.caboose.name}")
         for seat, train in enumerate(self.trains):
             mark = "*" if seat == self.start_player else " "
-            lines.append(f"{seat}{mark} " + " > ".join(["engine", *(str(play) for play in train.plays)]))
+            lines.append(
+                f"{seat}{mark} " + " > ".join(["engine", *(str(play) for play in train.plays)])
+            )
         if not self.is_terminal() and self.hand:
             lines.append(f"hand: {_format(self.hand_cards())}")
         return "\n".join(lines)

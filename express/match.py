@@ -60,7 +60,9 @@ class MatchObservation:
     current: Observation
 
 
-def _order(orders: Sequence[Iterable[Card] | str] | None, index: int) -> Iterable[Card] | str | None:
+def _order(
+    orders: Sequence[Iterable[Card] | str] | None, index: int
+) -> Iterable[Card] | str | None:
     """Game ``index``'s deck order, or None."""
     return None if orders is None else orders[index]
 
@@ -103,8 +105,12 @@ class Match:
         self.deck = first.deck
         self.rounds = first.rounds
         # The second game's options are checked now, not when game 1 ends.
-        second = Game(players, caboose=self.caboose, deck=self.deck, order=_order(orders, 1), rounds=rounds)
-        self.orders = None if first.order is None or second.order is None else (first.order, second.order)
+        second = Game(
+            players, caboose=self.caboose, deck=self.deck, order=_order(orders, 1), rounds=rounds
+        )
+        self.orders = (
+            None if first.order is None or second.order is None else (first.order, second.order)
+        )
         self.games = [first]
 
     # -- the arena protocol ------------------------------------------------------------------
@@ -146,8 +152,15 @@ class Match:
         self.game.apply_action(action)
         if len(self.games) == 1 and self.games[0].is_terminal():
             self.games.append(
-                Game(self.players, caboose=self.caboose, deck=self.deck, order=_order(self.orders, 1),
-                     rounds=self.rounds, start_player=self.second_start(), pass_left=False)
+                Game(
+                    self.players,
+                    caboose=self.caboose,
+                    deck=self.deck,
+                    order=_order(self.orders, 1),
+                    rounds=self.rounds,
+                    start_player=self.second_start(),
+                    pass_left=False,
+                )
             )
 
     def returns(self) -> list[float]:
@@ -188,7 +201,11 @@ class Match:
     @property
     def events(self) -> tuple[MatchEvent, ...]:
         """Both games' events, each marked with its game."""
-        return tuple(MatchEvent(number, event) for number, game in enumerate(self.games, 1) for event in game.events)
+        return tuple(
+            MatchEvent(number, event)
+            for number, game in enumerate(self.games, 1)
+            for event in game.events
+        )
 
     # -- the variant's own queries -----------------------------------------------------------
 
@@ -206,7 +223,12 @@ class Match:
         if not isinstance(other, Match):
             return NotImplemented
         return (self.players, self.caboose, self.deck, self.orders, self.rounds, self.games) == (
-            other.players, other.caboose, other.deck, other.orders, other.rounds, other.games
+            other.players,
+            other.caboose,
+            other.deck,
+            other.orders,
+            other.rounds,
+            other.games,
         )
 
     __hash__ = None  # type: ignore[assignment]  # a mutable state

@@ -174,7 +174,12 @@ def _kinds(deck: tuple[Card, ...]) -> _Kinds:
             _KINDS.clear()
         entry = _KINDS[id(deck)] = (
             deck,
-            _Kinds(cards, tuple(counts[card] for card in cards), index, {id(card): index[card] for card in deck}),
+            _Kinds(
+                cards,
+                tuple(counts[card] for card in cards),
+                index,
+                {id(card): index[card] for card in deck},
+            ),
         )
     return entry[1]
 
@@ -192,7 +197,9 @@ def _deck(params: Parameters, players: int) -> tuple[Card, ...]:
 def _rounds(params: Parameters, players: int) -> int:
     rounds = int(params["rounds"])
     if rounds < 0:
-        raise RulesError(f"invalid rounds: {rounds!r} (0 for the rules' 9 - N, or a positive number)")
+        raise RulesError(
+            f"invalid rounds: {rounds!r} (0 for the rules' 9 - N, or a positive number)"
+        )
     return rounds or rounds_for(players)
 
 
@@ -213,7 +220,14 @@ class ExpressCodec(HiddenInformationCodec):
     long_name = "Yardmaster Express"
     min_players = 2
     max_players = 5
-    parameters = {"players": 3, "caboose": "", "deck": "", "rounds": 0, "start_player": 0, "pass_left": True}
+    parameters = {
+        "players": 3,
+        "caboose": "",
+        "deck": "",
+        "rounds": 0,
+        "start_player": 0,
+        "pass_left": True,
+    }
 
     def new_state(self, params: Parameters) -> Game:
         players = int(params["players"])
@@ -243,7 +257,9 @@ class ExpressCodec(HiddenInformationCodec):
             num_distinct_actions=2 * len(kinds.cards),
             max_chance_outcomes=max(len(kinds.cards), len(CABOOSES) if random_caboose else 0),
             min_utility=4 * rounds,
-            max_utility=sum(values[:rounds]) + longest_run + _caboose_points(str(params["caboose"])),
+            max_utility=sum(values[:rounds])
+            + longest_run
+            + _caboose_points(str(params["caboose"])),
             max_game_length=game.players * rounds,
             max_chance_nodes=game.hand_size + game.players * rounds + (1 if random_caboose else 0),
         )
@@ -285,7 +301,9 @@ class ExpressCodec(HiddenInformationCodec):
 
     def tensor_size(self, params: Parameters) -> int:
         game = self.new_state(params)
-        return _TensorLayout(game.players, game.rounds, game.hand_size, len(_kinds(game.deck).cards)).size
+        return _TensorLayout(
+            game.players, game.rounds, game.hand_size, len(_kinds(game.deck).cards)
+        ).size
 
     def fill_tensor(self, observation: Any, tensor: np.ndarray) -> None:
         """The observation as numbers, in blocks (P players, R rounds, N = P hand size, T = P × R
@@ -357,17 +375,26 @@ class ExpressCodec(HiddenInformationCodec):
         view, known = game.observation(player), self.information_state_string(game, player)
 
         def same(world: Game) -> bool:
-            return world.observation(player) == view and self.information_state_string(world, player) == known
+            return (
+                world.observation(player) == view
+                and self.information_state_string(world, player) == known
+            )
 
         world = plan.search(_fresh(game), rng, keep=same)
         if world is None:
-            raise ExpressError("no history of the game matches what the player saw (a bug: please report it)")
+            raise ExpressError(
+                "no history of the game matches what the player saw (a bug: please report it)"
+            )
         return world
 
     def params_from_observation(self, observation: Any) -> dict[str, int | float | bool | str]:
         view = _game_view(observation)
         standard = deck_for(view.players)
-        deck = "" if view.deck is standard or view.deck == standard else " ".join(str(card) for card in view.deck)
+        deck = (
+            ""
+            if view.deck is standard or view.deck == standard
+            else " ".join(str(card) for card in view.deck)
+        )
         return {
             "players": view.players,
             "caboose": view.caboose or "",
@@ -388,10 +415,13 @@ class ExpressCodec(HiddenInformationCodec):
             if turns is None:
                 continue
             world = _Plan.from_observation(view, turns).search(
-                start, rng, keep=lambda world: world.observation(view.player) == view, attempts=1)
+                start, rng, keep=lambda world: world.observation(view.player) == view, attempts=1
+            )
             if world is not None:
                 return world
-        raise ExpressError("no history of the game matches the observation (a bug: please report it)")
+        raise ExpressError(
+            "no history of the game matches the observation (a bug: please report it)"
+        )
 
 
 CODEC = ExpressCodec()
@@ -414,8 +444,14 @@ def _game_state(state: Any) -> Game:
 
 def _fresh(game: Game) -> Game:
     """A new game with ``game``'s table (its caboose already shown)."""
-    return Game(game.players, caboose=game.caboose, deck=game.deck, rounds=game.rounds,
-                start_player=game.start_player, pass_left=game.pass_left)
+    return Game(
+        game.players,
+        caboose=game.caboose,
+        deck=game.deck,
+        rounds=game.rounds,
+        start_player=game.start_player,
+        pass_left=game.pass_left,
+    )
 
 
 @dataclass(frozen=True)
@@ -432,14 +468,23 @@ class _TensorLayout:
     @property
     def size(self) -> int:
         P, K = self.players, self.kinds
-        return (2 * P + 1 + (self.turns + 1) + (self.hand_size + self.turns + 1) + len(CABOOSES) + 3 * K
-                + P * self.rounds * (2 * K + 1))
+        return (
+            2 * P
+            + 1
+            + (self.turns + 1)
+            + (self.hand_size + self.turns + 1)
+            + len(CABOOSES)
+            + 3 * K
+            + P * self.rounds * (2 * K + 1)
+        )
 
 
 def _observation_text(view: Observation) -> str:
     kinds = _kinds(view.deck)
     standard = view.deck is deck_for(view.players) or view.deck == deck_for(view.players)
-    deck = f"the standard {view.players}-player deck" if standard else f"deck {format_deck(view.deck)}"
+    deck = (
+        f"the standard {view.players}-player deck" if standard else f"deck {format_deck(view.deck)}"
+    )
     direction = "passing left" if view.pass_left else "passing right"
     lines = [
         f"player {view.player} of {view.players}, start player {view.start_player}, {direction}, "
@@ -572,8 +617,16 @@ class _Plan:
     become the next known hand, and so on (each test says why it is necessary).
     """
 
-    def __init__(self, player: int, kinds: _Kinds, steps: list[_Step], decisions: list[int],
-                 hands: dict[int, Counts], news: dict[int, Counts], required: Counts) -> None:
+    def __init__(
+        self,
+        player: int,
+        kinds: _Kinds,
+        steps: list[_Step],
+        decisions: list[int],
+        hands: dict[int, Counts],
+        news: dict[int, Counts],
+        required: Counts,
+    ) -> None:
         self.player = player
         self.kinds = kinds
         self.copies = kinds.copies
@@ -590,8 +643,9 @@ class _Plan:
         # start, its own draws, and the cards new at its end.
         demands: dict[int, Counts] = {}
         for previous, decision in zip(decisions, decisions[1:]):
-            demands[decision] = self._demand(hands[decision], hands[previous], {}, self.ahead[previous + 1],
-                                             news[decision])
+            demands[decision] = self._demand(
+                hands[decision], hands[previous], {}, self.ahead[previous + 1], news[decision]
+            )
         self.later: dict[int, Counts] = {}
         for decision in decisions:
             total: Counter[int] = Counter()
@@ -615,7 +669,9 @@ class _Plan:
         for index in range(len(steps) - 1, -1, -1):
             step = steps[index]
             kind = None if step.card is None else kinds.of(step.card)
-            draw = kind if not step.play else None  # the player's own draws (the others' are hidden)
+            draw = (
+                kind if not step.play else None
+            )  # the player's own draws (the others' are hidden)
             known = kind if step.play else None  # plays whose card the player knows
             hidden_draw = int(not step.play and step.card is None)
             face_down = int(step.play and step.card is None)
@@ -625,9 +681,14 @@ class _Plan:
             elif following.decision is None:
                 following = _Ahead(None, {}, 0, {}, 0, shown)
             else:
-                following = _Ahead(following.decision, plus(following.draws, draw),
-                                   following.hidden_draws + hidden_draw, plus(following.known_plays, known),
-                                   following.face_down + face_down, shown)
+                following = _Ahead(
+                    following.decision,
+                    plus(following.draws, draw),
+                    following.hidden_draws + hidden_draw,
+                    plus(following.known_plays, known),
+                    following.face_down + face_down,
+                    shown,
+                )
             aheads.append(following)
         aheads.reverse()
         return aheads
@@ -641,7 +702,9 @@ class _Plan:
         demand = {}
         for kind in set(target) | set(ahead.known_plays) | set(ahead.draws) | set(news):
             own = ahead.draws.get(kind, 0)
-            need = own + max(0, target.get(kind, 0) + ahead.known_plays.get(kind, 0) - own - hand.get(kind, 0))
+            need = own + max(
+                0, target.get(kind, 0) + ahead.known_plays.get(kind, 0) - own - hand.get(kind, 0)
+            )
             need = max(need, news.get(kind, 0) - fresh.get(kind, 0))
             if need:
                 demand[kind] = need
@@ -679,13 +742,17 @@ class _Plan:
                 steps.append(_Step(True, event.play.card, event.play.face_up))
             else:
                 steps.append(_Step(False, None))
-                steps.append(_Step(True, event.play.card if event.play.face_up else None, event.play.face_up))
+                steps.append(
+                    _Step(True, event.play.card if event.play.face_up else None, event.play.face_up)
+                )
         if len(game.drawn) > game.hand_size + game.turn:  # the draw of the turn in progress
             if game.current_player() == player:
                 decide(game.turn, game.drawn[-1], game.hand_cards())
             else:
                 steps.append(_Step(False, None))
-        return cls(player, kinds, steps, decisions, hands, news, _required(game.observation(player), kinds))
+        return cls(
+            player, kinds, steps, decisions, hands, news, _required(game.observation(player), kinds)
+        )
 
     @classmethod
     def from_observation(cls, view: Observation, own: list[_OwnTurn]) -> _Plan:
@@ -713,12 +780,18 @@ class _Plan:
                 steps.append(_Step(False, None))
             if turn < view.turn:
                 play = view.trains[seat][turn // players]
-                steps.append(_Step(True, None, face_up=False) if play is None else _Step(True, play.card, play.face_up))
+                steps.append(
+                    _Step(True, None, face_up=False)
+                    if play is None
+                    else _Step(True, play.card, play.face_up)
+                )
         return cls(view.player, kinds, steps, decisions, hands, news, _required(view, kinds))
 
     # -- searching ---------------------------------------------------------------------------
 
-    def search(self, start: Game, rng: np.random.Generator, keep: Any, attempts: int = _ATTEMPTS) -> Game | None:
+    def search(
+        self, start: Game, rng: np.random.Generator, keep: Any, attempts: int = _ATTEMPTS
+    ) -> Game | None:
         """A history from ``start`` that follows the plan and that ``keep`` accepts (the final,
         complete comparison), found by a randomized depth-first search; restarts with fresh
         random choices when a search grows past its budget (a rare unlucky early choice can
@@ -733,7 +806,9 @@ class _Plan:
                 continue
         return None
 
-    def _visit(self, game: Game, index: int, drawn: list[int], chooser: random.Random, keep: Any) -> Game | None:
+    def _visit(
+        self, game: Game, index: int, drawn: list[int], chooser: random.Random, keep: Any
+    ) -> Game | None:
         self._nodes += 1
         if self._nodes > _NODE_BUDGET:
             raise _OutOfBudget
@@ -759,14 +834,21 @@ class _Plan:
             if not deciding:
                 # A card drawn by another player joins the hand unseen by this one: test the
                 # counts before paying for a copy of the game.
-                if not self._counts_ok(index + 1, {**hand, kind: hand.get(kind, 0) + 1},
-                                       {**fresh, kind: fresh.get(kind, 0) + 1}, after):
+                if not self._counts_ok(
+                    index + 1,
+                    {**hand, kind: hand.get(kind, 0) + 1},
+                    {**fresh, kind: fresh.get(kind, 0) + 1},
+                    after,
+                ):
                     continue
             child = game.clone()
             child.apply_action(card)
             if deciding:
                 child_hand, child_fresh = self._hand(child)
-                if not (self._decision_ok(child, index) and self._counts_ok(index + 1, child_hand, child_fresh, after)):
+                if not (
+                    self._decision_ok(child, index)
+                    and self._counts_ok(index + 1, child_hand, child_fresh, after)
+                ):
                     continue
             world = self._visit(child, index + 1, after, chooser, keep)
             if world is not None:
@@ -790,8 +872,10 @@ class _Plan:
         if step.card is not None:
             return [card for card, _ in outcomes if card == step.card]
         # An order drawn with the chance probabilities (weighted sampling without replacement).
-        keyed = sorted(((chooser.random() ** (1.0 / float(p)), card) for card, p in outcomes),
-                       key=lambda pair: -pair[0])
+        keyed = sorted(
+            ((chooser.random() ** (1.0 / float(p)), card) for card, p in outcomes),
+            key=lambda pair: -pair[0],
+        )
         return [card for _, card in keyed]
 
     def _plays(self, game: Game, step: _Step, chooser: random.Random) -> list[Play]:
@@ -811,7 +895,9 @@ class _Plan:
             if step.play and step.card is not None and not hand.get(self.kinds.of(step.card)):
                 return False  # the next play is of a card the hand must hold now
         # Every card the history must still draw needs a draw of its own.
-        short = sum(need - drawn[kind] for kind, need in self.required.items() if need > drawn[kind])
+        short = sum(
+            need - drawn[kind] for kind, need in self.required.items() if need > drawn[kind]
+        )
         if short > self.draws - sum(drawn):
             return False
         # The cards played in sight from here on come from the hand or the deck.
@@ -843,8 +929,10 @@ class _Plan:
             allowed[kind] = allowed.get(kind, 0) - count
             if allowed[kind] < 0:
                 return False
-        surplus = sum(max(0, count - allowed.get(kind, 0) - ahead.known_plays.get(kind, 0))
-                      for kind, count in fresh.items())
+        surplus = sum(
+            max(0, count - allowed.get(kind, 0) - ahead.known_plays.get(kind, 0))
+            for kind, count in fresh.items()
+        )
         if surplus > ahead.face_down:
             return False
         # The new cards not in the hand yet are drawn; the cards of the next hand that are not
@@ -857,7 +945,9 @@ class _Plan:
                 return False
         return True
 
-    def _deck_suffices(self, decision: int, ahead: _Ahead, hand: Counts, fresh: Counts, drawn: list[int]) -> bool:
+    def _deck_suffices(
+        self, decision: int, ahead: _Ahead, hand: Counts, fresh: Counts, drawn: list[int]
+    ) -> bool:
         """The deck can supply every later decision, one stretch after the other (see
         :meth:`_demand`), and then the plays in sight after the last of them."""
         copies = self.copies
@@ -912,8 +1002,14 @@ class _OwnHistory:
         step = 1 if view.pass_left else -1
         holding = bool(view.hand)
         turns = view.turn + (1 if holding else 0)
-        own_turns = [turn for turn in range(turns) if (view.start_player + step * turn) % view.players == view.player]
-        self.plays = [kinds.of(play.card) for play in view.train.plays] + ([] if not holding else [-1])
+        own_turns = [
+            turn
+            for turn in range(turns)
+            if (view.start_player + step * turn) % view.players == view.player
+        ]
+        self.plays = [kinds.of(play.card) for play in view.train.plays] + (
+            [] if not holding else [-1]
+        )
         self.final = _counted(kinds.of(card) for card in view.hand) if holding else None
         # The plays in sight of the others before each decision (since the previous one), and
         # after the last.
@@ -946,9 +1042,14 @@ class _OwnHistory:
             return None
 
     def _fits_deck(self, unseen_plays: Counts) -> bool:
-        return all(self.seen.get(kind, 0) + count <= self.copies[kind] for kind, count in unseen_plays.items())
+        return all(
+            self.seen.get(kind, 0) + count <= self.copies[kind]
+            for kind, count in unseen_plays.items()
+        )
 
-    def _choose(self, index: int, passed: Counts | None, unseen: Counts, unseen_plays: Counts) -> list[_OwnTurn] | None:
+    def _choose(
+        self, index: int, passed: Counts | None, unseen: Counts, unseen_plays: Counts
+    ) -> list[_OwnTurn] | None:
         """Decisions ``index`` on, given the hand the player passed last (None before its first)
         and the seen cards not yet new (``unseen``); ``unseen_plays``: the cards played in sight
         that it never saw."""
@@ -957,7 +1058,11 @@ class _OwnHistory:
             raise _OutOfBudget
         known = self.between[index]
         # The plays in sight before this decision take seen cards where the passed hand has them.
-        taken = {} if passed is None else {kind: min(count, passed.get(kind, 0)) for kind, count in known.items()}
+        taken = (
+            {}
+            if passed is None
+            else {kind: min(count, passed.get(kind, 0)) for kind, count in known.items()}
+        )
         never = dict(Counter(unseen_plays) + Counter(_minus(known, taken)))
         if not self._fits_deck(never):
             return None
@@ -968,7 +1073,9 @@ class _OwnHistory:
             if not self._can_finish(index, hand, left):
                 continue
             play = self.plays[index]
-            rest = self._choose(index + 1, _minus(hand, {play: 1}) if play >= 0 else hand, left, never)
+            rest = self._choose(
+                index + 1, _minus(hand, {play: 1}) if play >= 0 else hand, left, never
+            )
             if rest is not None:
                 draws = [kind for kind, count in new.items() for _ in range(count)]
                 return [_OwnTurn(self.rng.choice(draws), hand, new), *rest]
@@ -1008,8 +1115,9 @@ class _OwnHistory:
                     need[kind] = need.get(kind, 0) + old
         return need
 
-    def _hands(self, index: int, passed: Counts | None, taken: Counts, unseen: Counts,
-               never: Counts) -> Iterable[tuple[Counts, Counts]]:
+    def _hands(
+        self, index: int, passed: Counts | None, taken: Counts, unseen: Counts, never: Counts
+    ) -> Iterable[tuple[Counts, Counts]]:
         """Hands for decision ``index`` and their new cards, in a random order (a bounded number
         of random draws for the free ones)."""
         size = self.hand_size + 1
@@ -1043,14 +1151,19 @@ class _OwnHistory:
             if _minus(unseen, self.final) or _minus(old, removable):
                 return
             removed = self.hand_size - sum(old.values())
-            if forced <= removed <= most and sum(self.final.values()) - sum(old.values()) == removed + 1:
+            if (
+                forced <= removed <= most
+                and sum(self.final.values()) - sum(old.values()) == removed + 1
+            ):
                 yield self.final, _minus(self.final, old)
             return
         seen_hands: set[object] = set()
         for _ in range(_SAMPLES):
             if len(pool) - 1 < forced:
                 return
-            must_new = self._with_urgent(index, unseen, need)  # need: before the old cards are known
+            must_new = self._with_urgent(
+                index, unseen, need
+            )  # need: before the old cards are known
             lowest = max(forced, sum(must_new.values()) - sum(need.values()) - 1)
             if lowest > min(most, len(pool) - 1):
                 return
@@ -1063,7 +1176,9 @@ class _OwnHistory:
             tail = [kind for kind, count in kept.items() for _ in range(count)]
             self.rng.shuffle(tail)
             old = _minus(removable, _counted((order + tail)[: removed - forced]))
-            new = self._sample(pool, removed + 1, self._with_urgent(index, unseen, _minus(need, old)))
+            new = self._sample(
+                pool, removed + 1, self._with_urgent(index, unseen, _minus(need, old))
+            )
             if new is None:
                 continue
             hand = dict(Counter(old) + Counter(new))
@@ -1082,7 +1197,11 @@ class _OwnHistory:
         else:
             waiting = dict(unseen)
             room = self.players * (self.decisions - index - 1)
-        urgent = sum(waiting.values()) - room - sum(min(count, waiting.get(kind, 0)) for kind, count in must.items())
+        urgent = (
+            sum(waiting.values())
+            - room
+            - sum(min(count, waiting.get(kind, 0)) for kind, count in must.items())
+        )
         if urgent <= 0:
             return must
         pool = [kind for kind, count in _minus(waiting, must).items() for _ in range(count)]
@@ -1109,8 +1228,13 @@ def _required(view: Observation, kinds: _Kinds) -> Counts:
     """The fewest cards of each kind a history leading to ``view`` draws: every card the player
     has seen, and every card in sight in a train (the player's own were all seen)."""
     seen = Counter(kinds.of(card) for card in view.seen)
-    shown = Counter(kinds.of(play.card) for seat, plays in enumerate(view.trains) if seat != view.player
-                    for play in plays if play is not None)
+    shown = Counter(
+        kinds.of(play.card)
+        for seat, plays in enumerate(view.trains)
+        if seat != view.player
+        for play in plays
+        if play is not None
+    )
     shown.update(kinds.of(card) for card in view.train.cards)
     return {kind: max(seen[kind], shown[kind]) for kind in set(seen) | set(shown)}
 

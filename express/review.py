@@ -110,7 +110,9 @@ def decisive(state: Game | Match) -> Decisive:
     players = state.num_players
     totals = [sum(score.players[seat].total for score in scores) for seat in range(players)]
     runs = [sum(score.players[seat].run_bonus for score in scores) for seat in range(players)]
-    cabooses = [sum(score.players[seat].caboose_points for score in scores) for seat in range(players)]
+    cabooses = [
+        sum(score.players[seat].caboose_points for score in scores) for seat in range(players)
+    ]
     order = games[-1].seat_order()
     winner = _winner(totals, order)
     return Decisive(

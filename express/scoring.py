@@ -115,12 +115,20 @@ def score_game(
     0
     """
     if isinstance(trains, (str, Train)) or not isinstance(trains, Sequence):
-        raise type_error("score_game: trains", "a sequence of Train, one per player (Train.parse reads text)", trains)
+        raise type_error(
+            "score_game: trains",
+            "a sequence of Train, one per player (Train.parse reads text)",
+            trains,
+        )
     for train in trains:
         if not isinstance(train, Train):
-            raise type_error("score_game: each train", "a Train (Train.parse(text) reads text)", train)
+            raise type_error(
+                "score_game: each train", "a Train (Train.parse(text) reads text)", train
+            )
     if not isinstance(start_player, int) or isinstance(start_player, bool):
-        raise type_error("score_game: start_player", "an int (a player number from 0)", start_player)
+        raise type_error(
+            "score_game: start_player", "an int (a player number from 0)", start_player
+        )
     if isinstance(caboose, str):
         caboose = caboose_named(caboose)
     elif caboose is not None and not isinstance(caboose, Caboose):
@@ -132,7 +140,9 @@ def score_game(
             f"too many trains: {len(trains)} (Yardmaster Express is for 2 to {MAX_PLAYERS} players, one train each)"
         )
     if not 0 <= start_player < len(trains):
-        raise RulesError(f"invalid start player: {start_player!r} (players are numbered 0..{len(trains) - 1})")
+        raise RulesError(
+            f"invalid start player: {start_player!r} (players are numbered 0..{len(trains) - 1})"
+        )
     if deck is not None:
         without(deck, [card for train in trains for card in train.cards])
     runs = [train.longest_run for train in trains]
@@ -167,7 +177,9 @@ def solo_score(train: Train, *, bonus: bool = True, caboose: Caboose | None = No
     if not isinstance(train, Train):
         raise type_error("solo_score: train", "a Train (Train.parse(text) reads text)", train)
     if caboose is not None and not isinstance(caboose, Caboose):
-        raise type_error("solo_score: caboose", "a Caboose or None (caboose_named(name) finds one)", caboose)
+        raise type_error(
+            "solo_score: caboose", "a Caboose or None (caboose_named(name) finds one)", caboose
+        )
     score = train.value + (train.longest_run if bonus else 0)
     if caboose is not None and not caboose.is_relative and caboose.met_by(train):
         score += caboose.points

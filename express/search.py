@@ -238,7 +238,8 @@ class _Search:
         n_types = len(types)
         # legal[last car id] = the types that may follow that car face up.
         self.legal = [
-            [t for t in range(n_types) if connects(last_car, types[t].left)] for last_car in _CARS_BY_ID
+            [t for t in range(n_types) if connects(last_car, types[t].left)]
+            for last_car in _CARS_BY_ID
         ]
         # Mixed-radix code of the count vector: one integer, updated in O(1) per play.
         self.radix: list[int] = []
@@ -291,7 +292,9 @@ class _Search:
         for t in range(n_types):
             right, left = _car_color(self.right_id[t]), self.left_color[t]
             self.role.append((-1, -1, left) if self.mono[t] else (right, left, -1))
-            self.met_role.append((-1, -1) if self.mono[t] or not self.met_face_up[t] else (right, left))
+            self.met_role.append(
+                (-1, -1) if self.mono[t] or not self.met_face_up[t] else (right, left)
+            )
             self._adjust(t, self.count[t])
         self.lists = [self._weight_lists([True] * n_types)]
         if face_up_ok is not None:
@@ -316,35 +319,50 @@ class _Search:
         # Per count vector (code): the largest k met-case weights left per list, and their prefix sums.
         self.selection_cache: dict[int, tuple[list[list[int]], list[list[int]]]] = {}
         # For value_joints: the card types laid face up, grouped by their (left, right) values.
-        self.chain_classes = sorted({self.slot_values[t] for t in range(n_types) if self.met_face_up[t]})
+        self.chain_classes = sorted(
+            {self.slot_values[t] for t in range(n_types) if self.met_face_up[t]}
+        )
         self.chain_class = [
-            self.chain_classes.index(self.slot_values[t]) if self.met_face_up[t] else -1 for t in range(n_types)
+            self.chain_classes.index(self.slot_values[t]) if self.met_face_up[t] else -1
+            for t in range(n_types)
         ]
         self.chain_memo: dict[tuple[tuple[int, ...], int, int], int] = {}
         # For _fill_value: per last car, whether each type may follow it face up; per slot, the
         # types that fit it face up; the exact fills, per counts, slots, last car, run, longest.
-        self.follows = [[t in self.legal[last] for t in range(n_types)] for last in range(len(_CARS_BY_ID))]
+        self.follows = [
+            [t in self.legal[last] for t in range(n_types)] for last in range(len(_CARS_BY_ID))
+        ]
         self.fill_types: dict[Slot, list[int]] = {}
-        self.fill_cache: dict[tuple[int, tuple[Slot, ...], int, int, int, int], tuple[int, bool]] = {}
+        self.fill_cache: dict[
+            tuple[int, tuple[Slot, ...], int, int, int, int], tuple[int, bool]
+        ] = {}
         self.slot_candidates: dict[tuple[Slot, ...], tuple[list[list[tuple[int, int]]], bool]] = {}
         # Per way: its groups of alike slots (slots, m), then, with more than one, all slots.
         self.way_groups: dict[Way, tuple[tuple[tuple[Slot, ...], int], ...]] = {}
         # Per (counts, slots, m): [] when the cards left cannot fill the slots, else per weight list
         # the slots' weight (-1: not computed yet).
         self.slot_cache: dict[tuple[int, tuple[Slot, ...], int], list[int]] = {}
-        self.bound_cache: dict[tuple[int, int, int, int, int, tuple[Way, ...], tuple[_Needs, ...]], int] = {}
+        self.bound_cache: dict[
+            tuple[int, int, int, int, int, tuple[Way, ...], tuple[_Needs, ...]], int
+        ] = {}
         self.colour_cache: dict[tuple[int, int, int, int], int] = {}
         self.split_cache: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
         # colour_cars[t][c]: how many cars of colour c card type t shows face up.
-        self.colour_cars = [[self._colors(t).count(c) for c in range(n_colors)] for t in range(n_types)]
+        self.colour_cars = [
+            [self._colors(t).count(c) for c in range(n_colors)] for t in range(n_types)
+        ]
         # Per colour, the types with 0, 1 and 2 cars of it, each in the types' order (by value).
         self.colour_classes = [
-            tuple([t for t in range(n_types) if self.colour_cars[t][c] == cars] for cars in range(3))
+            tuple(
+                [t for t in range(n_types) if self.colour_cars[t][c] == cars] for cars in range(3)
+            )
             for c in range(n_colors)
         ]
         # Whether the met bound costs enough (exact colour counts, or ways whose slots start at
         # the next card) that children first get the cheap plain bound (see _met_children).
-        self.lazy = self.met is not None and (self.met.exact_colours is not None or self.met.next_below > 0)
+        self.lazy = self.met is not None and (
+            self.met.exact_colours is not None or self.met.next_below > 0
+        )
         self.count_optimal = count_optimal
         self.node_limit = node_limit
         self.deadline = deadline
@@ -389,7 +407,10 @@ class _Search:
         n_types = len(self.types)
         value = [self.value[t] if face_up[t] else _FACE_DOWN_VALUE for t in range(n_types)]
         weights = [value] + [
-            [value[t] + (2 if face_up[t] and self.mono[t] and self.left_color[t] == c else 0) for t in range(n_types)]
+            [
+                value[t] + (2 if face_up[t] and self.mono[t] and self.left_color[t] == c else 0)
+                for t in range(n_types)
+            ]
             for c in range(len(_COLORS))
         ]
         return [self._ordered(w) for w in weights]
@@ -433,7 +454,9 @@ class _Search:
             return self._met_bound(k, last, cur, longest)
         return self._plain_bound(k, last, cur, longest, caboose_open)
 
-    def _plain_bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool = False) -> int:
+    def _plain_bound(
+        self, k: int, last: int, cur: int, longest: int, caboose_open: bool = False
+    ) -> int:
         """The plain bound of the module docstring. In the single search, plus the caboose's
         points while it is open. In the met case (where ``caboose_open`` is False: the points
         are not counted there) the smallest over the weight lists: the restricted ones of a
@@ -500,7 +523,10 @@ class _Search:
                 chosen.append(top[:i] + top[i + 1 :])
             else:
                 chosen.append(top[:-1])
-        self.selection_cache[self.code] = (chosen, [list(accumulate(top, initial=0)) for top in chosen])
+        self.selection_cache[self.code] = (
+            chosen,
+            [list(accumulate(top, initial=0)) for top in chosen],
+        )
 
     def _slot_weight(self, slots: tuple[Slot, ...], m: int, index: int) -> int | None:
         """On met-case weight list ``index``, the most m distinct cards left that each fit one of
@@ -519,9 +545,13 @@ class _Search:
                 t
                 for t, (lv, rv) in enumerate(self.slot_values)
                 if self.met_face_up[t]
-                and any((not left or lv == left) and (not right or rv == right) for left, right in slots)
+                and any(
+                    (not left or lv == left) and (not right or rv == right) for left, right in slots
+                )
             ]
-            ranked = [sorted(((weight[t], t) for t in fits), reverse=True) for _, weight in self.met_lists]
+            ranked = [
+                sorted(((weight[t], t) for t in fits), reverse=True) for _, weight in self.met_lists
+            ]
             face_down = any(left in (0, 2) and right in (0, 2) for left, right in slots)
             known = self.slot_candidates[slots] = (ranked, face_down)
         candidates, face_down = known
@@ -620,12 +650,19 @@ class _Search:
                 continue
             rest = k - a - b
             filled = min(rest, len(others_sums) - 1)
-            total = ones_sums[a] + twos_sums[b] + others_sums[filled] + _FACE_DOWN_VALUE * (rest - filled)
+            total = (
+                ones_sums[a]
+                + twos_sums[b]
+                + others_sums[filled]
+                + _FACE_DOWN_VALUE * (rest - filled)
+            )
             splits.append((a, b, total))
         self.split_cache[key] = splits
         return splits
 
-    def _colour_run_bound(self, k: int, colour: int, need: int, last: int, cur: int, longest: int) -> int:
+    def _colour_run_bound(
+        self, k: int, colour: int, need: int, last: int, cur: int, longest: int
+    ) -> int:
         """The most k plays can add, value and run bonus together, when their face-up cards add
         exactly ``need`` cars of ``colour`` (``_NEG``: impossible): per split of
         :meth:`_colour_splits`, its value plus the most the longest run can grow with it.
@@ -701,7 +738,13 @@ class _Search:
         return bound
 
     def _met_ways_bound(
-        self, k: int, last: int, cur: int, longest: int, ways: tuple[Way, ...], needs: tuple[_Needs, ...]
+        self,
+        k: int,
+        last: int,
+        cur: int,
+        longest: int,
+        ways: tuple[Way, ...],
+        needs: tuple[_Needs, ...],
     ) -> int:
         """:meth:`_met_bound` once the ways to meet the caboose and its exact colour needs are
         known (they, the counts, k and the last car, run and longest run decide it: it is
@@ -761,7 +804,9 @@ class _Search:
             # together weigh at most the len(way) best cards fitting any of them.
             groups = self.way_groups.get(way)
             if groups is None:
-                alike: list[tuple[tuple[Slot, ...], int]] = [((slot,), m) for slot, m in Counter(way).items()]
+                alike: list[tuple[tuple[Slot, ...], int]] = [
+                    ((slot,), m) for slot, m in Counter(way).items()
+                ]
                 if len(alike) > 1:
                     alike.append((tuple(slot for (slot,), _ in alike), len(way)))
                 groups = self.way_groups[way] = tuple(alike)
@@ -805,16 +850,26 @@ class _Search:
                     start = 1 if self.met_starts[c] else 0
                     if c == last_color and cur > start:
                         start = cur
-                    gain = max(gain, start + 2 * min(self.monos[c], k) + (1 if self.met_ends[c] else 0) - longest)
+                    gain = max(
+                        gain,
+                        start
+                        + 2 * min(self.monos[c], k)
+                        + (1 if self.met_ends[c] else 0)
+                        - longest,
+                    )
             best = min(best, colour_bound + gain)
             if self.bonus and best > colour_bound:
                 # Value and run together per alternative (each of its requirements holds in a
                 # met train of it, so the smallest bound does), the best alternative.
-                coupled = _best_alternative(needs, lambda c, d: self._colour_run_bound(k, c, d, last, cur, longest))
+                coupled = _best_alternative(
+                    needs, lambda c, d: self._colour_run_bound(k, c, d, last, cur, longest)
+                )
                 best = min(best, coupled)
         return best
 
-    def _way_weight(self, groups: tuple[tuple[tuple[Slot, ...], int], ...], index: int) -> int | None:
+    def _way_weight(
+        self, groups: tuple[tuple[tuple[Slot, ...], int], ...], index: int
+    ) -> int | None:
         """On weight list ``index``, the most a way's slot cards can weigh (None: the cards left
         cannot fill it): the sum over its groups of alike slots, but at most the best cards
         fitting any slot (the last group, when there are several)."""
@@ -831,7 +886,13 @@ class _Search:
         return total
 
     def _fill_value(
-        self, slots: tuple[Slot, ...], rest: int, last: int, cur: int, longest: int, enough: int = -_NEG
+        self,
+        slots: tuple[Slot, ...],
+        rest: int,
+        last: int,
+        cur: int,
+        longest: int,
+        enough: int = -_NEG,
     ) -> int:
         """At most what the next ``len(slots) + rest`` plays can add when the first fill
         ``slots`` in order (``_NEG``: no plays can): for a way of an ``ordered`` caboose that
@@ -861,7 +922,9 @@ class _Search:
         left, right = slot
         best = _NEG
         if left in (0, 2) and right in (0, 2):
-            best = _FACE_DOWN_VALUE + self._fill_value(later, rest, _WILD_ID, 0, longest, enough - _FACE_DOWN_VALUE)
+            best = _FACE_DOWN_VALUE + self._fill_value(
+                later, rest, _WILD_ID, 0, longest, enough - _FACE_DOWN_VALUE
+            )
         fits = self.fill_types.get(slot)
         if fits is None:
             fits = self.fill_types[slot] = [
@@ -886,7 +949,9 @@ class _Search:
             gain = self.value[t] + (new_longest - longest if self.bonus else 0)
             if later or rest:
                 self._take(t)
-                value = gain + self._fill_value(later, rest, self.right_id[t], new_cur, new_longest, enough - gain)
+                value = gain + self._fill_value(
+                    later, rest, self.right_id[t], new_cur, new_longest, enough - gain
+                )
                 self._put_back(t)
             else:
                 value = gain
@@ -896,7 +961,9 @@ class _Search:
         self.fill_cache[key] = (best, best < enough)
         return best
 
-    def _met_children(self, k: int, last: int, cur: int, longest: int) -> Iterator[tuple[int, _Move]]:
+    def _met_children(
+        self, k: int, last: int, cur: int, longest: int
+    ) -> Iterator[tuple[int, _Move]]:
         """The met case's children, best first, each with gain plus an upper bound of its value.
 
         A face-up child's bound is its own. Every face-down child shares one: the bound of the
@@ -1039,7 +1106,9 @@ class _Search:
         by a limit before reaching its first complete train still returns a legal one."""
         moves: list[_Move] = []
         for _ in range(k):
-            move = max(self._moves(last, cur, longest), key=lambda m: (m[0], m[2], -self.value[m[1]]))
+            move = max(
+                self._moves(last, cur, longest), key=lambda m: (m[0], m[2], -self.value[m[1]])
+            )
             self._apply(move)
             moves.append(move)
             _, _, _, last, cur, longest = move
@@ -1081,7 +1150,11 @@ class _Search:
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _Interrupted
         # The clock is read every 256 states: cheap, and fine-grained enough for a limit in seconds.
-        if self.deadline is not None and self.nodes % 256 == 0 and time.perf_counter() > self.deadline:
+        if (
+            self.deadline is not None
+            and self.nodes % 256 == 0
+            and time.perf_counter() > self.deadline
+        ):
             raise _Interrupted
         self.nodes += 1
 
@@ -1156,7 +1229,9 @@ class _Search:
             if self.merged and not self.count[move[1]]:
                 # A merged state's best move may lay a ruled-out card this train no longer
                 # holds: any other of them left is the same play (see ``merged``).
-                t = next(t for t in range(len(self.count)) if self.count[t] and not self.met_face_up[t])
+                t = next(
+                    t for t in range(len(self.count)) if self.count[t] and not self.met_face_up[t]
+                )
                 move = (move[0], t, *move[2:])
             moves.append(move)
             self._take(move[1])
@@ -1217,15 +1292,21 @@ def best_train(
         try:
             items = list(cards)
         except TypeError:
-            raise type_error("best_train: cards", "an iterable of Card or deck text (str)", cards) from None
+            raise type_error(
+                "best_train: cards", "an iterable of Card or deck text (str)", cards
+            ) from None
         for card in items:
             if not isinstance(card, Card):
-                raise type_error("best_train: each card", "a Card (parse_deck(text) reads deck text)", card)
+                raise type_error(
+                    "best_train: each card", "a Card (parse_deck(text) reads deck text)", card
+                )
         pool = Counter(items)
     if not isinstance(length, int) or isinstance(length, bool):
         raise type_error("best_train: length", "an int (the number of cards to add)", length)
     if start is not None and not isinstance(start, Train):
-        raise type_error("best_train: start", "a Train or None (Train.parse(text) reads text)", start)
+        raise type_error(
+            "best_train: start", "a Train or None (Train.parse(text) reads text)", start
+        )
     if caboose is not None and not isinstance(caboose, (Caboose, str)):
         raise type_error("best_train: caboose", "a Caboose, its name or None", caboose)
     for name, flag in (("bonus", bonus), ("count_optimal", count_optimal)):
@@ -1238,9 +1319,13 @@ def best_train(
             raise LimitError(f"invalid node limit: {node_limit!r} (a positive number of states)")
     if time_limit is not None:
         if not isinstance(time_limit, (int, float)) or isinstance(time_limit, bool):
-            raise type_error("best_train: time_limit", "a number of seconds (float) or None", time_limit)
+            raise type_error(
+                "best_train: time_limit", "a number of seconds (float) or None", time_limit
+            )
         if not (math.isfinite(time_limit) and time_limit > 0):
-            raise LimitError(f"invalid time limit: {time_limit!r} (a positive, finite number of seconds)")
+            raise LimitError(
+                f"invalid time limit: {time_limit!r} (a positive, finite number of seconds)"
+            )
     return _best_train(
         tuple(pool.elements()),
         length,
@@ -1279,7 +1364,9 @@ def _run(search: _Search, length: int, last: int, cur: int, longest: int, alpha:
     if not exact or value < 0:
         # Below the threshold, or (met case, length 0) the start train fails the caboose.
         return _Outcome([], True, False, value, 0)
-    return _Outcome(search.follow(search.state_key(length, last, cur, longest)), True, True, value, count)
+    return _Outcome(
+        search.follow(search.state_key(length, last, cur, longest)), True, True, value, count
+    )
 
 
 def _best_train(
@@ -1311,10 +1398,14 @@ def _best_train(
     # The run ending at the last car is the train's last run, unless the last car is wild.
     cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
     longest = start.longest_run if bonus else 0
-    rules = met_rules(caboose) if split and caboose is not None and not caboose.is_relative else None
+    rules = (
+        met_rules(caboose) if split and caboose is not None and not caboose.is_relative else None
+    )
 
     # Without met-case rules: one search, the caboose's points added while it is open.
-    search = _Search(pool, start, length, bonus, None if rules else caboose, count_optimal, node_limit, deadline)
+    search = _Search(
+        pool, start, length, bonus, None if rules else caboose, count_optimal, node_limit, deadline
+    )
     search.greedy(length, last, cur, longest)
     found = _run(search, length, last, cur, longest, 0)
     nodes = search.nodes
@@ -1327,7 +1418,9 @@ def _best_train(
         points = caboose.points
         alpha = max(0, found.value - points + (0 if count_optimal else 1)) if found.proven else 0
         remaining = None if node_limit is None else max(0, node_limit - nodes)
-        met = _Search(pool, start, length, bonus, caboose, count_optimal, remaining, deadline, met=rules)
+        met = _Search(
+            pool, start, length, bonus, caboose, count_optimal, remaining, deadline, met=rules
+        )
         met_found = _run(met, length, last, cur, longest, alpha)
         nodes += met.nodes
         outcomes.append(met_found)
@@ -1341,7 +1434,11 @@ def _best_train(
             )
 
     optimal = all(outcome.proven for outcome in outcomes)
-    trains = [start.extend(Play(search.types[m[1]], m[2]) for m in o.moves) for o in outcomes if len(o.moves) == length]
+    trains = [
+        start.extend(Play(search.types[m[1]], m[2]) for m in o.moves)
+        for o in outcomes
+        if len(o.moves) == length
+    ]
     # Both searches list the pool's card types in the same order, so a move means the same card.
     train = max(trains, key=lambda t: solo_score(t, bonus=bonus, caboose=caboose))
     plays = train.plays[len(start.plays) :]

@@ -83,7 +83,9 @@ class Play:
     def parse(cls, text: str) -> Play:
         """``"R3|G3"`` face up, ``"~R3|G3"`` face down."""
         if not isinstance(text, str):
-            raise type_error("Play.parse: text", "a play's notation (str), like 'R3|G3' or '~R3|G3'", text)
+            raise type_error(
+                "Play.parse: text", "a play's notation (str), like 'R3|G3' or '~R3|G3'", text
+            )
         token = text.strip()
         if token.startswith("~"):
             return cls(Card.parse(token[1:]), face_up=False)
@@ -159,7 +161,11 @@ class Train:
 
     def __post_init__(self) -> None:
         if not isinstance(self.plays, tuple):
-            raise type_error("Train: plays", "a tuple of Play (Train.parse('R4|B4,~B4|G4') reads text)", self.plays)
+            raise type_error(
+                "Train: plays",
+                "a tuple of Play (Train.parse('R4|B4,~B4|G4') reads text)",
+                self.plays,
+            )
         for play in self.plays:
             if not isinstance(play, Play):
                 raise type_error("Train: each play", "a Play (e.g. Play.parse('~R3|G3'))", play)
@@ -216,7 +222,11 @@ class Train:
     def extend(self, plays: Iterable[Play]) -> Train:
         """This train with ``plays`` added in order."""
         if isinstance(plays, (str, Train)):
-            raise type_error("Train.extend: plays", "an iterable of Play (use other.plays to append a train)", plays)
+            raise type_error(
+                "Train.extend: plays",
+                "an iterable of Play (use other.plays to append a train)",
+                plays,
+            )
         return Train(self.plays + tuple(plays))
 
     @property
@@ -264,9 +274,15 @@ def without(deck: Iterable[Card], used: Train | Iterable[Card]) -> tuple[Card, .
     if isinstance(deck, str):
         raise type_error("without: deck", "an iterable of Card (parse_deck(text) reads text)", deck)
     if isinstance(used, str):
-        raise type_error("without: used", "a Train or an iterable of Card (Train.parse(text) reads text)", used)
+        raise type_error(
+            "without: used", "a Train or an iterable of Card (Train.parse(text) reads text)", used
+        )
     cards = [_check_card(card, "without: each deck card") for card in deck]
-    taken = used.cards if isinstance(used, Train) else tuple(_check_card(c, "without: each used card") for c in used)
+    taken = (
+        used.cards
+        if isinstance(used, Train)
+        else tuple(_check_card(c, "without: each used card") for c in used)
+    )
     have = Counter(cards)
     need = Counter(taken)
     for card, count in need.items():

@@ -121,8 +121,9 @@ def _own_cargo(observation: Observation) -> Cargo:
     return cargo
 
 
-def _expected_all(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
-                  use_table: bool) -> list[float]:
+def _expected_all(
+    observation: Observation, cargo: Cargo, legal: Sequence[Grab], use_table: bool
+) -> list[float]:
     """The exact expected optimal penalty of each grab in ``legal`` for ``cargo``.
 
     A float is exact enough to compare: the values are ratios of small integers (sums of at
@@ -133,7 +134,9 @@ def _expected_all(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
     index = penalties.index
     row = penalties.row(cargo)
     if row is None:  # no table: solve (memoised) the trucks asked about
-        asked = set(observation.draw_pool_at) | {index[a.truck] for a in legal if a.truck is not None}
+        asked = set(observation.draw_pool_at) | {
+            index[a.truck] for a in legal if a.truck is not None
+        }
         row = [penalties.of(cargo, j) if j in asked else 0 for j in range(len(observation.deck))]
     out: list[float] = []
     pile: float | None = None  # worked out once, when a pile grab is asked about
@@ -149,8 +152,9 @@ def _expected_all(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
     return out
 
 
-def _lowest_expected(observation: Observation, cargo: Cargo, legal: Sequence[Grab],
-                     use_table: bool) -> Grab:
+def _lowest_expected(
+    observation: Observation, cargo: Cargo, legal: Sequence[Grab], use_table: bool
+) -> Grab:
     values = _expected_all(observation, cargo, legal, use_table)
     # The first lowest: ties keep the earlier option, revealed trucks before the pile.
     return legal[values.index(min(values))]
@@ -164,8 +168,9 @@ class OptimalBot:
     use_table: bool = True
     loader: Loader | None = None
 
-    def act(self, observation: Observation, legal_actions: Sequence[Any],
-            rng: np.random.Generator) -> Grab:
+    def act(
+        self, observation: Observation, legal_actions: Sequence[Any], rng: np.random.Generator
+    ) -> Grab:
         legal: Sequence[Grab] = legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -199,8 +204,9 @@ class BonusAwareBot:
     use_table: bool = True
     loader: Loader | None = None
 
-    def act(self, observation: Observation, legal_actions: Sequence[Any],
-            rng: np.random.Generator) -> Grab:
+    def act(
+        self, observation: Observation, legal_actions: Sequence[Any], rng: np.random.Generator
+    ) -> Grab:
         legal: Sequence[Grab] = legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -217,9 +223,11 @@ class BonusAwareBot:
             return out
 
         # Players who have their truck: known penalties (they are assumed to load optimally).
-        fixed = [penalties.of(c, index[t]) for p, (c, t) in
-                 enumerate(zip(observation.cargos, observation.taken))
-                 if p != observation.player and c is not None and t is not None]
+        fixed = [
+            penalties.of(c, index[t])
+            for p, (c, t) in enumerate(zip(observation.cargos, observation.taken))
+            if p != observation.player and c is not None and t is not None
+        ]
         best, best_value = legal[0], float("-inf")
         for action in legal:
             if action.truck is None:
@@ -234,8 +242,9 @@ class BonusAwareBot:
                 best, best_value = action, value
         return best
 
-    def _predicted(self, observation: Observation, mine: Grab,
-                   pile: Callable[[Cargo], dict[int, float]]) -> list[dict[int, float]]:
+    def _predicted(
+        self, observation: Observation, mine: Grab, pile: Callable[[Cargo], dict[int, float]]
+    ) -> list[dict[int, float]]:
         """The penalty distributions of the players still to grab after ``mine``, each taking
         the option of lowest expected penalty among those left (the last one the pile)."""
         revealed = [list(ts) for ts in observation.revealed]
@@ -248,8 +257,11 @@ class BonusAwareBot:
             cargo = observation.cargos[q]
             if cargo is None:
                 continue
-            options = [] if k == len(waiting) - 1 else [
-                Grab(t, owner) for owner, ts in enumerate(revealed) if owner != q for t in ts]
+            options = (
+                []
+                if k == len(waiting) - 1
+                else [Grab(t, owner) for owner, ts in enumerate(revealed) if owner != q for t in ts]
+            )
             options.append(PILE)
             choice = _lowest_expected(observation, cargo, options, self.use_table)
             if choice.truck is None or choice.owner is None:
@@ -274,8 +286,10 @@ def _closest_capacity(observation: Observation, legal: Sequence[Grab]) -> Grab:
     if not revealed:
         return PILE
     # Closest capacity; ties to the larger (a cube left over costs twice an empty one).
-    return min(revealed, key=lambda a: (abs(a.truck.capacity - volume), -a.truck.capacity)  # type: ignore[union-attr]
-               )
+    return min(
+        revealed,
+        key=lambda a: (abs(a.truck.capacity - volume), -a.truck.capacity),  # type: ignore[union-attr]
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -285,8 +299,9 @@ class CapacityBot:
     name: str = "capacity"
     loader: Loader | None = None
 
-    def act(self, observation: Observation, legal_actions: Sequence[Any],
-            rng: np.random.Generator) -> Grab:
+    def act(
+        self, observation: Observation, legal_actions: Sequence[Any], rng: np.random.Generator
+    ) -> Grab:
         return _closest_capacity(observation, legal_actions)
 
 
@@ -305,8 +320,9 @@ class RandomBot:
     name: str = "random"
     loader: Loader | None = None
 
-    def act(self, observation: Observation, legal_actions: Sequence[Any],
-            rng: np.random.Generator) -> Grab:
+    def act(
+        self, observation: Observation, legal_actions: Sequence[Any], rng: np.random.Generator
+    ) -> Grab:
         legal: Sequence[Grab] = legal_actions
         return legal[int(rng.integers(len(legal)))]
 
@@ -333,7 +349,8 @@ MCTS_SIMULATIONS = 300
 
 
 def bot(
-    name: str, **options: Any,
+    name: str,
+    **options: Any,
 ) -> OptimalBot | BonusAwareBot | CapacityBot | GreedyLoaderBot | RandomBot | SearchPolicy:
     """The bot called ``name`` (see the module docstring), with its options
     (``use_table`` for ``optimal``/``bonus-aware``, ``loader`` for every bot but ``mcts``,
@@ -351,8 +368,10 @@ def bot(
     if name in SEARCH_BOTS:
         return _search_bot(name, **options)
     if name == "ismcts":
-        raise PackingError("bot 'ismcts' needs a game of imperfect information; Pack & Stack has perfect "
-                           "information (the pile's order is chance), so use mcts")
+        raise PackingError(
+            "bot 'ismcts' needs a game of imperfect information; Pack & Stack has perfect "
+            "information (the pile's order is chance), so use mcts"
+        )
     cls = _BOTS.get(name)
     if cls is None:
         raise PackingError(f"unknown bot {name!r} (choose from {', '.join(BOTS + SEARCH_BOTS)})")
@@ -410,5 +429,12 @@ def tournament(
         made[label] = replace(made_bot, name=label)
     new_game = partial(Game, len(made), deck=tuple(deck), start_points=start_points)
     new_game()  # bad options (player count, deck) fail here, before any worker starts
-    return arena.tournament(new_game, made, games=games, seed=seed, executor=executor,
-                            workers=workers, progress=progress)
+    return arena.tournament(
+        new_game,
+        made,
+        games=games,
+        seed=seed,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+    )

@@ -41,8 +41,9 @@ def truck_arg(value: object, where: str) -> Truck:
 def trucks_arg(value: object, where: str) -> tuple[Truck, ...]:
     """``value`` as a tuple of trucks when it is a sequence (or other iterable) of them."""
     if isinstance(value, Truck):
-        raise TypeError(f"{where}: expected a sequence of trucks (a deck), not a single Truck: "
-                        f"pass [truck]")
+        raise TypeError(
+            f"{where}: expected a sequence of trucks (a deck), not a single Truck: pass [truck]"
+        )
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise TypeError(
             f"{where}: expected a sequence of trucks, e.g. SAMPLE_DECK or [{_TRUCK_EXAMPLE}]; "
@@ -62,7 +63,9 @@ def time_limit_arg(value: object, where: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{where}: time_limit must be a number of seconds or None, not {_what(value)}")
+        raise TypeError(
+            f"{where}: time_limit must be a number of seconds or None, not {_what(value)}"
+        )
     if not math.isfinite(value) or value <= 0:
         raise PackingError(
             f"invalid time limit {value!r}: it must be a positive finite number of seconds"

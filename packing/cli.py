@@ -60,8 +60,10 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 #: Suffixes ``packing plot plan --out`` writes (the format follows the suffix).
 PICTURE_SUFFIXES = (".png", ".svg", ".pdf")
-VARIANT_HELP = ("the game's trucks fit 3 rows × 5 columns with height 1–4; larger ones are "
-                "accepted on purpose, as variants, and labelled so")
+VARIANT_HELP = (
+    "the game's trucks fit 3 rows × 5 columns with height 1–4; larger ones are "
+    "accepted on purpose, as variants, and labelled so"
+)
 
 
 class UsageError(Exception):
@@ -90,7 +92,8 @@ def _counts_text(text: str, what: str) -> str:
     if len(parts) != 5 or not all(p.strip() for p in parts):
         raise argparse.ArgumentTypeError(
             f"invalid {what} {text!r}: five counts are needed, one per rod length 1..5 "
-            f"(e.g. {'3,2,3,0,1' if what == 'roll' else '6,0,0,0,3'})")
+            f"(e.g. {'3,2,3,0,1' if what == 'roll' else '6,0,0,0,3'})"
+        )
     return text
 
 
@@ -112,7 +115,9 @@ def _whole(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: a whole number is needed") from None
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: a whole number is needed"
+        ) from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: it must be at least 1")
     return value
@@ -125,7 +130,8 @@ def _seconds(text: str) -> float:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: a positive, finite number of seconds is needed")
+            f"invalid value {text!r}: a positive, finite number of seconds is needed"
+        )
     return value
 
 
@@ -172,17 +178,20 @@ def _check_folder(folder: Path, option: str, *, target: Path | None = None) -> N
     folder; ``target`` is the file to be written there, when the input named a file."""
     quoted = repr(os.fspath(target if target is not None else folder))
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{option}: cannot write {quoted}: "
-                         f"{os.fspath(folder)!r} is a file, not a folder")
+        raise UsageError(
+            f"{option}: cannot write {quoted}: {os.fspath(folder)!r} is a file, not a folder"
+        )
     existing = folder
     while not existing.exists() and existing.parent != existing:
         existing = existing.parent
     if not existing.is_dir():
-        raise UsageError(f"{option}: cannot write {quoted}: "
-                         f"{os.fspath(existing)!r} is a file, not a folder")
+        raise UsageError(
+            f"{option}: cannot write {quoted}: {os.fspath(existing)!r} is a file, not a folder"
+        )
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise UsageError(f"{option}: cannot write {quoted}: permission denied "
-                         f"in {os.fspath(existing)!r}")
+        raise UsageError(
+            f"{option}: cannot write {quoted}: permission denied in {os.fspath(existing)!r}"
+        )
 
 
 def _check_file(path: Path, option: str) -> None:
@@ -197,8 +206,10 @@ def _check_file(path: Path, option: str) -> None:
 def _picture_path(text: str) -> Path:
     path = Path(text)
     if path.suffix.lower() not in PICTURE_SUFFIXES:
-        raise UsageError(f"argument --out: cannot tell the picture format of {text!r}: end the "
-                         f"name in {', '.join(PICTURE_SUFFIXES[:-1])} or {PICTURE_SUFFIXES[-1]}")
+        raise UsageError(
+            f"argument --out: cannot tell the picture format of {text!r}: end the "
+            f"name in {', '.join(PICTURE_SUFFIXES[:-1])} or {PICTURE_SUFFIXES[-1]}"
+        )
     _check_file(path, "argument --out")
     return path
 
@@ -230,8 +241,10 @@ def _variant(truck: Truck) -> str:
 def _variant_note(truck: Truck) -> str | None:
     if not truck.is_variant:
         return None
-    return (f"variant truck: {truck.rows}×{truck.columns} grid, height {truck.height} "
-            f"(the game's trucks fit 3×5, height 1–4)")
+    return (
+        f"variant truck: {truck.rows}×{truck.columns} grid, height {truck.height} "
+        f"(the game's trucks fit 3×5, height 1–4)"
+    )
 
 
 def _trucks_by_name(deck: Sequence[Truck], names: str, option: str) -> list[Truck]:
@@ -248,12 +261,16 @@ def _trucks_by_name(deck: Sequence[Truck], names: str, option: str) -> list[Truc
 
 def _print_ranking(entries: Sequence[RankedTruck]) -> None:
     width = max([18, *(len(str(e.truck)) for e in entries)])
-    print(f"{'rank':>4}  {'truck':<8} {'mask':<{width}} {'height':>6} {'capacity':>8} {'penalty':>7}")
+    print(
+        f"{'rank':>4}  {'truck':<8} {'mask':<{width}} {'height':>6} {'capacity':>8} {'penalty':>7}"
+    )
     for rank, e in enumerate(entries, start=1):
         t = e.truck
         notes = ("" if e.optimal else " (not proven optimal)") + _variant(t)
-        print(f"{rank:>4}  {t.name:<8} {str(t):<{width}} {t.height:>6} {t.capacity:>8} "
-              f"{e.penalty:>7}{notes}")
+        print(
+            f"{rank:>4}  {t.name:<8} {str(t):<{width}} {t.height:>6} {t.capacity:>8} "
+            f"{e.penalty:>7}{notes}"
+        )
 
 
 # --- solve and best ---------------------------------------------------------------------------
@@ -308,17 +325,23 @@ def cmd_grab(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(advice.to_dict())
         return 0
-    print(f"cargo {cargo} (volume {cargo.volume}); {len(revealed)} revealed, "
-          f"pile of {_plural(len(pile), 'truck')}")
+    print(
+        f"cargo {cargo} (volume {cargo.volume}); {len(revealed)} revealed, "
+        f"pile of {_plural(len(pile), 'truck')}"
+    )
     for c in advice.choices:
         what = "draw" if c.truck is None else f"take (capacity {c.truck.capacity})"
         variant = "" if c.truck is None else _variant(c.truck)
-        print(f"  {c.label:<10} {what:<20} expected penalty {float(c.expected_penalty):6.2f}{variant}")
+        print(
+            f"  {c.label:<10} {what:<20} expected penalty {float(c.expected_penalty):6.2f}{variant}"
+        )
     print(f"best choice: {advice.choices[0].label}")
     heuristic = advice.closest_capacity
     if heuristic is not None:
-        print(f"closest-capacity heuristic would take {heuristic.name} "
-              f"(capacity {heuristic.capacity})")
+        print(
+            f"closest-capacity heuristic would take {heuristic.name} "
+            f"(capacity {heuristic.capacity})"
+        )
     return 0
 
 
@@ -343,8 +366,16 @@ def _progress_bar(total_hint: str) -> Callable[[int, int], None]:
 
     def update(done: int, total: int) -> None:
         if not bar:  # disable=None: no bar when stderr is not a terminal (logs, CI)
-            bar.append(tqdm(total=total, initial=done, desc=total_hint, unit="entry",
-                            file=sys.stderr, disable=None))
+            bar.append(
+                tqdm(
+                    total=total,
+                    initial=done,
+                    desc=total_hint,
+                    unit="entry",
+                    file=sys.stderr,
+                    disable=None,
+                )
+            )
         bar[0].update(done - bar[0].n)
         if done == total:
             bar[0].close()
@@ -362,8 +393,16 @@ def _table_path(deck: Sequence[Truck], folder: Path, option: str) -> Path:
     return path
 
 
-def _build(deck: Sequence[Truck], path: Path, workers: int, *, out: TextIO, as_json: bool = False,
-           executor: Executor | None = None, where: str = "") -> OptimalTable:
+def _build(
+    deck: Sequence[Truck],
+    path: Path,
+    workers: int,
+    *,
+    out: TextIO,
+    as_json: bool = False,
+    executor: Executor | None = None,
+    where: str = "",
+) -> OptimalTable:
     """Build (or resume) the deck's table into ``path`` (on ``executor``, described by ``where``,
     else on ``workers`` local processes), summing up on ``out``."""
     checkpoint = path.with_suffix(".partial.npz")
@@ -371,42 +410,58 @@ def _build(deck: Sequence[Truck], path: Path, workers: int, *, out: TextIO, as_j
     progress = _progress_bar("building table")
     try:
         try:
-            report = build_table(deck, workers=workers, executor=executor, checkpoint=checkpoint,
-                                     progress=progress)
+            report = build_table(
+                deck, workers=workers, executor=executor, checkpoint=checkpoint, progress=progress
+            )
         except CheckpointError as error:
             # A checkpoint is only saved work: an unusable one costs a fresh start, no more.
-            print(f"packing: note: discarding checkpoint {os.fspath(checkpoint)!r} "
-                  f"({error.reason}); building afresh", file=sys.stderr)
+            print(
+                f"packing: note: discarding checkpoint {os.fspath(checkpoint)!r} "
+                f"({error.reason}); building afresh",
+                file=sys.stderr,
+            )
             try:
                 checkpoint.unlink(missing_ok=True)
             except OSError as failure:
-                raise UsageError(f"cannot delete checkpoint {os.fspath(checkpoint)!r}: "
-                                 f"{failure.strerror or failure}") from None
+                raise UsageError(
+                    f"cannot delete checkpoint {os.fspath(checkpoint)!r}: "
+                    f"{failure.strerror or failure}"
+                ) from None
             resumed = False
-            report = build_table(deck, workers=workers, executor=executor, checkpoint=checkpoint,
-                                     progress=progress)
+            report = build_table(
+                deck, workers=workers, executor=executor, checkpoint=checkpoint, progress=progress
+            )
     except KeyboardInterrupt:
-        raise Interrupted(f"finished work is saved in {os.fspath(checkpoint)!r}; run the same "
-                          "command to resume") from None
+        raise Interrupted(
+            f"finished work is saved in {os.fspath(checkpoint)!r}; run the same command to resume"
+        ) from None
     report.table.save(path)
     register(report.table)
     if as_json:
-        _print_json({"path": os.fspath(path), "up_to_date": False, "resumed": resumed,
-                     "workers": workers} | report.to_dict())
+        _print_json(
+            {"path": os.fspath(path), "up_to_date": False, "resumed": resumed, "workers": workers}
+            | report.to_dict()
+        )
         return report.table
     rate = report.solved / report.wall_time if report.wall_time else float("inf")
-    print(f"table {path}: {report.entries} entries, {report.optimal} proven optimal, "
-          f"{report.entries - report.optimal} not; {report.solved} solved in this run "
-          f"{'(resumed) ' if resumed else ''}in {report.wall_time:.1f} s "
-          f"({rate:.0f} solves/s, {where or _plural(workers, 'worker')})", file=out)
+    print(
+        f"table {path}: {report.entries} entries, {report.optimal} proven optimal, "
+        f"{report.entries - report.optimal} not; {report.solved} solved in this run "
+        f"{'(resumed) ' if resumed else ''}in {report.wall_time:.1f} s "
+        f"({rate:.0f} solves/s, {where or _plural(workers, 'worker')})",
+        file=out,
+    )
     return report.table
 
 
 def cmd_table_build(args: argparse.Namespace) -> int:
     deck = _deck(args)
     given = args.out is not None
-    path = _table_path(deck, Path(args.out) if given else user_table_dir(),
-                       "argument --out" if given else "the table folder")
+    path = _table_path(
+        deck,
+        Path(args.out) if given else user_table_dir(),
+        "argument --out" if given else "the table folder",
+    )
     if path.exists() and not args.force:
         try:
             current = OptimalTable.load(path, deck=deck)
@@ -416,16 +471,31 @@ def cmd_table_build(args: argparse.Namespace) -> int:
         else:
             register(current)
             if args.json:
-                _print_json({"path": os.fspath(path), "up_to_date": True,
-                             "entries": current.penalties.size, "deck_key": current.key})
+                _print_json(
+                    {
+                        "path": os.fspath(path),
+                        "up_to_date": True,
+                        "entries": current.penalties.size,
+                        "deck_key": current.key,
+                    }
+                )
             else:
-                print(f"table {path}: complete and current for this deck "
-                      f"({current.penalties.size} entries); nothing to rebuild (--force rebuilds it)")
+                print(
+                    f"table {path}: complete and current for this deck "
+                    f"({current.penalties.size} entries); nothing to rebuild (--force rebuilds it)"
+                )
             return 0
     if args.scheduler is not None or args.cluster is not None:
         with _dask_executor(args) as executor:
-            _build(deck, path, args.workers, out=sys.stdout, as_json=args.json, executor=executor,
-                   where=f"Dask {args.scheduler or args.cluster}")
+            _build(
+                deck,
+                path,
+                args.workers,
+                out=sys.stdout,
+                as_json=args.json,
+                executor=executor,
+                where=f"Dask {args.scheduler or args.cluster}",
+            )
     else:
         _build(deck, path, args.workers, out=sys.stdout, as_json=args.json)
     return 0
@@ -435,8 +505,11 @@ def _table_for(deck: Sequence[Truck]) -> OptimalTable:
     table = find_table(deck)
     if table is None:
         folder = user_table_dir()
-        where = ("the table folder $PACKING_TABLE_DIR" if os.environ.get("PACKING_TABLE_DIR")
-                 else "the table folder")
+        where = (
+            "the table folder $PACKING_TABLE_DIR"
+            if os.environ.get("PACKING_TABLE_DIR")
+            else "the table folder"
+        )
         path = _table_path(deck, folder, where)
         print("no table for this deck yet: building it once (about 5 s)", file=sys.stderr)
         table = _build(deck, path, workers=2, out=sys.stderr)  # stdout is the answer's
@@ -456,30 +529,45 @@ def cmd_stats(args: argparse.Namespace) -> int:
         _print_json(data)
         return 0
     width = max([18, *(len(str(t)) for t in deck)])
-    print(f"{_plural(len(deck), 'truck')}, table {table.key[:16]}; load volume over all 7,776 "
-          f"rolls: mean {float(stats.mean_volume):.2f} cubes")
-    print(f"{'truck':<6} {'mask':<{width}} {'h':>1} {'cap':>3}  {'E[penalty]':>10} {'P(best)':>8} "
-          f"{'P(perfect)':>10} {'perfect rolls':>13}")
+    print(
+        f"{_plural(len(deck), 'truck')}, table {table.key[:16]}; load volume over all 7,776 "
+        f"rolls: mean {float(stats.mean_volume):.2f} cubes"
+    )
+    print(
+        f"{'truck':<6} {'mask':<{width}} {'h':>1} {'cap':>3}  {'E[penalty]':>10} {'P(best)':>8} "
+        f"{'P(perfect)':>10} {'perfect rolls':>13}"
+    )
     for s in sorted(stats.trucks, key=lambda s: s.expected_penalty):
         t = s.truck
-        print(f"{t.name:<6} {str(t):<{width}} {t.height:>1} {t.capacity:>3}  "
-              f"{float(s.expected_penalty):>10.2f} {float(s.p_best):>8.1%} "
-              f"{float(s.p_perfect):>10.1%} {s.perfect_rolls:>13}{_variant(t)}")
-    print("P(best) counts ties: every truck tied for the least penalty is best. "
-          "Perfect rolls: of the 7,776, those loaded with penalty 0.")
+        print(
+            f"{t.name:<6} {str(t):<{width}} {t.height:>1} {t.capacity:>3}  "
+            f"{float(s.expected_penalty):>10.2f} {float(s.p_best):>8.1%} "
+            f"{float(s.p_perfect):>10.1%} {s.perfect_rolls:>13}{_variant(t)}"
+        )
+    print(
+        "P(best) counts ties: every truck tied for the least penalty is best. "
+        "Perfect rolls: of the 7,776, those loaded with penalty 0."
+    )
     print()
     print("the closest-capacity heuristic against the optimal grab (penalty points per round):")
     for h in stats.heuristics:
-        where = ("any truck of the deck (exact)" if h.revealed == 0 else
-                 f"{h.revealed} revealed + pile ({_plural(h.samples, 'sampled set')})")
-        print(f"  {where:<36} mean loss {h.mean_loss:5.2f}, worst {h.worst_loss:5.2f} "
-              f"(roll {h.worst_cargo}), worse in {h.p_loses:.1%} of rolls")
+        where = (
+            "any truck of the deck (exact)"
+            if h.revealed == 0
+            else f"{h.revealed} revealed + pile ({_plural(h.samples, 'sampled set')})"
+        )
+        print(
+            f"  {where:<36} mean loss {h.mean_loss:5.2f}, worst {h.worst_loss:5.2f} "
+            f"(roll {h.worst_cargo}), worse in {h.p_loses:.1%} of rolls"
+        )
     if roll is not None and roll_ranking is not None:
         print()
         print(f"roll {roll} (volume {roll.volume}):")
         _print_ranking(roll_ranking.entries)
         blind = roll_ranking.blind_draw
-        print(f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})")
+        print(
+            f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})"
+        )
     return 0
 
 
@@ -488,8 +576,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_deck(args: argparse.Namespace) -> int:
     deck = _deck(args)
-    source = (f"the deck file {args.deck}" if args.deck is not None else
-              "the sample deck (designed by this project: NOT the printed cards)")
+    source = (
+        f"the deck file {args.deck}"
+        if args.deck is not None
+        else "the sample deck (designed by this project: NOT the printed cards)"
+    )
     print(f"; Pack & Stack: {_plural(len(deck), 'truck')}, {source}")
     print("; one block per truck: 'NAME height N', then the mask rows ('#' usable, '.' not);")
     print("; lines starting with ';' are comments. Load it with --deck FILE or load_deck(FILE).")
@@ -541,10 +632,16 @@ if TYPE_CHECKING:
 def _dask_options(p: argparse.ArgumentParser) -> None:
     """``--scheduler`` / ``--cluster``: run the work on Dask instead of a local pool."""
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--scheduler", metavar="ADDRESS",
-                       help="an existing Dask scheduler, e.g. tcp://host:8786 (the dask extra)")
-    group.add_argument("--cluster", metavar="local:N",
-                       help="a Dask LocalCluster of N worker processes (the dask extra)")
+    group.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="an existing Dask scheduler, e.g. tcp://host:8786 (the dask extra)",
+    )
+    group.add_argument(
+        "--cluster",
+        metavar="local:N",
+        help="a Dask LocalCluster of N worker processes (the dask extra)",
+    )
 
 
 @contextmanager
@@ -555,7 +652,9 @@ def _dask_executor(args: argparse.Namespace) -> Iterator[Executor]:
 
     with ExitStack() as stack:
         try:
-            executor = stack.enter_context(executor_from(scheduler=args.scheduler, cluster=args.cluster))
+            executor = stack.enter_context(
+                executor_from(scheduler=args.scheduler, cluster=args.cluster)
+            )
         except ExecutorError as error:
             raise UsageError(str(error)) from None
         yield executor
@@ -590,10 +689,14 @@ def cmd_decks_random(args: argparse.Namespace) -> int:
     if args.count < 1:
         raise UsageError(f"argument --count: must be at least 1, not {args.count}")
     folder = Path(args.out)
-    texts = [(folder / f"random-{args.seed}-{i:03d}.txt",
-              f"; random deck {i} of seed {args.seed}: honours the published facts, not the "
-              f"printed cards\n" + dump_deck(random_deck(seed=f"{args.seed}.{i}")))
-             for i in range(1, args.count + 1)]
+    texts = [
+        (
+            folder / f"random-{args.seed}-{i:03d}.txt",
+            f"; random deck {i} of seed {args.seed}: honours the published facts, not the "
+            f"printed cards\n" + dump_deck(random_deck(seed=f"{args.seed}.{i}")),
+        )
+        for i in range(1, args.count + 1)
+    ]
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for path, text in texts:
@@ -620,8 +723,12 @@ def cmd_decks_compare(args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
     if args.json:
-        _print_json({"decks": [_report_dict(r) for r in reports],
-                     **({"picture": args.out} if args.out else {})})
+        _print_json(
+            {
+                "decks": [_report_dict(r) for r in reports],
+                **({"picture": args.out} if args.out else {}),
+            }
+        )
         return 0
     _print_comparison(reports)
     if args.out:
@@ -639,9 +746,17 @@ def _report_dict(r: DeckReport) -> dict[str, Any]:
         "dominated": [t.name for t in r.dominated],
         "facts_broken": list(r.facts),
         "best_by_volume": {str(v): float(e) for v, e in enumerate(r.best_by_volume, start=1)},
-        "trucks": [{"truck": t.name, "mask": str(t), "height": t.height, "capacity": t.capacity,
-                    "expected_penalty": float(e), "p_best": float(p)}
-                   for t, e, p in zip(r.deck, r.expected_penalty, r.p_best)],
+        "trucks": [
+            {
+                "truck": t.name,
+                "mask": str(t),
+                "height": t.height,
+                "capacity": t.capacity,
+                "expected_penalty": float(e),
+                "p_best": float(p),
+            }
+            for t, e, p in zip(r.deck, r.expected_penalty, r.p_best)
+        ],
     }
 
 
@@ -649,27 +764,38 @@ def _print_comparison(reports: Sequence[DeckReport]) -> None:
     width = max(12, *(len(Path(r.label).name) for r in reports))
     names = [Path(r.label).name for r in reports]
     print("fairness summary (smaller is better; see packing.design):")
-    print(f"  {'deck':<{width}} {'coverage':>8} {'balance':>8} {'skill':>6} {'E[best]':>7} "
-          f"{'dominated':>9}  facts")
+    print(
+        f"  {'deck':<{width}} {'coverage':>8} {'balance':>8} {'skill':>6} {'E[best]':>7} "
+        f"{'dominated':>9}  facts"
+    )
     for name, r in zip(names, reports):
-        print(f"  {name:<{width}} {float(r.coverage):>8.2f} {float(r.balance):>8.1%} "
-              f"{r.skill:>6.2f} {float(r.best_mean):>7.2f} {len(r.dominated):>9}  "
-              f"{'all kept' if not r.facts else f'{len(r.facts)} broken: ' + r.facts[0]}")
-    print("  coverage: worst E[penalty] of the best truck over loads 9..40; balance: max − min "
-          "P(best); skill: mean loss of the capacity heuristic")
+        print(
+            f"  {name:<{width}} {float(r.coverage):>8.2f} {float(r.balance):>8.1%} "
+            f"{r.skill:>6.2f} {float(r.best_mean):>7.2f} {len(r.dominated):>9}  "
+            f"{'all kept' if not r.facts else f'{len(r.facts)} broken: ' + r.facts[0]}"
+        )
+    print(
+        "  coverage: worst E[penalty] of the best truck over loads 9..40; balance: max − min "
+        "P(best); skill: mean loss of the capacity heuristic"
+    )
     print()
     print("expected penalty of the best truck, by load volume:")
     print(f"  {'volume':>6} " + " ".join(f"{n:>{width}}" for n in names))
     for v in range(1, 41):
-        print(f"  {v:>6} " + " ".join(f"{float(r.best_by_volume[v - 1]):>{width}.2f}" for r in reports))
+        print(
+            f"  {v:>6} "
+            + " ".join(f"{float(r.best_by_volume[v - 1]):>{width}.2f}" for r in reports)
+        )
     for name, r in zip(names, reports):
         print()
         print(f"{name}: trucks by P(best)")
         print(f"  {'truck':<6} {'mask':<18} {'h':>1} {'cap':>3} {'E[penalty]':>10} {'P(best)':>8}")
         for t, e, p in sorted(zip(r.deck, r.expected_penalty, r.p_best), key=lambda x: -x[2]):
             mark = "  dominated" if t in r.dominated else ""
-            print(f"  {t.name:<6} {str(t):<18} {t.height:>1} {t.capacity:>3} {float(e):>10.2f} "
-                  f"{float(p):>8.1%}{mark}")
+            print(
+                f"  {t.name:<6} {str(t):<18} {t.height:>1} {t.capacity:>3} {float(e):>10.2f} "
+                f"{float(p):>8.1%}{mark}"
+            )
 
 
 def cmd_decks_optimise(args: argparse.Namespace) -> int:
@@ -687,17 +813,29 @@ def cmd_decks_optimise(args: argparse.Namespace) -> int:
     def report(step: Improvement) -> None:
         print(f"round {step.round}: {args.objective} {step.value:.4f}  ({step.move})", flush=True)
 
-    print(f"{sense} {args.objective} from {args.deck or 'the sample deck'}, seed {args.seed}",
-          flush=True)
+    print(
+        f"{sense} {args.objective} from {args.deck or 'the sample deck'}, seed {args.seed}",
+        flush=True,
+    )
     with _executor(args) as executor:
         try:
-            result = optimise(start, objective_name=args.objective, seed=args.seed,
-                              maximise=args.maximise, budget=budget, rounds=args.rounds,
-                              batch=args.batch, executor=executor, report=report)
+            result = optimise(
+                start,
+                objective_name=args.objective,
+                seed=args.seed,
+                maximise=args.maximise,
+                budget=budget,
+                rounds=args.rounds,
+                batch=args.batch,
+                executor=executor,
+                report=report,
+            )
         except DesignError as error:
             raise UsageError(str(error)) from None
-    print(f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after {result.rounds} "
-          f"rounds ({result.candidates} decks tried, {result.solved} truck columns solved)")
+    print(
+        f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after {result.rounds} "
+        f"rounds ({result.candidates} decks tried, {result.solved} truck columns solved)"
+    )
     if args.out:
         try:
             save_deck(result.deck, args.out)
@@ -735,8 +873,13 @@ def _add_decks_commands(sub: Any) -> None:
     p = decks_sub.add_parser("optimise", help="local search for a deck minimising an objective")
     p.add_argument("--objective", required=True, choices=("coverage", "balance", "skill"))
     p.add_argument("--seed", type=int, default=0, help="the search's seed (default 0)")
-    p.add_argument("--budget", type=float, default=None, metavar="SECONDS",
-                   help="stop after this long (default 60 s unless --rounds is given)")
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop after this long (default 60 s unless --rounds is given)",
+    )
     p.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     p.add_argument("--batch", type=int, default=4, help="candidate decks per round (default 4)")
     p.add_argument("--maximise", action="store_true", help="maximise the objective instead")
@@ -750,35 +893,61 @@ def _add_decks_commands(sub: Any) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="packing", description="Provably optimal Pack & Stack answers.",
-                     epilog="Bad input prints one line quoting it and exits with status 2 "
-                            "(with --json: a JSON object with an 'error' field on stdout).")
+    parser = _Parser(
+        prog="packing",
+        description="Provably optimal Pack & Stack answers.",
+        epilog="Bad input prints one line quoting it and exits with status 2 "
+        "(with --json: a JSON object with an 'error' field on stdout).",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def cargo_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
         group = p.add_mutually_exclusive_group(required=required)
-        group.add_argument("--roll", type=_roll,
-                           help="five dice results for lengths 1..5, e.g. 3,2,3,0,1")
-        group.add_argument("--cargo", type=_cargo_counts,
-                           help="any five rod counts for lengths 1..5, e.g. 6,0,0,0,3")
+        group.add_argument(
+            "--roll", type=_roll, help="five dice results for lengths 1..5, e.g. 3,2,3,0,1"
+        )
+        group.add_argument(
+            "--cargo",
+            type=_cargo_counts,
+            help="any five rod counts for lengths 1..5, e.g. 6,0,0,0,3",
+        )
 
     def solve_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--time-limit", type=_seconds, default=None, metavar="SECONDS",
-                       help="stop CP-SAT early (the plan is then only feasible, with its bound)")
+        p.add_argument(
+            "--time-limit",
+            type=_seconds,
+            default=None,
+            metavar="SECONDS",
+            help="stop CP-SAT early (the plan is then only feasible, with its bound)",
+        )
 
     def truck_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--truck", required=True,
-                       help=f"mask rows split by '/', e.g. '#####/###../#####'; {VARIANT_HELP}")
-        p.add_argument("--height", required=True, type=int, help="the truck's height cap (≥ 1; the game's are 1–4)")
+        p.add_argument(
+            "--truck",
+            required=True,
+            help=f"mask rows split by '/', e.g. '#####/###../#####'; {VARIANT_HELP}",
+        )
+        p.add_argument(
+            "--height",
+            required=True,
+            type=int,
+            help="the truck's height cap (≥ 1; the game's are 1–4)",
+        )
         p.add_argument("--name", help="a name for the truck")
 
     def deck_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--deck", help="a deck file, UTF-8 text (default: the sample deck, not "
-                                      f"the printed cards; `packing deck` prints it); {VARIANT_HELP}")
+        p.add_argument(
+            "--deck",
+            help="a deck file, UTF-8 text (default: the sample deck, not "
+            f"the printed cards; `packing deck` prints it); {VARIANT_HELP}",
+        )
 
     def json_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--json", action="store_true",
-                       help="machine-readable output (errors too: an object with 'error')")
+        p.add_argument(
+            "--json",
+            action="store_true",
+            help="machine-readable output (errors too: an object with 'error')",
+        )
 
     p = sub.add_parser("solve", help="the best loading of a cargo onto one truck")
     cargo_options(p)
@@ -799,16 +968,24 @@ def build_parser() -> argparse.ArgumentParser:
     cargo_options(p)
     deck_option(p)
     p.add_argument("--revealed", default="", help="names of the trucks you may take, e.g. S03,S17")
-    p.add_argument("--pile", default=None, help="names of the trucks the pile may hold "
-                   "(default: the deck without the revealed ones; none may be revealed too)")
+    p.add_argument(
+        "--pile",
+        default=None,
+        help="names of the trucks the pile may hold "
+        "(default: the deck without the revealed ones; none may be revealed too)",
+    )
     json_option(p)
     p.set_defaults(run=cmd_grab)
 
     p = sub.add_parser("stats", help="what the deck's table says: odds per truck and per roll")
     deck_option(p)
     cargo_options(p, required=False)
-    p.add_argument("--samples", type=_whole, default=200,
-                   help="revealed sets sampled for the heuristic comparison (≥ 1, default 200)")
+    p.add_argument(
+        "--samples",
+        type=_whole,
+        default=200,
+        help="revealed sets sampled for the heuristic comparison (≥ 1, default 200)",
+    )
     json_option(p)
     p.set_defaults(run=cmd_stats)
 
@@ -818,8 +995,11 @@ def build_parser() -> argparse.ArgumentParser:
     deck_option(p)
     p.add_argument("--workers", type=_whole, default=2, help="worker processes (default 2)")
     p.add_argument("--out", help=f"folder for the table (default {user_table_dir()})")
-    p.add_argument("--force", action="store_true",
-                   help="rebuild even when the folder holds the complete, current table")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="rebuild even when the folder holds the complete, current table",
+    )
     json_option(p)
     _dask_options(p)
     p.set_defaults(run=cmd_table_build)
@@ -834,8 +1014,11 @@ def build_parser() -> argparse.ArgumentParser:
     cargo_options(p)
     truck_options(p)
     solve_options(p)
-    p.add_argument("--out", required=True,
-                   help="the picture to write; its suffix sets the format: .png, .svg or .pdf")
+    p.add_argument(
+        "--out",
+        required=True,
+        help="the picture to write; its suffix sets the format: .png, .svg or .pdf",
+    )
     p.set_defaults(run=cmd_plot_plan)
     p = plot_sub.add_parser("deck", help="heat map of expected penalty and penalty distributions")
     deck_option(p)
@@ -855,8 +1038,10 @@ def _explain(error: PackingError, args: argparse.Namespace | None) -> str:
         deck = getattr(args, "deck", None) if args is not None else None
         if deck and command != "make table":
             command += f" --deck {shlex.quote(deck)}"
-        return (f"table file {os.fspath(error.path)!r} is damaged ({error.reason}): rebuild it "
-                f"with `{command}`")
+        return (
+            f"table file {os.fspath(error.path)!r} is damaged ({error.reason}): rebuild it "
+            f"with `{command}`"
+        )
     return str(error)
 
 

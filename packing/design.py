@@ -105,8 +105,11 @@ def shape_key(truck: Truck) -> tuple[int, str]:
         top, left = min(y for y, _ in moved), min(x for _, x in moved)
         moved = {(y - top, x - left) for y, x in moved}
         rows, cols = max(y for y, _ in moved) + 1, max(x for _, x in moved) + 1
-        forms.append("/".join("".join("#" if (y, x) in moved else "." for x in range(cols))
-                              for y in range(rows)))
+        forms.append(
+            "/".join(
+                "".join("#" if (y, x) in moved else "." for x in range(cols)) for y in range(rows)
+            )
+        )
     return truck.height, min(forms)
 
 
@@ -160,11 +163,15 @@ def check_facts(deck: Sequence[Truck]) -> list[str]:
         problems.append("no truck's area is split in two")
     if capacities[-1] < MAX_LOAD:
         problems.append(f"no truck holds {MAX_LOAD} cubes (the largest holds {capacities[-1]})")
-    gaps = [v for v in range(MIN_CAPACITY, MAX_LOAD + 1)
-            if min(abs(c - v) for c in capacities) > COVER_SLACK]
+    gaps = [
+        v
+        for v in range(MIN_CAPACITY, MAX_LOAD + 1)
+        if min(abs(c - v) for c in capacities) > COVER_SLACK
+    ]
     if gaps:
-        problems.append(f"no truck's capacity is within {COVER_SLACK} of loads "
-                        f"{', '.join(map(str, gaps))}")
+        problems.append(
+            f"no truck's capacity is within {COVER_SLACK} of loads {', '.join(map(str, gaps))}"
+        )
     return problems
 
 
@@ -175,8 +182,11 @@ _GRID = [(y, x) for y in range(GRID_ROWS) for x in range(GRID_COLUMNS)]
 
 def _neighbours(cell: Cell) -> list[Cell]:
     y, x = cell
-    return [(y + dy, x + dx) for dy, dx in ((1, 0), (-1, 0), (0, 1), (0, -1))
-            if 0 <= y + dy < GRID_ROWS and 0 <= x + dx < GRID_COLUMNS]
+    return [
+        (y + dy, x + dx)
+        for dy, dx in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        if 0 <= y + dy < GRID_ROWS and 0 <= x + dx < GRID_COLUMNS
+    ]
 
 
 def _grow(rng: random.Random, size: int, taken: set[Cell]) -> set[Cell] | None:
@@ -201,7 +211,9 @@ def _truck_from(cells: Iterable[Cell], height: int, name: str) -> Truck:
     return Truck(mask, height, name)
 
 
-def random_truck(rng: random.Random, height: int, *, name: str = "", cells: int | None = None) -> Truck:
+def random_truck(
+    rng: random.Random, height: int, *, name: str = "", cells: int | None = None
+) -> Truck:
     """A random truck of ``height`` inside the 3×5 grid holding at least 9 cubes (never a
     full floor at height 4); its area is one piece, or (one time in five) two."""
     largest = GRID_ROWS * GRID_COLUMNS - (1 if height == 4 else 0)
@@ -313,8 +325,9 @@ class ColumnCache:
     def table(self, deck: Sequence[Truck], *, executor: Executor | None = None) -> OptimalTable:
         """The optimal table of ``deck``, solving its missing columns first."""
         self.fill([deck], executor=executor)
-        return OptimalTable(tuple(deck),
-                            np.column_stack([self._columns[self._key(t)] for t in deck]))
+        return OptimalTable(
+            tuple(deck), np.column_stack([self._columns[self._key(t)] for t in deck])
+        )
 
 
 # --- what a deck's table says -----------------------------------------------------------------
@@ -340,7 +353,7 @@ def best_by_volume(table: OptimalTable) -> tuple[Fraction, ...]:
 
 def coverage(by_volume: Sequence[Fraction]) -> Fraction:
     """The ``coverage`` objective from :func:`best_by_volume`: the worst of loads 9..40."""
-    return max(by_volume[MIN_CAPACITY - 1:])
+    return max(by_volume[MIN_CAPACITY - 1 :])
 
 
 def p_best(table: OptimalTable) -> tuple[Fraction, ...]:
@@ -354,8 +367,10 @@ def p_best(table: OptimalTable) -> tuple[Fraction, ...]:
 def expected_penalties(table: OptimalTable) -> tuple[Fraction, ...]:
     """Each truck's exact expected penalty over all rolls."""
     weights = _weights(table)
-    return tuple(Fraction(int(weights @ table.penalties[:, j].astype(np.int64)), ROLLS)
-                 for j in range(len(table.deck)))
+    return tuple(
+        Fraction(int(weights @ table.penalties[:, j].astype(np.int64)), ROLLS)
+        for j in range(len(table.deck))
+    )
 
 
 def dominated(table: OptimalTable) -> tuple[Truck, ...]:
@@ -482,7 +497,9 @@ def _move(rng: random.Random, deck: Sequence[Truck]) -> tuple[tuple[Truck, ...],
         if not cells:
             return tuple(trucks), "no change"
         trucks[i] = _truck_from(cells, t.height, t.name)
-        return tuple(trucks), f"{t.name or i}: cell {cell[0]},{cell[1]} {'on' if cell in cells else 'off'}"
+        return tuple(
+            trucks
+        ), f"{t.name or i}: cell {cell[0]},{cell[1]} {'on' if cell in cells else 'off'}"
     if kind < 0.8:
         k = rng.randrange(len(trucks))
         u = trucks[k]
@@ -513,7 +530,9 @@ def optimise(
     executor; ``report`` hears of each improvement.
     """
     if objective_name not in OBJECTIVES:
-        raise DesignError(f"unknown objective {objective_name!r} (choose from {', '.join(OBJECTIVES)})")
+        raise DesignError(
+            f"unknown objective {objective_name!r} (choose from {', '.join(OBJECTIVES)})"
+        )
     if rounds is None and budget is None:
         raise DesignError("give a budget in seconds or a number of rounds")
     if batch < 1:
@@ -536,7 +555,9 @@ def optimise(
     candidates = 0
     began = time.monotonic()
     done = 0
-    while (rounds is None or done < rounds) and (budget is None or time.monotonic() - began < budget):
+    while (rounds is None or done < rounds) and (
+        budget is None or time.monotonic() - began < budget
+    ):
         done += 1
         proposals: list[tuple[tuple[Truck, ...], str]] = []
         for _ in range(50 * batch):
@@ -557,7 +578,14 @@ def optimise(
                 if report is not None:
                     report(step)
     return SearchResult(
-        objective=objective_name, maximise=maximise, start=start, start_value=sign * start_value,
-        deck=deck, value=sign * value, rounds=done, candidates=candidates,
-        solved=cache.solved - solved_before, improvements=tuple(improvements),
+        objective=objective_name,
+        maximise=maximise,
+        start=start,
+        start_value=sign * start_value,
+        deck=deck,
+        value=sign * value,
+        rounds=done,
+        candidates=candidates,
+        solved=cache.solved - solved_before,
+        improvements=tuple(improvements),
     )

@@ -152,7 +152,8 @@ def _draw_outcomes(size: int) -> tuple[tuple[Draw, Fraction], ...]:
 
 #: The outcomes of a draw from a pile of each size up to 64 (index 0 unused), looked up directly.
 _DRAWS: tuple[tuple[tuple[Draw, Fraction], ...], ...] = ((),) + tuple(
-    _draw_outcomes(size) for size in range(1, 65))
+    _draw_outcomes(size) for size in range(1, 65)
+)
 
 
 @cache
@@ -168,7 +169,9 @@ def _roll_ids() -> frozenset[int]:
 
 
 @cache
-def _order_outcomes(players: int, speeds: tuple[Fraction, ...] | None) -> tuple[tuple[GrabOrder, Fraction], ...]:
+def _order_outcomes(
+    players: int, speeds: tuple[Fraction, ...] | None
+) -> tuple[tuple[GrabOrder, Fraction], ...]:
     """Every grab order with its exact probability: uniform, or Plackett–Luce on ``speeds``
     (the fastest grabs first with probability speed / total speed, and so on)."""
     orders = list(itertools.permutations(range(players)))
@@ -193,7 +196,9 @@ def optimal_plan(cargo: Cargo, truck: Truck) -> LoadPlan:
     """The optimal, verified plan of ``cargo`` on ``truck`` (memoised in this process)."""
     plan = verify(solve(cargo, truck))
     if not plan.optimal:
-        raise PackingError(f"no proven optimal plan for cargo {str(cargo)!r} on truck {truck.name!r}")
+        raise PackingError(
+            f"no proven optimal plan for cargo {str(cargo)!r} on truck {truck.name!r}"
+        )
     return plan
 
 
@@ -217,8 +222,11 @@ class _Penalties:
         if table is not None:
             self.rows = table.penalties.tolist()
             self.cargo_rows = {cargo: i for i, cargo in enumerate(table.cargos)}
-            self.rolled_rows = {id(cargo): self.rows[self.cargo_rows[cargo]]
-                                for cargo, _ in self.rolls if cargo in self.cargo_rows}
+            self.rolled_rows = {
+                id(cargo): self.rows[self.cargo_rows[cargo]]
+                for cargo, _ in self.rolls
+                if cargo in self.cargo_rows
+            }
 
     def row(self, cargo: Cargo) -> list[int] | None:
         """The optimal penalty of ``cargo`` on each truck of the deck, when the table has it."""
@@ -289,8 +297,10 @@ class Plans(Sequence[LoadPlan]):
         if plan is None:
             plan = optimal_plan(self._cargos[i], self._trucks[i])
             if plan.penalty != self._penalties[i]:
-                raise PackingError(f"the table's penalty for truck {self._trucks[i].name!r} "
-                                   f"disagrees with a fresh solve")
+                raise PackingError(
+                    f"the table's penalty for truck {self._trucks[i].name!r} "
+                    f"disagrees with a fresh solve"
+                )
             self._solved[i] = plan
         return plan
 
@@ -301,7 +311,11 @@ class Plans(Sequence[LoadPlan]):
         if not isinstance(other, Plans):
             return NotImplemented
         return (self._cargos, self._trucks, self._given, self._penalties) == (
-            other._cargos, other._trucks, other._given, other._penalties)
+            other._cargos,
+            other._trucks,
+            other._given,
+            other._penalties,
+        )
 
     def __hash__(self) -> int:
         return hash((self._cargos, self._trucks, self._given, self._penalties))
@@ -344,8 +358,15 @@ class RoundRecord:
             "grab_order": list(self.grab_order),
             "taken": [t.name for t in self.taken],
             "sources": [list(s) for s in self.sources],
-            "plans": [{"truck": p.truck.name, "placements": [str(x) for x in p.placements],
-                       "loaded": p.loaded, "penalty": p.penalty} for p in self.plans],
+            "plans": [
+                {
+                    "truck": p.truck.name,
+                    "placements": [str(x) for x in p.placements],
+                    "loaded": p.loaded,
+                    "penalty": p.penalty,
+                }
+                for p in self.plans
+            ],
             "penalties": list(self.penalties),
             "bonus": list(self.bonus),
             "points": list(self.points),
@@ -420,7 +441,7 @@ class Observation:
         """The players who grab after the one grabbing now, in order."""
         if self.grab_order is None:
             return ()
-        return self.grab_order[self.grabbed + 1:]
+        return self.grab_order[self.grabbed + 1 :]
 
 
 # --- the game ---------------------------------------------------------------------------------
@@ -445,9 +466,22 @@ class _TrucksAt(dict[tuple[int, ...], tuple[Truck, ...]]):
 class _Setup:
     """What does not change during a game, shared (not copied) by a state and its clones."""
 
-    __slots__ = ("players", "deck", "start_points", "speeds", "loaders", "use_table",
-                 "draws_each", "draws", "index", "penalties", "orders", "grabs", "trucks_at",
-                 "max_rounds")
+    __slots__ = (
+        "players",
+        "deck",
+        "start_points",
+        "speeds",
+        "loaders",
+        "use_table",
+        "draws_each",
+        "draws",
+        "index",
+        "penalties",
+        "orders",
+        "grabs",
+        "trucks_at",
+        "max_rounds",
+    )
 
     def __init__(
         self,
@@ -472,8 +506,15 @@ class _Setup:
         self.trucks_at = _TrucksAt(deck)
 
     def _key(self) -> tuple[object, ...]:
-        return (self.players, self.deck, self.start_points, self.speeds, self.loaders, self.use_table,
-                self.max_rounds)
+        return (
+            self.players,
+            self.deck,
+            self.start_points,
+            self.speeds,
+            self.loaders,
+            self.use_table,
+            self.max_rounds,
+        )
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, _Setup) and self._key() == other._key())
@@ -497,8 +538,13 @@ _setup_by_id: dict[tuple[object, ...], tuple[tuple[Truck, ...], _Setup]] = {}
 
 
 def _setup(
-    players: int, deck: tuple[Truck, ...], start_points: int, speeds: tuple[Fraction, ...] | None,
-    loaders: tuple[Loader | None, ...], use_table: bool, max_rounds: int | None = None,
+    players: int,
+    deck: tuple[Truck, ...],
+    start_points: int,
+    speeds: tuple[Fraction, ...] | None,
+    loaders: tuple[Loader | None, ...],
+    use_table: bool,
+    max_rounds: int | None = None,
 ) -> _Setup:
     """The setup of a game, shared by the games created with the same options."""
     try:
@@ -534,8 +580,11 @@ def _check_deck(deck: Sequence[Truck]) -> tuple[Truck, ...]:
 
 
 def _check_options(
-    players: int, deck: Sequence[Truck], start_points: int,
-    speeds: Sequence[int | Fraction] | None, loaders: Sequence[Loader | None] | None,
+    players: int,
+    deck: Sequence[Truck],
+    start_points: int,
+    speeds: Sequence[int | Fraction] | None,
+    loaders: Sequence[Loader | None] | None,
 ) -> tuple[tuple[Truck, ...], tuple[Fraction, ...] | None, tuple[Loader | None, ...]]:
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be an int, not {type(players).__name__}")
@@ -548,12 +597,16 @@ def _check_options(
     trucks = _check_deck(deck)
     need = players * ((1 if players >= 5 else 2) + 1)
     if len(trucks) < need:
-        raise PackingError(f"a deck of {len(trucks)} trucks is too small for {players} players "
-                           f"(a round may need {need})")
+        raise PackingError(
+            f"a deck of {len(trucks)} trucks is too small for {players} players "
+            f"(a round may need {need})"
+        )
     weights: tuple[Fraction, ...] | None = None
     if speeds is not None:
         if len(speeds) != players:
-            raise PackingError(f"speeds {tuple(speeds)!r} must give one weight per player ({players})")
+            raise PackingError(
+                f"speeds {tuple(speeds)!r} must give one weight per player ({players})"
+            )
         for s in speeds:
             if isinstance(s, bool) or not isinstance(s, int | Fraction):
                 raise TypeError(f"speeds must be ints or Fractions, not {type(s).__name__}")
@@ -597,9 +650,23 @@ class Game:
     (True, 900)
     """
 
-    __slots__ = ("_setup", "_round", "_phase", "_step", "_points", "_cargos", "_revealed",
-                 "_front", "_taken", "_sources", "_order", "_pile", "_discards", "_rounds",
-                 "_events")
+    __slots__ = (
+        "_setup",
+        "_round",
+        "_phase",
+        "_step",
+        "_points",
+        "_cargos",
+        "_revealed",
+        "_front",
+        "_taken",
+        "_sources",
+        "_order",
+        "_pile",
+        "_discards",
+        "_rounds",
+        "_events",
+    )
 
     def __init__(
         self,
@@ -614,7 +681,9 @@ class Game:
     ) -> None:
         trucks, weights, chosen = _check_options(players, deck, start_points, speeds, loaders)
         _check_max_rounds(max_rounds)
-        self._setup = _setup(players, trucks, start_points, weights, chosen, bool(use_table), max_rounds)
+        self._setup = _setup(
+            players, trucks, start_points, weights, chosen, bool(use_table), max_rounds
+        )
         self._round = 1
         self._phase = _ROLL
         self._step = 0
@@ -653,19 +722,28 @@ class Game:
             raise PackingError(f"{len(policies)} policies for {self._setup.players} players")
         loaders = loaders_of(policies)
         if not all(load is None or callable(load) for load in loaders):
-            raise TypeError("a policy's loader must be a callable load(cargo, truck) -> LoadPlan, or None")
+            raise TypeError(
+                "a policy's loader must be a callable load(cargo, truck) -> LoadPlan, or None"
+            )
         s = self._setup
         if loaders != s.loaders:
-            self._setup = _setup(s.players, s.deck, s.start_points, s.speeds, loaders, s.use_table,
-                                 s.max_rounds)
+            self._setup = _setup(
+                s.players, s.deck, s.start_points, s.speeds, loaders, s.use_table, s.max_rounds
+            )
 
     @property
     def setup(self) -> dict[str, object]:
         """The options this game was created with."""
         s = self._setup
-        return {"players": s.players, "deck": s.deck, "start_points": s.start_points,
-                "speeds": s.speeds, "loaders": s.loaders, "use_table": s.use_table,
-                "max_rounds": s.max_rounds}
+        return {
+            "players": s.players,
+            "deck": s.deck,
+            "start_points": s.start_points,
+            "speeds": s.speeds,
+            "loaders": s.loaders,
+            "use_table": s.use_table,
+            "max_rounds": s.max_rounds,
+        }
 
     @property
     def first_roller(self) -> int:
@@ -786,13 +864,19 @@ class Game:
         owner = action.owner
         j = setup.index.get(action.truck)
         front = self._front
-        if (last or owner is None or owner == player or not 0 <= owner < setup.players
-                or j is None or j not in front[owner]):
+        if (
+            last
+            or owner is None
+            or owner == player
+            or not 0 <= owner < setup.players
+            or j is None
+            or j not in front[owner]
+        ):
             raise PackingError(f"P{player} may not grab {action}")
         self._taken[player] = j
         fronts, mine = list(front), front[owner]
         at = mine.index(j)
-        fronts[owner] = mine[:at] + mine[at + 1:]
+        fronts[owner] = mine[:at] + mine[at + 1 :]
         self._front = tuple(fronts)
         self._sources[player] = ("revealed", owner)
         self._events.append((self._round, "take", player, j, owner))
@@ -914,12 +998,19 @@ class Game:
         if kind == "score":
             record = self._rounds[number - 1]
             return head + (
-                "penalties " + ", ".join(f"P{p} {x}" for p, x in enumerate(record.penalties))
-                + "; +10 to " + ", ".join(f"P{p}" for p in record.bonus)
-                + "; points " + ", ".join(f"P{p} {x}" for p, x in enumerate(record.points)))
+                "penalties "
+                + ", ".join(f"P{p} {x}" for p, x in enumerate(record.penalties))
+                + "; +10 to "
+                + ", ".join(f"P{p}" for p in record.bonus)
+                + "; points "
+                + ", ".join(f"P{p} {x}" for p, x in enumerate(record.points))
+            )
         winners = sorted(self.winners())
-        return ("game over: " + ", ".join(f"P{p}" for p in winners)
-                + (" share the win" if len(winners) > 1 else " wins"))
+        return (
+            "game over: "
+            + ", ".join(f"P{p}" for p in winners)
+            + (" share the win" if len(winners) > 1 else " wins")
+        )
 
     @property
     def round(self) -> int:
@@ -1046,8 +1137,14 @@ def play_game(
     >>> len(state.rounds[-1].points), state.is_terminal()
     (3, True)
     """
-    state = Game(len(policies), deck=deck, start_points=start_points, speeds=speeds,
-                 use_table=use_table, max_rounds=max_rounds)
+    state = Game(
+        len(policies),
+        deck=deck,
+        start_points=start_points,
+        speeds=speeds,
+        use_table=use_table,
+        max_rounds=max_rounds,
+    )
     return arena.play(state, policies, seed)
 
 
@@ -1056,8 +1153,9 @@ def _orders_set(players: int) -> frozenset[tuple[int, ...]]:
     return frozenset(itertools.permutations(range(players)))
 
 
-def game_from_observation(observation: Observation, *, max_rounds: int | None = None,
-                          use_table: bool = True) -> Game:
+def game_from_observation(
+    observation: Observation, *, max_rounds: int | None = None, use_table: bool = True
+) -> Game:
     """A game whose ``observation(p)`` equals ``observation`` for every player ``p`` with the
     observation's ``player`` put in (Pack & Stack hides only the pile's order, which the game
     draws as chance: there is nothing to guess). How a search bot, which sees only its
@@ -1078,14 +1176,26 @@ def game_from_observation(observation: Observation, *, max_rounds: int | None = 
     """
     n = len(observation.points)
     deck = observation.deck
-    state = Game(n, deck=deck, start_points=observation.start_points, use_table=use_table,
-                 max_rounds=max_rounds)
-    places = sorted([*observation.pile_at, *observation.discards_at,
-                     *(j for js in observation.revealed_at for j in js),
-                     *(j for j in observation.taken_at if j is not None)])
+    state = Game(
+        n,
+        deck=deck,
+        start_points=observation.start_points,
+        use_table=use_table,
+        max_rounds=max_rounds,
+    )
+    places = sorted(
+        [
+            *observation.pile_at,
+            *observation.discards_at,
+            *(j for js in observation.revealed_at for j in js),
+            *(j for j in observation.taken_at if j is not None),
+        ]
+    )
     if places != list(range(len(deck))):
-        raise PackingError(f"an observation must place every truck of its deck once (positions 0.."
-                           f"{len(deck) - 1}), not at {places}")
+        raise PackingError(
+            f"an observation must place every truck of its deck once (positions 0.."
+            f"{len(deck) - 1}), not at {places}"
+        )
     state._round = observation.round
     state._points = tuple(observation.points)
     state._cargos = list(observation.cargos)

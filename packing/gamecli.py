@@ -43,11 +43,15 @@ def parse_players(text: str) -> list[str]:
     if "ismcts" in unknown:
         bot("ismcts")  # raises the reason: the game has perfect information
     if unknown:
-        raise PackingError(f"argument --players: unknown bot {unknown[0]!r} in {text!r} "
-                           f"(choose from {', '.join(BOTS + SEARCH_BOTS)})")
+        raise PackingError(
+            f"argument --players: unknown bot {unknown[0]!r} in {text!r} "
+            f"(choose from {', '.join(BOTS + SEARCH_BOTS)})"
+        )
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise PackingError(f"argument --players: {text!r} names {len(names)} player{'' if len(names) == 1 else 's'}; "
-                           f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS}")
+        raise PackingError(
+            f"argument --players: {text!r} names {len(names)} player{'' if len(names) == 1 else 's'}; "
+            f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
     return names
 
 
@@ -69,7 +73,9 @@ def report(state: Game, names: Sequence[str]) -> str:
     """A finished game, round by round, like a game report."""
     label = _names(names)
     width = max(map(len, label))
-    lines = [f"Pack & Stack: {state.num_players} players, {state.setup['start_points']} points each"]
+    lines = [
+        f"Pack & Stack: {state.num_players} players, {state.setup['start_points']} points each"
+    ]
     lines.append("players: " + ", ".join(label))
     for record in state.rounds:
         lines.append("")
@@ -77,9 +83,12 @@ def report(state: Game, names: Sequence[str]) -> str:
     winners = sorted(state.winners())
     best = state.points[winners[0]]
     lines.append("")
-    lines.append(f"game over after {len(state.rounds)} rounds: "
-                 + " and ".join(label[p] for p in winners)
-                 + (" share the win" if len(winners) > 1 else " wins") + f" with {best} points")
+    lines.append(
+        f"game over after {len(state.rounds)} rounds: "
+        + " and ".join(label[p] for p in winners)
+        + (" share the win" if len(winners) > 1 else " wins")
+        + f" with {best} points"
+    )
     return "\n".join(lines)
 
 
@@ -90,8 +99,10 @@ def _round_lines(record: RoundRecord, label: Sequence[str], width: int) -> list[
     for p in order:
         cargo = record.cargos[p]
         trucks = " ".join(f"{t.name}({t.capacity})" for t in record.revealed[p])
-        lines.append(f"  {label[p]:<{width}}  rolls {str(cargo):<9} = {cargo.volume:>2} cubes, "
-                     f"reveals {trucks}")
+        lines.append(
+            f"  {label[p]:<{width}}  rolls {str(cargo):<9} = {cargo.volume:>2} cubes, "
+            f"reveals {trucks}"
+        )
     lines.append("  grab order: " + ", ".join(f"P{p}" for p in record.grab_order))
     for p in record.grab_order:
         truck, source, plan = record.taken[p], record.sources[p], record.plans[p]
@@ -99,7 +110,8 @@ def _round_lines(record: RoundRecord, label: Sequence[str], width: int) -> list[
         lines.append(
             f"  {label[p]:<{width}}  takes {truck.name} {where:<13} loads {plan.loaded:>2}/"
             f"{record.cargos[p].volume:>2} cubes into {truck.capacity:>2} -> penalty "
-            f"{record.penalties[p]:>2}{'  +10' if p in record.bonus else ''}")
+            f"{record.penalties[p]:>2}{'  +10' if p in record.bonus else ''}"
+        )
     lines.append("  standings: " + ", ".join(f"P{p} {x}" for p, x in enumerate(record.points)))
     return lines
 
@@ -126,7 +138,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     names = parse_players(args.players)
     seed = _seed(args.seed)
     options = _bot_options(args)
-    state = play_game([bot(n, **options.get(n, {})) for n in names], seed=seed, deck=_deck(args.deck))
+    state = play_game(
+        [bot(n, **options.get(n, {})) for n in names], seed=seed, deck=_deck(args.deck)
+    )
     if args.json:
         print(json.dumps(game_dict(state, names, seed), indent=2))
     else:
@@ -150,11 +164,21 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     deck = _deck(args.deck)
     options = _bot_options(args)
     for name in set(names) & set(SEARCH_BOTS):
-        bot(name, **options[name])  # a missing extra fails here, in one line, before any worker starts
+        bot(
+            name, **options[name]
+        )  # a missing extra fails here, in one line, before any worker starts
     try:
         with executor_for(args) as (executor, workers):
-            result = tournament(names, games=games, seed=seed, workers=workers, executor=executor, deck=deck,
-                                progress=not args.json and sys.stderr.isatty(), bot_options=options)
+            result = tournament(
+                names,
+                games=games,
+                seed=seed,
+                workers=workers,
+                executor=executor,
+                deck=deck,
+                progress=not args.json and sys.stderr.isatty(),
+                bot_options=options,
+            )
     except ExecutorError as error:  # bad options, the dask extra missing, a cluster out of reach
         raise PackingError(str(error)) from None
     except ImportError as error:  # the tournament extra is missing: say which, in one line
@@ -170,26 +194,42 @@ _BOT_NAMES = ", ".join(BOTS + SEARCH_BOTS) + "; mcts needs the openspiel extra"
 
 
 def _add_simulations(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--simulations", type=int, default=MCTS_SIMULATIONS,
-                   help=f"mcts's simulations per decision (default {MCTS_SIMULATIONS})")
+    p.add_argument(
+        "--simulations",
+        type=int,
+        default=MCTS_SIMULATIONS,
+        help=f"mcts's simulations per decision (default {MCTS_SIMULATIONS})",
+    )
 
 
 def add_commands(sub: Any) -> None:
     """Register ``play`` and ``tournament`` on the CLI's subcommands."""
     p = sub.add_parser("play", help="play one game with bots and print it round by round")
-    p.add_argument("--players", required=True,
-                   help=f"2 to 6 comma-separated bots, e.g. optimal,capacity (bots: {_BOT_NAMES})")
+    p.add_argument(
+        "--players",
+        required=True,
+        help=f"2 to 6 comma-separated bots, e.g. optimal,capacity (bots: {_BOT_NAMES})",
+    )
     p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     _add_simulations(p)
     p.add_argument("--deck", help="a deck file (default: the sample deck, not the printed cards)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=cmd_play)
 
-    p = sub.add_parser("tournament", help="duplicate-deal tournament between bots: wins, intervals, ratings")
-    p.add_argument("--players", required=True,
-                   help=f"2 to 6 comma-separated bots, one per seat (bots: {_BOT_NAMES})")
-    p.add_argument("--games", type=int, default=200,
-                   help="deals, each played in every seat rotation (default 200)")
+    p = sub.add_parser(
+        "tournament", help="duplicate-deal tournament between bots: wins, intervals, ratings"
+    )
+    p.add_argument(
+        "--players",
+        required=True,
+        help=f"2 to 6 comma-separated bots, one per seat (bots: {_BOT_NAMES})",
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=200,
+        help="deals, each played in every seat rotation (default 200)",
+    )
     p.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     _add_simulations(p)
     add_executor_options(p, workers_default=1)

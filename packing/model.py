@@ -379,7 +379,9 @@ class LoadPlan:
             except ValueError:
                 choices = ", ".join(member.value for member in kind)
                 raise ParseError(f"invalid plan {name} {value!r} (one of {choices})") from None
-        if self.bound is not None and (isinstance(self.bound, bool) or not isinstance(self.bound, int)):
+        if self.bound is not None and (
+            isinstance(self.bound, bool) or not isinstance(self.bound, int)
+        ):
             raise TypeError(f"LoadPlan bound must be an int or None, not {_what(self.bound)}")
 
     @property
@@ -455,8 +457,12 @@ class LoadPlan:
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready description."""
         return {
-            "truck": {"name": self.truck.name, "mask": str(self.truck), "height": self.truck.height,
-                      "capacity": self.truck.capacity},
+            "truck": {
+                "name": self.truck.name,
+                "mask": str(self.truck),
+                "height": self.truck.height,
+                "capacity": self.truck.capacity,
+            },
             "cargo": list(self.cargo.counts),
             "placements": [str(p) for p in self.placements],
             "loaded": self.loaded,
@@ -471,7 +477,9 @@ class LoadPlan:
         }
 
     @classmethod
-    def from_placements(cls, truck: Truck, cargo: Cargo, placements: Iterable[Placement]) -> LoadPlan:
+    def from_placements(
+        cls, truck: Truck, cargo: Cargo, placements: Iterable[Placement]
+    ) -> LoadPlan:
         """A plan for a loading given by hand (:attr:`Status.BY_HAND`); check it with ``verify``."""
         return cls(truck, cargo, tuple(placements))
 
@@ -492,7 +500,9 @@ def _roll_problem(faces: Sequence[int]) -> str | None:
         return "five dice results are needed"
     for length, face in zip(LENGTHS, faces):
         if face not in DICE[length]:
-            return f"the length-{length} die has no face {face!r} (faces {sorted(set(DICE[length]))})"
+            return (
+                f"the length-{length} die has no face {face!r} (faces {sorted(set(DICE[length]))})"
+            )
     return None
 
 

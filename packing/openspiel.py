@@ -125,15 +125,19 @@ def deck_parameter(deck: tuple[Truck, ...]) -> str:
         return ""
     for truck in deck:
         if _NOT_IN_GAME_STRINGS & set(truck.name):
-            raise PackingError(f"{SHORT_NAME}: truck name {truck.name!r} cannot be a game parameter "
-                               f"(no {' '.join(sorted(_NOT_IN_GAME_STRINGS))} in names)")
+            raise PackingError(
+                f"{SHORT_NAME}: truck name {truck.name!r} cannot be a game parameter "
+                f"(no {' '.join(sorted(_NOT_IN_GAME_STRINGS))} in names)"
+            )
     return dump_deck(deck).strip().replace("\n", _LINE_BREAK)
 
 
 def _whole(params: Parameters, name: str, low: int) -> int:
     value = params[name]
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise PackingError(f"{SHORT_NAME}: parameter {name} must be a whole number ≥ {low}, not {value!r}")
+        raise PackingError(
+            f"{SHORT_NAME}: parameter {name} must be a whole number ≥ {low}, not {value!r}"
+        )
     return value
 
 
@@ -176,7 +180,8 @@ def _tensor_layout(players: int, trucks: int) -> dict[str, tuple[int, int]]:
         "cargos": players * (1 + len(LENGTHS)),  # per player: rolled yet (0/1), rods of length 1..5
         "grab_order": 1 + players * players,  # known yet (0/1); [1 + k·n + p] = 1: p grabs k-th
         "grabbed": 1,  # how many have grabbed this round
-        "trucks": trucks * (2 * players + 2),  # per truck, one-hot: in front of p, taken by p, pile, discards
+        "trucks": trucks
+        * (2 * players + 2),  # per truck, one-hot: in front of p, taken by p, pile, discards
     }
     layout, start = {}, 0
     for name, size in sizes.items():
@@ -195,12 +200,20 @@ class PackAndStackCodec(Codec):
     long_name = "Pack & Stack"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    parameters = {"players": 4, "start_points": START_POINTS, "deck": "", "max_rounds": DEFAULT_MAX_ROUNDS}
+    parameters = {
+        "players": 4,
+        "start_points": START_POINTS,
+        "deck": "",
+        "max_rounds": DEFAULT_MAX_ROUNDS,
+    }
 
     def new_state(self, params: Parameters) -> Game:
-        return Game(_whole(params, "players", 1), deck=deck_from_parameter(params["deck"]),
-                    start_points=_whole(params, "start_points", 1),
-                    max_rounds=_whole(params, "max_rounds", 1))
+        return Game(
+            _whole(params, "players", 1),
+            deck=deck_from_parameter(params["deck"]),
+            start_points=_whole(params, "start_points", 1),
+            max_rounds=_whole(params, "max_rounds", 1),
+        )
 
     def limits(self, params: Parameters) -> Limits:
         players, rounds = _whole(params, "players", 1), _whole(params, "max_rounds", 1)
@@ -264,7 +277,9 @@ class PackAndStackCodec(Codec):
             if 0 <= number < len(outcomes):
                 outcome = outcomes[number][0]
                 if self.encode(state, outcome) != number:
-                    raise AssertionError(f"chance outcome {outcome!r} is not listed at its id {number}")
+                    raise AssertionError(
+                        f"chance outcome {outcome!r} is not listed at its id {number}"
+                    )
                 return outcome
             raise ValueError(f"no chance outcome has id {number!r} here ({len(outcomes)} outcomes)")
         for action in state.legal_actions():
@@ -273,7 +288,9 @@ class PackAndStackCodec(Codec):
         raise ValueError(f"no legal action has id {number!r} here")
 
     def tensor_size(self, params: Parameters) -> int:
-        start, size = _tensor_layout(_whole(params, "players", 1), len(deck_from_parameter(params["deck"])))["trucks"]
+        start, size = _tensor_layout(
+            _whole(params, "players", 1), len(deck_from_parameter(params["deck"]))
+        )["trucks"]
         return start + size
 
     def fill_tensor(self, observation: Observation, tensor: np.ndarray) -> None:
@@ -291,13 +308,13 @@ class PackAndStackCodec(Codec):
         tensor[layout["first_roller"][0] + o.first_roller] = 1
         tensor[layout["start_points"][0]] = o.start_points
         start = layout["points"][0]
-        tensor[start:start + n] = o.points
+        tensor[start : start + n] = o.points
         start = layout["cargos"][0]
         for p, cargo in enumerate(o.cargos):
             if cargo is not None:
                 at = start + p * (1 + len(LENGTHS))
                 tensor[at] = 1
-                tensor[at + 1:at + 1 + len(LENGTHS)] = cargo.counts
+                tensor[at + 1 : at + 1 + len(LENGTHS)] = cargo.counts
         start = layout["grab_order"][0]
         if o.grab_order is not None:
             tensor[start] = 1
@@ -330,22 +347,34 @@ class PackAndStackCodec(Codec):
             f"P{o.player} observes round {o.round} (first roller P{o.first_roller}), "
             f"{o.start_points} start points",
             "points: " + ", ".join(f"P{p} {x}" for p, x in enumerate(o.points)),
-            "cargos: " + ", ".join(f"P{p} {'-' if c is None else c}" for p, c in enumerate(o.cargos)),
+            "cargos: "
+            + ", ".join(f"P{p} {'-' if c is None else c}" for p, c in enumerate(o.cargos)),
             "in front: " + ", ".join(f"P{p} {trucks(js)}" for p, js in enumerate(o.revealed_at)),
-            "taken: " + ", ".join(f"P{p} {'-' if j is None else names[j]}" for p, j in enumerate(o.taken_at)),
-            ("grab order: -" if o.grab_order is None else
-             "grab order: " + ", ".join(f"P{p}" for p in o.grab_order)) + f"; {o.grabbed} grabbed",
+            "taken: "
+            + ", ".join(f"P{p} {'-' if j is None else names[j]}" for p, j in enumerate(o.taken_at)),
+            (
+                "grab order: -"
+                if o.grab_order is None
+                else "grab order: " + ", ".join(f"P{p}" for p in o.grab_order)
+            )
+            + f"; {o.grabbed} grabbed",
             f"pile ({len(o.pile_at)}, order unknown): {trucks(o.pile_at)}",
             f"discards ({len(o.discards_at)}): {trucks(o.discards_at)}",
         ]
         return "\n".join(lines)
 
-    def params_from_observation(self, observation: Observation) -> dict[str, int | float | bool | str]:
+    def params_from_observation(
+        self, observation: Observation
+    ) -> dict[str, int | float | bool | str]:
         """The parameters of the game a search from ``observation`` plays: the observed game's
         players, start points and deck, and as its round cap (which no observation carries)
         the search's horizon, the end of the current round (:data:`SEARCH_ROUNDS`)."""
-        return {"players": len(observation.points), "start_points": observation.start_points,
-                "deck": deck_parameter(observation.deck), "max_rounds": _cap_for(observation)}
+        return {
+            "players": len(observation.points),
+            "start_points": observation.start_points,
+            "deck": deck_parameter(observation.deck),
+            "max_rounds": _cap_for(observation),
+        }
 
     def state_from_observation(self, observation: Observation, rng: np.random.Generator) -> Game:
         """The game :func:`packing.game.game_from_observation` builds (nothing to draw: the game

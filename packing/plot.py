@@ -77,8 +77,13 @@ LENGTH_COLOURS: Final[dict[int, str]] = {
     5: "#2a2a2a",  # black
 }
 #: Edge colour per length: dark edges outline the light rods, light edges the black ones.
-_EDGE_COLOURS: Final[dict[int, str]] = {1: "#222222", 2: "#222222", 3: "#222222", 4: "#111111",
-                                        5: "#c8c8c8"}
+_EDGE_COLOURS: Final[dict[int, str]] = {
+    1: "#222222",
+    2: "#222222",
+    3: "#222222",
+    4: "#111111",
+    5: "#c8c8c8",
+}
 _FLOOR = "#e9e4d6"
 _BLOCKED = "#6b6b6b"
 _CAP = "#c0392b"
@@ -126,12 +131,20 @@ def plan_figure(plan: LoadPlan, *, title: str | None = None) -> Figure:
     _frame_truck(ax, truck)
 
     heading = title if title is not None else _plan_heading(plan)
-    fig.suptitle(heading, fontsize=13 if len(heading) <= 60 else 11, fontweight="bold", y=0.975,
-                 wrap=True)
+    fig.suptitle(
+        heading, fontsize=13 if len(heading) <= 60 else 11, fontweight="bold", y=0.975, wrap=True
+    )
     fig.text(0.5, 0.905, _plan_score(plan), ha="center", va="center", fontsize=10.5)
-    fig.legend(handles=_plan_legend(plan), loc="upper left", bbox_to_anchor=(0.74, 0.8),
-               frameon=False, fontsize=9, title="rods (length · colour)", title_fontsize=9.5,
-               alignment="left")
+    fig.legend(
+        handles=_plan_legend(plan),
+        loc="upper left",
+        bbox_to_anchor=(0.74, 0.8),
+        frameon=False,
+        fontsize=9,
+        title="rods (length · colour)",
+        title_fontsize=9.5,
+        alignment="left",
+    )
     _draw_floor_plan(fig.add_axes((0.765, 0.08, 0.21, 0.24)), plan)
     return fig
 
@@ -153,17 +166,32 @@ def _draw_floor_plan(ax: Axes, plan: LoadPlan) -> None:
     size = min(8.0, cell_points * 0.55)
     for x, y in _grid(truck):
         if not truck.mask[y][x]:
-            ax.add_patch(Rectangle((x, y), 1, 1, facecolor=_BLOCKED, edgecolor="#b5b5b5",
-                                   hatch="////", linewidth=0.8))
+            ax.add_patch(
+                Rectangle(
+                    (x, y),
+                    1,
+                    1,
+                    facecolor=_BLOCKED,
+                    edgecolor="#b5b5b5",
+                    hatch="////",
+                    linewidth=0.8,
+                )
+            )
             continue
         levels, length = top.get((x, y), (0, 0))
         colour = LENGTH_COLOURS[length] if levels else _FLOOR
-        ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="#444444",
-                               linewidth=0.8))
+        ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="#444444", linewidth=0.8))
         text_colour = "white" if length in (4, 5) else "#222222"
         if size >= 4.0:
-            ax.text(x + 0.5, y + 0.5, str(levels), ha="center", va="center", fontsize=size,
-                    color=text_colour)
+            ax.text(
+                x + 0.5,
+                y + 0.5,
+                str(levels),
+                ha="center",
+                va="center",
+                fontsize=size,
+                color=text_colour,
+            )
     ax.set_xlim(0, truck.columns)
     ax.set_ylim(truck.rows, 0)
     ax.set_aspect("equal")
@@ -181,8 +209,7 @@ def _plan_heading(plan: LoadPlan) -> str:
     name = f"Truck {truck.name}" if truck.name else "Truck"
     shape = str(truck) if len(str(truck)) <= 24 else f"{truck.rows}×{truck.columns} grid"
     variant = "  ·  variant" if truck.is_variant else ""
-    return (f"{name}  {shape}  ·  height {truck.height}  ·  capacity {truck.capacity}"
-            f"{variant}")
+    return f"{name}  {shape}  ·  height {truck.height}  ·  capacity {truck.capacity}{variant}"
 
 
 def _plan_score(plan: LoadPlan) -> str:
@@ -208,11 +235,25 @@ def _plan_legend(plan: LoadPlan) -> list[Patch | Line2D]:
         handles.append(Patch(facecolor=LENGTH_COLOURS[length], edgecolor="#222222", label=label))
     handles.append(Patch(facecolor=_FLOOR, edgecolor="#8a8a8a", label="loading area (floor)"))
     if len(plan.truck.cells) < plan.truck.rows * plan.truck.columns:
-        handles.append(Patch(facecolor=_BLOCKED, edgecolor="#b5b5b5", hatch="////",
-                             label="not loadable (pre-filled)"))
+        handles.append(
+            Patch(
+                facecolor=_BLOCKED,
+                edgecolor="#b5b5b5",
+                hatch="////",
+                label="not loadable (pre-filled)",
+            )
+        )
     levels = "1 level" if plan.truck.height == 1 else f"{plan.truck.height} levels"
-    handles.append(Line2D([], [], color=_CAP, linestyle="--", linewidth=1.6,
-                          label=f"height cap: {levels}\n(on the back walls)"))
+    handles.append(
+        Line2D(
+            [],
+            [],
+            color=_CAP,
+            linestyle="--",
+            linewidth=1.6,
+            label=f"height cap: {levels}\n(on the back walls)",
+        )
+    )
     return handles
 
 
@@ -229,11 +270,20 @@ def _cell_quad(truck: Truck, x: int, y: int, z: float) -> Quad:
 def _draw_floor(ax: Any, truck: Truck) -> None:
     usable = [_cell_quad(truck, x, y, 0.0) for x, y in _grid(truck) if truck.mask[y][x]]
     blocked = [_cell_quad(truck, x, y, 0.0) for x, y in _grid(truck) if not truck.mask[y][x]]
-    ax.add_collection3d(Poly3DCollection(usable, facecolors=_FLOOR, edgecolors="#8a8a8a",
-                                         linewidths=0.8, zorder=1))
+    ax.add_collection3d(
+        Poly3DCollection(usable, facecolors=_FLOOR, edgecolors="#8a8a8a", linewidths=0.8, zorder=1)
+    )
     if blocked:
-        ax.add_collection3d(Poly3DCollection(blocked, facecolors=_BLOCKED, edgecolors="#b5b5b5",
-                                             linewidths=0.8, hatch="////", zorder=1))
+        ax.add_collection3d(
+            Poly3DCollection(
+                blocked,
+                facecolors=_BLOCKED,
+                edgecolors="#b5b5b5",
+                linewidths=0.8,
+                hatch="////",
+                zorder=1,
+            )
+        )
 
 
 def _grid(truck: Truck) -> list[tuple[int, int]]:
@@ -261,8 +311,11 @@ def _cap_walls(truck: Truck) -> list[list[tuple[float, float, float]]]:
 
 def _draw_cap_walls(ax: Any, truck: Truck) -> None:
     # Drawn before the rods (zorder 2 < 3): rods standing in front hide the lines.
-    ax.add_collection3d(Line3DCollection(_cap_walls(truck), colors=_CAP, linestyles=(0, (4, 3)),
-                                         linewidths=1.4, zorder=2))
+    ax.add_collection3d(
+        Line3DCollection(
+            _cap_walls(truck), colors=_CAP, linestyles=(0, (4, 3)), linewidths=1.4, zorder=2
+        )
+    )
 
 
 def _draw_rods(ax: Any, plan: LoadPlan) -> None:
@@ -302,8 +355,12 @@ def _draw_rods(ax: Any, plan: LoadPlan) -> None:
     if polygons:
         # autolim=False: the limits are the truck's (set by _frame_truck); autoscaling over
         # polygons of mixed sizes (quads and outline segments) misreads their extent.
-        ax.add_collection3d(Poly3DCollection(polygons, facecolors=faces, edgecolors=edges,
-                                             linewidths=widths, zorder=3), autolim=False)
+        ax.add_collection3d(
+            Poly3DCollection(
+                polygons, facecolors=faces, edgecolors=edges, linewidths=widths, zorder=3
+            ),
+            autolim=False,
+        )
 
 
 # How far an outline segment moves towards the camera: more than the depth between a unit
@@ -350,7 +407,11 @@ def _rod_faces(
 _NORMALS: Final = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
 # Light from above and the front left: tops brightest, the side faces darker, as on a shelf.
 _SHADES: Final[dict[tuple[int, int, int], float]] = {
-    (0, 0, 1): 1.0, (0, -1, 0): 0.86, (-1, 0, 0): 0.8, (1, 0, 0): 0.72, (0, 1, 0): 0.66,
+    (0, 0, 1): 1.0,
+    (0, -1, 0): 0.86,
+    (-1, 0, 0): 0.8,
+    (1, 0, 0): 0.72,
+    (0, 1, 0): 0.66,
     (0, 0, -1): 0.5,
 }
 
@@ -379,8 +440,12 @@ def _cube_face(
     axis = next(i for i in range(3) if normal[i])
     fixed = bounds[axis][1] if normal[axis] > 0 else bounds[axis][0]
     u, v = (i for i in range(3) if i != axis)
-    corners = [(bounds[u][0], bounds[v][0]), (bounds[u][1], bounds[v][0]),
-               (bounds[u][1], bounds[v][1]), (bounds[u][0], bounds[v][1])]
+    corners = [
+        (bounds[u][0], bounds[v][0]),
+        (bounds[u][1], bounds[v][0]),
+        (bounds[u][1], bounds[v][1]),
+        (bounds[u][0], bounds[v][1]),
+    ]
     quad: Quad = []
     for cu, cv in corners:
         point = [0.0, 0.0, 0.0]
@@ -400,8 +465,9 @@ def _frame_truck(ax: Any, truck: Truck) -> None:
     ax.set_box_aspect((truck.columns, truck.rows, truck.height), zoom=0.92)
     ax.view_init(elev=_ELEV, azim=_AZIM)
     ax.set_xticks([x + 0.5 for x in range(truck.columns)], [str(x) for x in range(truck.columns)])
-    ax.set_yticks([truck.rows - y - 0.5 for y in range(truck.rows)],
-                  [str(y) for y in range(truck.rows)])
+    ax.set_yticks(
+        [truck.rows - y - 0.5 for y in range(truck.rows)], [str(y) for y in range(truck.rows)]
+    )
     ax.set_zticks([z + 0.5 for z in range(truck.height)], [str(z) for z in range(truck.height)])
     ax.set_xlabel("column", labelpad=-4)
     ax.set_ylabel("row", labelpad=-4)
@@ -431,16 +497,17 @@ def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path
     each volume, so the columns that matter in play stand out.
     """
     grid = expected_penalty_by_volume(table)
-    order = sorted(range(len(table.deck)),
-                   key=lambda j: (table.deck[j].capacity, table.deck[j].height, j))
+    order = sorted(
+        range(len(table.deck)), key=lambda j: (table.deck[j].capacity, table.deck[j].height, j)
+    )
     grid = grid[order]
     trucks = [table.deck[j] for j in order]
     odds = volume_odds(table)
 
-    fig = Figure(figsize=(15.0, max(5.0, 2.6 + 0.3 * len(trucks))), dpi=_DPI,
-                 layout="constrained")
-    spec = fig.add_gridspec(2, 2, height_ratios=(1.0, max(3.0, 0.3 * len(trucks) / 1.1)),
-                            width_ratios=(1.0, 0.018))
+    fig = Figure(figsize=(15.0, max(5.0, 2.6 + 0.3 * len(trucks))), dpi=_DPI, layout="constrained")
+    spec = fig.add_gridspec(
+        2, 2, height_ratios=(1.0, max(3.0, 0.3 * len(trucks) / 1.1)), width_ratios=(1.0, 0.018)
+    )
     ax = fig.add_subplot(spec[1, 0])
     top = fig.add_subplot(spec[0, 0], sharex=ax)
     bar_ax = fig.add_subplot(spec[1, 1])
@@ -452,9 +519,14 @@ def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path
     # would squeeze into one colour next to the hopeless cells.
     norm = PowerNorm(gamma=0.5, vmin=0.0, vmax=max(vmax, 1.0))
     columns = np.arange(1, grid.shape[1] + 1)
-    image = ax.imshow(np.ma.masked_invalid(grid), cmap="YlOrRd", norm=norm, aspect="auto",
-                      interpolation="nearest",
-                      extent=(0.5, grid.shape[1] + 0.5, len(trucks) - 0.5, -0.5))
+    image = ax.imshow(
+        np.ma.masked_invalid(grid),
+        cmap="YlOrRd",
+        norm=norm,
+        aspect="auto",
+        interpolation="nearest",
+        extent=(0.5, grid.shape[1] + 0.5, len(trucks) - 0.5, -0.5),
+    )
     colourbar = fig.colorbar(image, cax=bar_ax)
     colourbar.set_label("expected penalty of the best loading (points lost)")
 
@@ -464,23 +536,53 @@ def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path
             continue
         best = float(np.nanmin(values))
         for row in np.flatnonzero(np.isclose(values, best)):
-            ax.add_patch(Rectangle((column + 0.5, row - 0.5), 1.0, 1.0, fill=False,
-                                   edgecolor=_BEST, linewidth=1.8, zorder=3))
-            ax.text(column + 1, float(row), _short(best),
-                    ha="center", va="center", fontsize=6.2, color=_BEST, fontweight="bold",
-                    zorder=4)
+            ax.add_patch(
+                Rectangle(
+                    (column + 0.5, row - 0.5),
+                    1.0,
+                    1.0,
+                    fill=False,
+                    edgecolor=_BEST,
+                    linewidth=1.8,
+                    zorder=3,
+                )
+            )
+            ax.text(
+                column + 1,
+                float(row),
+                _short(best),
+                ha="center",
+                va="center",
+                fontsize=6.2,
+                color=_BEST,
+                fontweight="bold",
+                zorder=4,
+            )
 
-    ax.set_yticks(range(len(trucks)), [_truck_label(t, order[i]) for i, t in enumerate(trucks)],
-                  family="monospace", fontsize=8)
+    ax.set_yticks(
+        range(len(trucks)),
+        [_truck_label(t, order[i]) for i, t in enumerate(trucks)],
+        family="monospace",
+        fontsize=8,
+    )
     ax.set_xticks(columns)
     ax.tick_params(axis="x", labelsize=8)
     ax.set_xlabel("load volume: cubes of cargo rolled")
     ax.set_ylabel("truck  (mask  height  capacity), by capacity")
     ax.set_xlim(0.5, grid.shape[1] + 0.5)
-    top.legend(handles=[Patch(facecolor="none", edgecolor=_BEST, linewidth=1.8,
-                              label="outlined: best truck for that volume\n"
-                                    "(with its expected penalty)")],
-               loc="upper right", fontsize=8.5, frameon=False)
+    top.legend(
+        handles=[
+            Patch(
+                facecolor="none",
+                edgecolor=_BEST,
+                linewidth=1.8,
+                label="outlined: best truck for that volume\n(with its expected penalty)",
+            )
+        ],
+        loc="upper right",
+        fontsize=8.5,
+        frameon=False,
+    )
 
     top.bar(columns, odds * 100, width=0.8, color="#7f8c9d")
     top.set_ylabel("odds of\nthis volume (%)", fontsize=8.5)
@@ -511,12 +613,20 @@ def plot_penalty_distributions(table: OptimalTable, path: str | os.PathLike[str]
     ax = fig.add_subplot()
     stats = [_box_stats(s) for _, s in summaries]
     positions = list(range(count))
-    ax.bxp(stats, positions, orientation="horizontal", widths=0.62, patch_artist=True,
-           showfliers=False, showmeans=False, manage_ticks=False,
-           boxprops={"facecolor": "#a9c7e8", "edgecolor": "#2d4f73", "linewidth": 1.0},
-           medianprops={"color": "#2d4f73", "linewidth": 2.0},
-           whiskerprops={"color": "#2d4f73", "linewidth": 1.0},
-           capprops={"color": "#2d4f73", "linewidth": 1.0})
+    ax.bxp(
+        stats,
+        positions,
+        orientation="horizontal",
+        widths=0.62,
+        patch_artist=True,
+        showfliers=False,
+        showmeans=False,
+        manage_ticks=False,
+        boxprops={"facecolor": "#a9c7e8", "edgecolor": "#2d4f73", "linewidth": 1.0},
+        medianprops={"color": "#2d4f73", "linewidth": 2.0},
+        whiskerprops={"color": "#2d4f73", "linewidth": 1.0},
+        capprops={"color": "#2d4f73", "linewidth": 1.0},
+    )
     lows = [s.minimum for _, s in summaries]
     highs = [s.maximum for _, s in summaries]
     ax.scatter(lows + highs, positions + positions, marker="|", s=45, color="#7a7a7a", zorder=3)
@@ -525,34 +635,66 @@ def plot_penalty_distributions(table: OptimalTable, path: str | os.PathLike[str]
 
     right = max(highs) if highs else 1
     column = ax.get_yaxis_transform()  # x in axes fraction, y in data: a column at the right
-    ax.text(1.01, 1.003, f"{'mean':>6}  {'P(0)':>6}", transform=ax.transAxes, va="bottom",
-            fontsize=8, family="monospace", fontweight="bold")
+    ax.text(
+        1.01,
+        1.003,
+        f"{'mean':>6}  {'P(0)':>6}",
+        transform=ax.transAxes,
+        va="bottom",
+        fontsize=8,
+        family="monospace",
+        fontweight="bold",
+    )
     for position, (_, summary) in zip(positions, summaries):
-        ax.text(1.01, position, f"{summary.mean:6.1f}  {_percent(summary.perfect)}",
-                transform=column, va="center", fontsize=8, family="monospace")
-    ax.set_yticks(positions, [_truck_label(table.deck[j], j) for j, _ in summaries],
-                  family="monospace", fontsize=8)
+        ax.text(
+            1.01,
+            position,
+            f"{summary.mean:6.1f}  {_percent(summary.perfect)}",
+            transform=column,
+            va="center",
+            fontsize=8,
+            family="monospace",
+        )
+    ax.set_yticks(
+        positions,
+        [_truck_label(table.deck[j], j) for j, _ in summaries],
+        family="monospace",
+        fontsize=8,
+    )
     ax.set_ylim(count - 0.5, -0.5)
     ax.set_xlim(-0.5, right + 1)
-    ax.set_xlabel("penalty of the best loading (points lost: 1 per empty cube, "
-                  "2 per cube left over)")
+    ax.set_xlabel(
+        "penalty of the best loading (points lost: 1 per empty cube, 2 per cube left over)"
+    )
     ax.set_ylabel("truck  (mask  height  capacity), lowest mean first")
     ax.grid(axis="x", color="#e3e3e3", linewidth=0.8)
     ax.set_axisbelow(True)
-    fig.suptitle(f"Penalty of each truck over all {ROLLS:,} rolls of the dice, "
-                 "each roll loaded as well as possible\n"
-                 "P(0): chance of a perfect fit (penalty 0)", fontsize=11)
+    fig.suptitle(
+        f"Penalty of each truck over all {ROLLS:,} rolls of the dice, "
+        "each roll loaded as well as possible\n"
+        "P(0): chance of a perfect fit (penalty 0)",
+        fontsize=11,
+    )
     fig.legend(
         handles=[
-            Patch(facecolor="#a9c7e8", edgecolor="#2d4f73",
-                  label="middle half of rolls (25–75 %)"),
+            Patch(facecolor="#a9c7e8", edgecolor="#2d4f73", label="middle half of rolls (25–75 %)"),
             Line2D([], [], color="#2d4f73", linewidth=2.0, label="median"),
             Line2D([], [], color="#2d4f73", linewidth=1.0, label="whiskers: 5 % – 95 %"),
-            Line2D([], [], color="#7a7a7a", marker="|", linestyle="none", markersize=8,
-                   label="best and worst roll"),
+            Line2D(
+                [],
+                [],
+                color="#7a7a7a",
+                marker="|",
+                linestyle="none",
+                markersize=8,
+                label="best and worst roll",
+            ),
             Line2D([], [], color=_CAP, marker="D", linestyle="none", markersize=5, label="mean"),
         ],
-        loc="outside lower center", ncol=5, fontsize=8, frameon=False,
+        loc="outside lower center",
+        ncol=5,
+        fontsize=8,
+        frameon=False,
     )
     return _save(fig, path)
 
@@ -609,8 +751,10 @@ def _save(fig: Figure, path: str | os.PathLike[str]) -> Path:
     out = Path(path)
     fmt = FORMATS.get(out.suffix.lower())
     if fmt is None:
-        raise PlotError(f"cannot tell the picture format of {os.fspath(path)!r}: end the name in "
-                        f"{', '.join(FORMATS)}")
+        raise PlotError(
+            f"cannot tell the picture format of {os.fspath(path)!r}: end the name in "
+            f"{', '.join(FORMATS)}"
+        )
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(out, format=fmt, dpi=_DPI, facecolor="white")

@@ -53,7 +53,9 @@ def best_truck(
         plans = [solve(cargo, truck, time_limit=time_limit) for truck, _ in ranking[:wanted]]
         for plan, (_, expected) in zip(plans, ranking):
             if plan.optimal and plan.penalty != expected:
-                raise TableError(f"table entry for {plan.truck.name!r} disagrees with a fresh solve")
+                raise TableError(
+                    f"table entry for {plan.truck.name!r} disagrees with a fresh solve"
+                )
         return plans
 
     floors = [penalty_floor(capacity=t.capacity, volume=cargo.volume) for t in trucks]
@@ -86,9 +88,7 @@ def rank_trucks(
     return [(plan.truck, plan.penalty) for plan in best_truck(cargo, trucks, use_table=False)]
 
 
-def expected_penalty(
-    cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool = True
-) -> Fraction:
+def expected_penalty(cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool = True) -> Fraction:
     """The exact expected optimal penalty of taking a truck uniformly at random from ``trucks``
     (a blind draw from a pile), to compare with grabbing a revealed truck.
 

@@ -223,8 +223,7 @@ def _search(
 
     visit(0, 0, 0, volume)
     return tuple(
-        Placement(length, geo.cells[c][0], geo.cells[c][1], z, axis)
-        for length, c, z, axis in best
+        Placement(length, geo.cells[c][0], geo.cells[c][1], z, axis) for length, c, z, axis in best
     )
 
 
@@ -331,5 +330,7 @@ def _cp_sat(
     raise InternalError(f"unknown CP-SAT status {result!r}: this solver does not know it")
 
 
-def _chosen(cp: cp_model.CpSolver, chosen: dict[Placement, cp_model.IntVar]) -> tuple[Placement, ...]:
+def _chosen(
+    cp: cp_model.CpSolver, chosen: dict[Placement, cp_model.IntVar]
+) -> tuple[Placement, ...]:
     return tuple(p for p, var in chosen.items() if cp.boolean_value(var))

@@ -51,8 +51,10 @@ def weighted_distribution(values: Iterable[int], weights: Iterable[int]) -> dict
     """
     values, weights = list(values), list(weights)
     if len(values) != len(weights):
-        raise PackingError(f"weighted_distribution needs one weight per value, not "
-                           f"{len(weights)} weights for {len(values)} values")
+        raise PackingError(
+            f"weighted_distribution needs one weight per value, not "
+            f"{len(weights)} weights for {len(values)} values"
+        )
     out: dict[int, int] = {}
     for value, weight in zip(values, weights):
         if weight:
@@ -63,8 +65,10 @@ def weighted_distribution(values: Iterable[int], weights: Iterable[int]) -> dict
 def _distributions(table: OptimalTable) -> list[dict[int, int]]:
     """Per truck (deck order): penalty -> number of rolls giving it."""
     weights = roll_weights(table).tolist()
-    return [weighted_distribution(table.penalties[:, j].tolist(), weights)
-            for j in range(len(table.deck))]
+    return [
+        weighted_distribution(table.penalties[:, j].tolist(), weights)
+        for j in range(len(table.deck))
+    ]
 
 
 def _mean(distribution: dict[int, int]) -> Fraction:
@@ -96,7 +100,9 @@ class TruckStats:
             "p_perfect": float(self.p_perfect),
             "perfect_rolls": self.perfect_rolls,
             "perfect_cargos": [str(c) for c in self.perfect_cargos],
-            "penalty_distribution": {str(p): float(q) for p, q in self.penalty_distribution.items()},
+            "penalty_distribution": {
+                str(p): float(q) for p, q in self.penalty_distribution.items()
+            },
         }
 
 
@@ -115,15 +121,17 @@ def truck_stats(table: OptimalTable) -> list[TruckStats]:
     out = []
     for j, (truck, distribution) in enumerate(zip(table.deck, _distributions(table))):
         column = penalties[:, j]
-        out.append(TruckStats(
-            truck=truck,
-            expected_penalty=_mean(distribution),
-            penalty_distribution={p: Fraction(n, ROLLS) for p, n in distribution.items()},
-            p_best=Fraction(int(weights[best[:, j]].sum()), ROLLS),
-            perfect_cargos=tuple(c for c, p in zip(table.cargos, column.tolist()) if p == 0),
-            perfect_rolls=distribution.get(0, 0),
-            p_perfect=Fraction(distribution.get(0, 0), ROLLS),
-        ))
+        out.append(
+            TruckStats(
+                truck=truck,
+                expected_penalty=_mean(distribution),
+                penalty_distribution={p: Fraction(n, ROLLS) for p, n in distribution.items()},
+                p_best=Fraction(int(weights[best[:, j]].sum()), ROLLS),
+                perfect_cargos=tuple(c for c, p in zip(table.cargos, column.tolist()) if p == 0),
+                perfect_rolls=distribution.get(0, 0),
+                p_perfect=Fraction(distribution.get(0, 0), ROLLS),
+            )
+        )
     return out
 
 
@@ -178,8 +186,10 @@ def penalty_summaries(table: OptimalTable) -> list[PenaltySummary]:
     >>> s.rolls, s.minimum, s.distribution[5]      # volume 1 only from rolls (1,0,0,0,0)
     (7776, 5, 8)
     """
-    return [PenaltySummary(truck, distribution, float(_mean(distribution)))
-            for truck, distribution in zip(table.deck, _distributions(table))]
+    return [
+        PenaltySummary(truck, distribution, float(_mean(distribution)))
+        for truck, distribution in zip(table.deck, _distributions(table))
+    ]
 
 
 def expected_penalty_by_volume(table: OptimalTable) -> npt.NDArray[np.float64]:
@@ -235,9 +245,15 @@ class RankedTruck:
     optimal: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        return {"truck": self.truck.name, "mask": str(self.truck), "height": self.truck.height,
-                "capacity": self.truck.capacity, "variant": self.truck.is_variant,
-                "penalty": self.penalty, "optimal": self.optimal}
+        return {
+            "truck": self.truck.name,
+            "mask": str(self.truck),
+            "height": self.truck.height,
+            "capacity": self.truck.capacity,
+            "variant": self.truck.is_variant,
+            "penalty": self.penalty,
+            "optimal": self.optimal,
+        }
 
 
 @dataclass(frozen=True)
@@ -262,7 +278,9 @@ class Ranking:
         return data
 
 
-def ranking(cargo: Cargo, deck: Sequence[Truck], *, plans: Sequence[LoadPlan] | None = None) -> Ranking:
+def ranking(
+    cargo: Cargo, deck: Sequence[Truck], *, plans: Sequence[LoadPlan] | None = None
+) -> Ranking:
     """``deck`` ranked for ``cargo`` (from the deck's table when there is one), or, given the
     ``plans`` of :func:`packing.best_truck`, those plans ranked with the first as the best.
 
@@ -292,8 +310,11 @@ class Choice:
         return "the pile" if self.truck is None else (self.truck.name or str(self.truck))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"choice": self.label, "expected_penalty": float(self.expected_penalty),
-                "exact": str(self.expected_penalty)}
+        return {
+            "choice": self.label,
+            "expected_penalty": float(self.expected_penalty),
+            "exact": str(self.expected_penalty),
+        }
 
 
 def grab_decision(cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck]) -> list[Choice]:
@@ -324,9 +345,11 @@ class GrabAdvice:
     closest_capacity: Truck | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cargo": list(self.cargo.counts),
-                "choices": [c.to_dict() for c in self.choices],
-                "closest_capacity": self.closest_capacity.name if self.closest_capacity else None}
+        return {
+            "cargo": list(self.cargo.counts),
+            "choices": [c.to_dict() for c in self.choices],
+            "closest_capacity": self.closest_capacity.name if self.closest_capacity else None,
+        }
 
 
 def grab_advice(cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck]) -> GrabAdvice:
@@ -356,9 +379,14 @@ class HeuristicReport:
     samples: int  # revealed sets sampled per roll (0: exact, whole deck)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"revealed": self.revealed, "samples": self.samples, "mean_loss": self.mean_loss,
-                "worst_loss": self.worst_loss, "worst_roll": str(self.worst_cargo),
-                "p_loses": self.p_loses}
+        return {
+            "revealed": self.revealed,
+            "samples": self.samples,
+            "mean_loss": self.mean_loss,
+            "worst_loss": self.worst_loss,
+            "worst_roll": str(self.worst_cargo),
+            "p_loses": self.p_loses,
+        }
 
 
 def heuristic_loss(
@@ -391,7 +419,9 @@ def heuristic_loss(
     for subset in subsets:
         cols = np.array(subset)
         # Heuristic pick per roll: closest capacity, ties to the larger, then deck order.
-        distance = np.abs(capacities[cols][None, :] - volumes[:, None]) * 1000 - capacities[cols][None, :]
+        distance = (
+            np.abs(capacities[cols][None, :] - volumes[:, None]) * 1000 - capacities[cols][None, :]
+        )
         pick = cols[np.argmin(distance, axis=1)]
         heuristic = penalties[rows, pick]
         best = penalties[:, cols].min(axis=1).astype(float)
@@ -439,6 +469,9 @@ def deck_stats(table: OptimalTable, *, samples: int = 200, seed: int = 0) -> Dec
     deck is larger) of one table, with the exact mean load volume."""
     counts = roll_counts()
     mean_volume = Fraction(sum(c.volume * n for c, n in counts.items()), ROLLS)
-    heuristics = tuple(heuristic_loss(table, revealed=k, samples=samples, seed=seed)
-                       for k in (0, 4, 6) if k < len(table.deck))
+    heuristics = tuple(
+        heuristic_loss(table, revealed=k, samples=samples, seed=seed)
+        for k in (0, 4, 6)
+        if k < len(table.deck)
+    )
     return DeckStats(table, tuple(truck_stats(table)), heuristics, mean_volume)

@@ -21,7 +21,13 @@ import time
 import zipfile
 import zlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import (
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    as_completed,
+)
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -112,7 +118,9 @@ class OptimalTable:
     def __post_init__(self) -> None:
         cargos = tuple(roll_counts())
         if self.loaded.shape != (len(cargos), len(self.deck)):
-            raise TableError(f"table shape {self.loaded.shape} does not fit {len(self.deck)} trucks")
+            raise TableError(
+                f"table shape {self.loaded.shape} does not fit {len(self.deck)} trucks"
+            )
         volumes = np.array([c.volume for c in cargos], dtype=np.int16)[:, None]
         capacities = np.array([t.capacity for t in self.deck], dtype=np.int16)[None, :]
         loaded = self.loaded.astype(np.int16)
@@ -133,7 +141,9 @@ class OptimalTable:
     def __hash__(self) -> int:
         return hash(self.deck)
 
-    def __reduce__(self) -> tuple[type[OptimalTable], tuple[tuple[Truck, ...], npt.NDArray[np.uint8]]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[OptimalTable], tuple[tuple[Truck, ...], npt.NDArray[np.uint8]]]:
         return (OptimalTable, (self.deck, np.array(self.loaded)))
 
     @property
@@ -195,7 +205,9 @@ class OptimalTable:
         )
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, deck: Sequence[Truck] | None = None) -> OptimalTable:
+    def load(
+        cls, path: str | os.PathLike[str], *, deck: Sequence[Truck] | None = None
+    ) -> OptimalTable:
         """Read a table; refuse one made for another deck (when ``deck`` is given) or dice."""
         data = _load_npz(Path(path))
         if "done" in data:
@@ -218,7 +230,9 @@ def _save_npz(path: Path, **arrays: npt.NDArray[np.generic]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     except OSError as error:
-        raise TableError(f"cannot write table {os.fspath(path)!r}: {error.strerror or error}") from None
+        raise TableError(
+            f"cannot write table {os.fspath(path)!r}: {error.strerror or error}"
+        ) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
@@ -226,7 +240,9 @@ def _save_npz(path: Path, **arrays: npt.NDArray[np.generic]) -> Path:
         os.replace(tmp, path)
     except OSError as error:
         Path(tmp).unlink(missing_ok=True)
-        raise TableError(f"cannot write table {os.fspath(path)!r}: {error.strerror or error}") from None
+        raise TableError(
+            f"cannot write table {os.fspath(path)!r}: {error.strerror or error}"
+        ) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -251,7 +267,9 @@ def _load_npz(path: Path) -> dict[str, npt.NDArray[np.generic]]:
                 with np.load(handle, allow_pickle=False) as npz:
                     data = {name: npz[name] for name in npz.files}
     except OSError as error:
-        raise TableError(f"cannot read table {os.fspath(path)!r}: {error.strerror or error}") from None
+        raise TableError(
+            f"cannot read table {os.fspath(path)!r}: {error.strerror or error}"
+        ) from None
     except (zipfile.BadZipFile, EOFError):
         raise DamagedTableError(path, "truncated or not a zip archive") from None
     except zlib.error:
@@ -319,8 +337,11 @@ class CheckpointError(DamagedTableError):
     Nothing is lost by deleting it: the build then starts afresh."""
 
     def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
-        TableError.__init__(self, f"checkpoint {os.fspath(path)!r} cannot be resumed ({reason}): "
-                                  "delete it and build again")
+        TableError.__init__(
+            self,
+            f"checkpoint {os.fspath(path)!r} cannot be resumed ({reason}): "
+            "delete it and build again",
+        )
         self.path = Path(path)
         self.reason = reason
 
@@ -359,9 +380,14 @@ class BuildReport:
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready summary (the table itself is saved, not printed)."""
-        return {"deck_key": self.table.key, "entries": self.entries, "solved": self.solved,
-                "optimal": self.optimal, "all_optimal": self.all_optimal,
-                "wall_time": self.wall_time}
+        return {
+            "deck_key": self.table.key,
+            "entries": self.entries,
+            "solved": self.solved,
+            "optimal": self.optimal,
+            "all_optimal": self.all_optimal,
+            "wall_time": self.wall_time,
+        }
 
 
 def _solve_chunk(truck: Truck, cargos: Sequence[Cargo]) -> tuple[list[int], list[bool]]:
@@ -415,12 +441,19 @@ def build_table(
     for j, truck in enumerate(deck):
         todo = [i for i in range(len(cargos)) if not done[i, j]]
         for start in range(0, len(todo), chunk_size):
-            tasks.append((j, todo[start:start + chunk_size]))
+            tasks.append((j, todo[start : start + chunk_size]))
 
     def save_checkpoint() -> None:
         if ckpt is not None:
-            _save_npz(ckpt, format=np.array(TABLE_FORMAT), deck=np.array(dump_deck(deck)),
-                      cargos=_cargo_matrix(), loaded=loaded, proven=proven, done=done)
+            _save_npz(
+                ckpt,
+                format=np.array(TABLE_FORMAT),
+                deck=np.array(dump_deck(deck)),
+                cargos=_cargo_matrix(),
+                loaded=loaded,
+                proven=proven,
+                done=done,
+            )
 
     own = executor is None
     pool: Executor

@@ -66,7 +66,9 @@ def problems(plan: LoadPlan) -> list[str]:
         if plan.bound < loaded:
             found.append(f"bound {plan.bound} is below the loaded volume {loaded}")
     if plan.status is Status.OPTIMAL and plan.bound != loaded:
-        found.append(f"plan claims optimal but its bound {plan.bound} is not its loaded volume {loaded}")
+        found.append(
+            f"plan claims optimal but its bound {plan.bound} is not its loaded volume {loaded}"
+        )
     return found
 
 

@@ -15,7 +15,9 @@ COMMANDS = [
 
 
 def run(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *argv], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", *argv], capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=["packing", "express"])
@@ -27,7 +29,9 @@ def run(*argv: str) -> subprocess.CompletedProcess[str]:
         (("--workers", "0"), "0"),
     ],
 )
-def test_bad_executor_choices_are_one_line(command: tuple[str, ...], options: tuple[str, ...], quoted: str) -> None:
+def test_bad_executor_choices_are_one_line(
+    command: tuple[str, ...], options: tuple[str, ...], quoted: str
+) -> None:
     done = run(*command, *options)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and quoted in done.stderr

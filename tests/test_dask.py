@@ -34,9 +34,16 @@ DECK = (
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Client]:
-    with LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40,
-    ) as cluster, Client(cluster) as dask:  # type: ignore[no-untyped-call]
+    with (
+        LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=40,
+        ) as cluster,
+        Client(cluster) as dask,
+    ):  # type: ignore[no-untyped-call]
         dask.wait_for_workers(2, timeout=60)
         yield dask
 
@@ -53,7 +60,10 @@ def executor(client: Client) -> Executor:
 def test_a_table_built_on_dask_equals_the_serial_build(client: Client, serial: np.ndarray) -> None:
     report = build_table(DECK, executor=executor(client))
     assert report.all_optimal and report.solved == report.entries == 900 * len(DECK)
-    assert report.table.loaded.dtype == serial.dtype and report.table.loaded.tobytes() == serial.tobytes()
+    assert (
+        report.table.loaded.dtype == serial.dtype
+        and report.table.loaded.tobytes() == serial.tobytes()
+    )
     # Dask's default executor keys tasks by their arguments ("pure"); build_table's tasks are
     # all distinct, so it gives the same table.
     pure = build_table(DECK, executor=client.get_executor())  # type: ignore[no-untyped-call]
@@ -62,16 +72,24 @@ def test_a_table_built_on_dask_equals_the_serial_build(client: Client, serial: n
 
 def test_the_designer_on_dask_equals_the_serial_run(client: Client, serial: np.ndarray) -> None:
     cache = ColumnCache()
-    on_dask = compare([DECK, DECK[1:]], labels=["all", "rest"], executor=executor(client), cache=cache)
+    on_dask = compare(
+        [DECK, DECK[1:]], labels=["all", "rest"], executor=executor(client), cache=cache
+    )
     assert cache.solved == len(DECK)
-    here = [deck_report(OptimalTable(DECK, serial), label="all"),
-            deck_report(OptimalTable(DECK[1:], serial[:, 1:]), label="rest")]
+    here = [
+        deck_report(OptimalTable(DECK, serial), label="all"),
+        deck_report(OptimalTable(DECK[1:], serial[:, 1:]), label="rest"),
+    ]
     assert on_dask == here
     assert cache.table(DECK).loaded.tobytes() == serial.tobytes()
 
 
 def test_a_tournament_on_dask_equals_the_serial_run(client: Client) -> None:
-    policies: dict[str, Any] = {"keep": AlwaysKeep(), "bank": AlwaysBank(), "random": RandomPolicy()}
+    policies: dict[str, Any] = {
+        "keep": AlwaysKeep(),
+        "bank": AlwaysBank(),
+        "random": RandomPolicy(),
+    }
 
     def run(**options: Any) -> Any:
         return tournament(three_players, policies, games=30, seed=4, progress=False, **options)

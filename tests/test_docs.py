@@ -26,7 +26,10 @@ def table_rows(path: Path, heading: str) -> list[list[str]]:
     for line in lines[start + 1 :]:
         if line.startswith("|"):
             # A cell may hold an escaped bar (``B2\|B2``): split only on unescaped ones.
-            cells = [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+            cells = [
+                cell.strip().replace("\\|", "|")
+                for cell in re.split(r"(?<!\\)\|", line.strip())[1:-1]
+            ]
             if not all(set(cell) <= {"-", ":"} for cell in cells):  # skip the |---| line
                 rows.append(cells)
         elif rows:
@@ -41,13 +44,20 @@ def test_dice_faces_match_the_code() -> None:
 
 
 def test_sample_deck_table_matches_the_code() -> None:
-    rows = table_rows(RULES / "pack-and-stack.md", "The sample deck (mask rows top to bottom, separated by `/`; `#` loadable, `.` not):")
-    stated = [(name, int(height), mask.strip("`"), int(capacity)) for name, height, mask, capacity in rows]
+    rows = table_rows(
+        RULES / "pack-and-stack.md",
+        "The sample deck (mask rows top to bottom, separated by `/`; `#` loadable, `.` not):",
+    )
+    stated = [
+        (name, int(height), mask.strip("`"), int(capacity)) for name, height, mask, capacity in rows
+    ]
     assert stated == [(t.name, t.height, str(t), t.capacity) for t in SAMPLE_DECK]
 
 
 def test_express_deck_table_matches_the_code() -> None:
-    rows = table_rows(RULES / "yardmaster-express.md", "### The deck (`express.DECK`, `express.DECK_ENTRIES`)")
+    rows = table_rows(
+        RULES / "yardmaster-express.md", "### The deck (`express.DECK`, `express.DECK_ENTRIES`)"
+    )
     stated: Counter[Card] = Counter()
     for cards, copies, _provenance in rows:
         count = sum(int(n) for n in copies.split("+"))
@@ -60,7 +70,9 @@ def test_express_deck_table_matches_the_code() -> None:
 def test_caboose_table_matches_the_code() -> None:
     rows = table_rows(RULES / "yardmaster-express.md", "## Cabooses (`express.CABOOSES`)")
     stated = [(name, int(points), kind) for name, points, _condition, kind in rows]
-    assert stated == [(c.name, c.points, "relative" if c.is_relative else "absolute") for c in CABOOSES]
+    assert stated == [
+        (c.name, c.points, "relative" if c.is_relative else "absolute") for c in CABOOSES
+    ]
 
 
 def test_nothing_points_outside_the_repository() -> None:
@@ -79,5 +91,9 @@ def test_nothing_points_outside_the_repository() -> None:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue
-        offenders += [f"{path.relative_to(ROOT)}:{n}" for n, line in enumerate(text.splitlines(), 1) if outside.search(line)]
+        offenders += [
+            f"{path.relative_to(ROOT)}:{n}"
+            for n, line in enumerate(text.splitlines(), 1)
+            if outside.search(line)
+        ]
     assert offenders == []

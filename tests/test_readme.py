@@ -57,8 +57,12 @@ def readme_blocks(text: str) -> list[Block]:
             end += 1
         if end == len(lines):
             raise ValueError(f"README.md:{i + 1}: unclosed code fence")
-        body = "\n".join(line[len(indent):] if line.startswith(indent) else line for line in lines[start:end])
-        follows = last_python_end is not None and all(not line.strip() for line in lines[last_python_end + 1 : i])
+        body = "\n".join(
+            line[len(indent) :] if line.startswith(indent) else line for line in lines[start:end]
+        )
+        follows = last_python_end is not None and all(
+            not line.strip() for line in lines[last_python_end + 1 : i]
+        )
         blocks.append(Block(language, body + "\n", start + 1, follows and language == "text"))
         last_python_end = end if language == "python" else None
         i = end + 1
@@ -130,7 +134,9 @@ def run_block(block: Block, namespace: dict[str, object]) -> list[Check]:
             value = eval(code, namespace)
             if stated is not None:
                 expression = ast.unparse(statement.value)
-                assert matches(value, stated), f"{where}: {expression} is {value!r}, the README says {stated}"
+                assert matches(value, stated), (
+                    f"{where}: {expression} is {value!r}, the README says {stated}"
+                )
                 checks.append(Check(statement.lineno, expression, stated))
         else:
             exec(compile(ast.Module([statement], type_ignores=[]), "README.md", "exec"), namespace)
@@ -146,7 +152,9 @@ def test_stated_value_reads_values_and_skips_prose() -> None:
     assert stated_value(" e.g. '5x@0,0,0': length 5 along x") is None
     assert stated_value(" dice results for lengths 1..5") is None
     assert stated_value(" text form: commas, '~' = face down") is None
-    assert matches(Fraction(66, 5), "Fraction(66, 5)") and not matches(Fraction(66, 5), "Fraction(13, 1)")
+    assert matches(Fraction(66, 5), "Fraction(66, 5)") and not matches(
+        Fraction(66, 5), "Fraction(13, 1)"
+    )
     assert matches((18, True, 21), "(18, True, 21)") and not matches((18, 1, 21), "(18, True, 21)")
 
 
@@ -168,9 +176,14 @@ def test_readme_python_blocks_run_and_state_true_values(
             printed = out.getvalue()
             ran += 1
         elif block.follows_python:
-            assert printed == block.text, f"README.md:{block.line}: the block above prints\n{printed}"
+            assert printed == block.text, (
+                f"README.md:{block.line}: the block above prints\n{printed}"
+            )
     assert ran >= 3
     # The parser must find the README's key statements as checks, not skip them as prose.
     checked = {check.expression for check in checks}
-    for expression in ("(plan.penalty, plan.optimal, plan.bound)", "(game.players[1].total, game.winner)"):
+    for expression in (
+        "(plan.penalty, plan.optimal, plan.bound)",
+        "(game.players[1].total, game.winner)",
+    ):
         assert expression in checked, f"{expression} is no longer checked"

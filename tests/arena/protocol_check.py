@@ -83,7 +83,9 @@ def _check_node(state: GameState) -> None:
         assert legal, "no legal action before the end"
         assert len(set(legal)) == len(legal), "repeated legal action"
         for action in legal:
-            assert isinstance(state.action_to_string(action), str) and state.action_to_string(action)
+            assert isinstance(state.action_to_string(action), str) and state.action_to_string(
+                action
+            )
     for seat in range(state.num_players):
         seen = state.observation(seat)
         assert pickle.loads(pickle.dumps(seen)) == seen

@@ -23,7 +23,11 @@ def test_random_simulation_passes_openspiel_checks_with_serialization() -> None:
 
 def test_game_info_comes_from_the_codec() -> None:
     game = pyspiel.load_game("python_arena_dice_race(players=3,rounds=4)")
-    assert (game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()) == (3, 2, 6)
+    assert (game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()) == (
+        3,
+        2,
+        6,
+    )
     assert (game.min_utility(), game.max_utility(), game.max_game_length()) == (4.0, 24.0, 12)
     assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
@@ -63,7 +67,9 @@ def test_ids_round_trip_at_every_state_of_random_games() -> None:
             ids = state.legal_actions()
             assert ids == sorted(ids) and len(set(ids)) == len(ids)
             assert [CODEC.encode(inner, CODEC.decode(inner, i)) for i in ids] == ids
-            assert sorted(map(str, (CODEC.decode(inner, i) for i in ids))) == sorted(map(str, inner.legal_actions()))
+            assert sorted(map(str, (CODEC.decode(inner, i) for i in ids))) == sorted(
+                map(str, inner.legal_actions())
+            )
             if state.is_chance_node():
                 assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0, abs=1e-12)
             state.apply_action(int(rng.choice(ids)))

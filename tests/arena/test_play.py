@@ -43,6 +43,7 @@ def test_chance_does_not_depend_on_the_policies() -> None:
     # Keep-always and random players see the same rolls from the same seed.
     keep = play(DiceRace(), [AlwaysKeep(), AlwaysKeep()], seed=3)
     rand = play(DiceRace(), [RandomPolicy(), RandomPolicy()], seed=3)
+
     def rolls(state: DiceRace) -> list[str]:
         return [e for e in state.events if e.startswith("roll")]
 
@@ -57,23 +58,32 @@ def test_sampler_gives_each_outcome_exactly_its_share() -> None:
         counts[sampler.actions[sum(1 for c in sampler.cumulative if c <= r)]] += 1
     assert counts == {"a": 2, "b": 3, "c": 1}
     rng = np.random.default_rng(0)
-    draws = [sample_outcome([("x", Fraction(1, 4)), ("y", Fraction(3, 4))], rng) for _ in range(4000)]
+    draws = [
+        sample_outcome([("x", Fraction(1, 4)), ("y", Fraction(3, 4))], rng) for _ in range(4000)
+    ]
     assert 800 < draws.count("x") < 1200
 
 
-@pytest.mark.parametrize("weights", [[1] * 7, [1, 2, 3, 1], [5, 5], [1] * 900, [3] * 24 + [1], [63, 1], [2**20, 1]])
+@pytest.mark.parametrize(
+    "weights", [[1] * 7, [1, 2, 3, 1], [5, 5], [1] * 900, [3] * 24 + [1], [63, 1], [2**20, 1]]
+)
 def test_a_draw_is_the_outcome_whose_cumulative_share_holds_the_word(weights: list[int]) -> None:
     # The reference: the residue of the word modulo the common denominator, and the first
     # outcome whose cumulative share exceeds it (small denominators keep a table of the answers,
     # large ones search: both must land there).
     total = sum(weights)
     sampler = _Sampler([(k, Fraction(w, total)) for k, w in enumerate(weights)])
-    tabled = sampler.denominator <= min(_RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME * len(weights))
+    tabled = sampler.denominator <= min(
+        _RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME * len(weights)
+    )
     assert (sampler.by_residue is not None) == tabled
     for word in [0, 1, 5, 6, 24, 899, 2**40 + 3, sampler.limit - 1]:
         residue = word % sampler.denominator
-        expected = next(k for k, c in enumerate(accumulate(weights))
-                        if c * sampler.denominator // total > residue)
+        expected = next(
+            k
+            for k, c in enumerate(accumulate(weights))
+            if c * sampler.denominator // total > residue
+        )
         assert sampler.draw_from(lambda: word) == expected
     words = iter([sampler.limit, sampler.limit + 7, 3])  # words at or above the limit are refused
     assert sampler.draw_from(words.__next__) == sampler.draw_from(lambda: 3)
@@ -86,7 +96,9 @@ def test_raw_words_are_the_generators_words_in_order() -> None:
     assert [next(words) for _ in range(150)] == expected
 
 
-@pytest.mark.parametrize("outcomes", [[], [("a", Fraction(1, 2))], [("a", Fraction(3, 2)), ("b", Fraction(-1, 2))]])
+@pytest.mark.parametrize(
+    "outcomes", [[], [("a", Fraction(1, 2))], [("a", Fraction(3, 2)), ("b", Fraction(-1, 2))]]
+)
 def test_bad_chance_nodes_are_refused(outcomes: list[tuple[str, Fraction]]) -> None:
     with pytest.raises(ArenaError):
         sample_outcome(outcomes, np.random.default_rng(0))

@@ -53,7 +53,9 @@ def three_players() -> DiceRace:
 
 def test_serial_threads_and_processes_give_equal_results() -> None:
     policies: list[Policy] = [AlwaysKeep(), AlwaysBank(), RandomPolicy()]
-    run = partial(tournament, three_players, policies, games=40, seed=5, progress=False, summarise=rolls)
+    run = partial(
+        tournament, three_players, policies, games=40, seed=5, progress=False, summarise=rolls
+    )
     serial = run()
     with ThreadPoolExecutor(3) as threads:
         threaded = run(executor=threads, chunk=3)
@@ -62,12 +64,20 @@ def test_serial_threads_and_processes_give_equal_results() -> None:
     own_pool = run(workers=2, chunk=7)
     assert serial == threaded == pooled == own_pool
     assert serial.deals == 40 and not serial.interrupted and len(serial.records) == 120
-    assert [(r.deal, r.rotation) for r in serial.records] == [(d, r) for d in range(40) for r in range(3)]
+    assert [(r.deal, r.rotation) for r in serial.records] == [
+        (d, r) for d in range(40) for r in range(3)
+    ]
 
 
 def test_each_deal_is_one_chance_stream_played_in_every_seating() -> None:
-    result = tournament(three_players, [AlwaysKeep(), AlwaysBank(), RandomPolicy()], games=30, seed=2,
-                        progress=False, summarise=rolls)
+    result = tournament(
+        three_players,
+        [AlwaysKeep(), AlwaysBank(), RandomPolicy()],
+        games=30,
+        seed=2,
+        progress=False,
+        summarise=rolls,
+    )
     by_deal: dict[int, list[GameRecord]] = {}
     for record in result.records:
         by_deal.setdefault(record.deal, []).append(record)
@@ -81,11 +91,17 @@ def test_each_deal_is_one_chance_stream_played_in_every_seating() -> None:
             ("random", "keep", "bank"),
             ("bank", "random", "keep"),
         ]
-    assert len({records[0].summary for records in by_deal.values()}) > 1, "every deal rolled the same dice"
+    assert len({records[0].summary for records in by_deal.values()}) > 1, (
+        "every deal rolled the same dice"
+    )
 
 
 def test_a_record_replays_alone_from_its_seed() -> None:
-    policies: dict[str, Policy] = {"keep": AlwaysKeep(), "random": RandomPolicy(), "bank": AlwaysBank()}
+    policies: dict[str, Policy] = {
+        "keep": AlwaysKeep(),
+        "random": RandomPolicy(),
+        "bank": AlwaysBank(),
+    }
     result = tournament(three_players, policies, games=10, seed=9, progress=False)
     for record in result.records[::4]:
         state = play(three_players(), [policies[name] for name in record.seating], record.seed)
@@ -98,23 +114,36 @@ def test_deal_seeds_are_independent_children_of_the_tournament_seed() -> None:
     assert len(set(seeds)) == 1000 and all(0 <= s < 2**128 for s in seeds)
     assert deal_seed(7, 3) == deal_seed(7, 3) != deal_seed(8, 3)
     child = np.random.SeedSequence(7).spawn(4)[3]
-    assert deal_seed(7, 3) == int.from_bytes(child.generate_state(2, np.uint64).astype(">u8").tobytes(), "big")
+    assert deal_seed(7, 3) == int.from_bytes(
+        child.generate_state(2, np.uint64).astype(">u8").tobytes(), "big"
+    )
 
 
 def test_shared_wins_are_split() -> None:
     # Two players who always bank always tie: each takes half of every game.
-    ties = tournament(DiceRace, [AlwaysBank(name="a"), AlwaysBank(name="b")], games=25, seed=0, progress=False)
+    ties = tournament(
+        DiceRace, [AlwaysBank(name="a"), AlwaysBank(name="b")], games=25, seed=0, progress=False
+    )
     assert all(r.winners == {0, 1} for r in ties.records)
     assert [s.wins for s in ties.stats] == [Fraction(25), Fraction(25)]
     assert [s.win_rate for s in ties.stats] == [0.5, 0.5]
     # Three players: the wins are the sum of 1/k over the games, counted here independently.
-    result = tournament(three_players, [AlwaysKeep(), AlwaysBank(), RandomPolicy()], games=60, seed=3,
-                        progress=False)
+    result = tournament(
+        three_players,
+        [AlwaysKeep(), AlwaysBank(), RandomPolicy()],
+        games=60,
+        seed=3,
+        progress=False,
+    )
     assert any(len(r.winners) > 1 for r in result.records), "no shared win to split in this sample"
     for stats in result.stats:
         expected = sum(
-            (Fraction(1, len(r.winners)) for r in result.records for seat, name in enumerate(r.seating)
-             if name == stats.name and seat in r.winners),
+            (
+                Fraction(1, len(r.winners))
+                for r in result.records
+                for seat, name in enumerate(r.seating)
+                if name == stats.name and seat in r.winners
+            ),
             Fraction(0),
         )
         assert stats.wins == expected and stats.games == 180
@@ -133,23 +162,37 @@ def per_deal_shares(result: TournamentResult, name: str) -> list[float]:
 
 
 def test_the_interval_is_scipys_t_interval_on_deal_shares_and_contains_the_rate() -> None:
-    result = tournament(three_players, [AlwaysKeep(), AlwaysBank(), RandomPolicy()], games=80, seed=4,
-                        progress=False)
+    result = tournament(
+        three_players,
+        [AlwaysKeep(), AlwaysBank(), RandomPolicy()],
+        games=80,
+        seed=4,
+        progress=False,
+    )
     for stats in result.stats:
         shares = per_deal_shares(result, stats.name)
         assert np.mean(shares) == pytest.approx(stats.win_rate)
-        low, high = scipy.stats.t.interval(0.95, len(shares) - 1, loc=np.mean(shares), scale=scipy.stats.sem(shares))
+        low, high = scipy.stats.t.interval(
+            0.95, len(shares) - 1, loc=np.mean(shares), scale=scipy.stats.sem(shares)
+        )
         assert stats.win_interval == pytest.approx((max(0.0, low), min(1.0, high)))
         assert stats.win_interval[0] < stats.win_rate < stats.win_interval[1]
     # More deals, a narrower interval.
-    more = tournament(three_players, [AlwaysKeep(), AlwaysBank(), RandomPolicy()], games=320, seed=4,
-                      progress=False)
+    more = tournament(
+        three_players,
+        [AlwaysKeep(), AlwaysBank(), RandomPolicy()],
+        games=320,
+        seed=4,
+        progress=False,
+    )
     width = [s.win_interval[1] - s.win_interval[0] for s in result.stats]
     assert all(m.win_interval[1] - m.win_interval[0] < w for m, w in zip(more.stats, width))
 
 
 def test_without_spread_the_interval_is_scipys_wilson_interval() -> None:
-    ties = tournament(DiceRace, [AlwaysBank(name="a"), AlwaysBank(name="b")], games=25, seed=0, progress=False)
+    ties = tournament(
+        DiceRace, [AlwaysBank(name="a"), AlwaysBank(name="b")], games=25, seed=0, progress=False
+    )
     wilson = scipy.stats.binomtest(12, 25).proportion_ci(confidence_level=0.95, method="wilson")
     for stats in ties.stats:
         assert stats.win_interval == (float(wilson.low), float(wilson.high))
@@ -159,10 +202,20 @@ def test_without_spread_the_interval_is_scipys_wilson_interval() -> None:
 @pytest.mark.parametrize("games", [1, 2, 3, 7])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_interval_always_contains_the_rate(games: int, players: int) -> None:
-    every: list[Policy] = [AlwaysKeep(), AlwaysBank(), RandomPolicy(), RandomPolicy(name="random-2")]
+    every: list[Policy] = [
+        AlwaysKeep(),
+        AlwaysBank(),
+        RandomPolicy(),
+        RandomPolicy(name="random-2"),
+    ]
     policies = every[:players]
-    result = tournament(partial(DiceRace, players=players, rounds=1), policies, games=games, seed=players,
-                        progress=False)
+    result = tournament(
+        partial(DiceRace, players=players, rounds=1),
+        policies,
+        games=games,
+        seed=players,
+        progress=False,
+    )
     for stats in result.stats:
         low, high = stats.win_interval
         assert 0.0 <= low <= stats.win_rate <= high <= 1.0
@@ -170,8 +223,13 @@ def test_the_interval_always_contains_the_rate(games: int, players: int) -> None
 
 
 def test_the_stronger_policy_rates_higher() -> None:
-    result = tournament(three_players, [AlwaysBank(), RandomPolicy(), AlwaysKeep()], games=100, seed=1,
-                        progress=False)
+    result = tournament(
+        three_players,
+        [AlwaysBank(), RandomPolicy(), AlwaysKeep()],
+        games=100,
+        seed=1,
+        progress=False,
+    )
     by_rating = [s.name for s in sorted(result.stats, key=lambda s: -s.rating)]
     assert by_rating == ["keep", "random", "bank"]
     keep, bank = result.stat("keep"), result.stat("bank")
@@ -187,8 +245,14 @@ def test_ranks_put_the_winners_first_then_points() -> None:
     from arena.tournament import _ranks
 
     def record(returns: tuple[float, ...], winners: set[int]) -> GameRecord:
-        return GameRecord(deal=0, rotation=0, seed=0, seating=("a", "b", "c", "d"), returns=returns,
-                          winners=frozenset(winners))
+        return GameRecord(
+            deal=0,
+            rotation=0,
+            seed=0,
+            seating=("a", "b", "c", "d"),
+            returns=returns,
+            winners=frozenset(winners),
+        )
 
     assert _ranks(record((5, 9, 9, 1), {1, 2})) == [1, 0, 0, 2]
     # A tie-break winner ranks first even without the most points.
@@ -216,7 +280,9 @@ def test_a_fresh_process_computes_an_equal_result() -> None:
         "sys.stdout.buffer.write(pickle.dumps(r))\n"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), PYTHONHASHSEED="123")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, env=env, check=True
+    ).stdout
     here = tournament(DiceRace, [AlwaysKeep(), AlwaysBank()], games=20, seed=3, progress=False)
     assert pickle.loads(out) == here
 
@@ -241,25 +307,37 @@ class InterruptingPolicy:
 def assert_whole_deals(result: TournamentResult) -> None:
     deals = sorted({r.deal for r in result.records})
     assert len(deals) == result.deals
-    assert [(r.deal, r.rotation) for r in result.records] == [(d, k) for d in deals for k in range(result.players)]
+    assert [(r.deal, r.rotation) for r in result.records] == [
+        (d, k) for d in deals for k in range(result.players)
+    ]
     assert all(s.games == result.deals * result.players for s in result.stats)
 
 
 def test_ctrl_c_in_serial_play_returns_the_completed_deals() -> None:
     # DiceRace(rounds=3) asks each player 3 times a game: 6 decisions of this policy per deal.
-    result = tournament(DiceRace, [InterruptingPolicy(6 * 4 + 2), AlwaysBank()], games=10, seed=1,
-                        progress=False)
+    result = tournament(
+        DiceRace, [InterruptingPolicy(6 * 4 + 2), AlwaysBank()], games=10, seed=1, progress=False
+    )
     assert result.interrupted and result.deals == 4 and result.deals_requested == 10
     assert_whole_deals(result)
     assert "interrupted after 4 of 10 deals" in str(result)
-    full = tournament(DiceRace, [AlwaysKeep(name="fragile"), AlwaysBank()], games=10, seed=1, progress=False)
+    full = tournament(
+        DiceRace, [AlwaysKeep(name="fragile"), AlwaysBank()], games=10, seed=1, progress=False
+    )
     assert result.records == full.records[:8]
 
 
 def test_ctrl_c_in_a_thread_pool_cancels_and_keeps_whole_deals() -> None:
     with ThreadPoolExecutor(2) as threads:
-        result = tournament(DiceRace, [InterruptingPolicy(6 * 30), AlwaysBank()], games=200, seed=1,
-                            progress=False, executor=threads, chunk=5)
+        result = tournament(
+            DiceRace,
+            [InterruptingPolicy(6 * 30), AlwaysBank()],
+            games=200,
+            seed=1,
+            progress=False,
+            executor=threads,
+            chunk=5,
+        )
     assert result.interrupted and 0 < result.deals < 200
     assert_whole_deals(result)
 
@@ -282,7 +360,9 @@ class InlineExecutor(Executor):
 
 def test_ctrl_c_from_the_executor_keeps_the_finished_tasks() -> None:
     executor = InlineExecutor(fail_at=3)
-    result = tournament(DiceRace, KEEP_BANK, games=20, seed=2, progress=False, executor=executor, chunk=4)
+    result = tournament(
+        DiceRace, KEEP_BANK, games=20, seed=2, progress=False, executor=executor, chunk=4
+    )
     assert result.interrupted and result.deals == 8
     assert_whole_deals(result)
     full = tournament(DiceRace, KEEP_BANK, games=20, seed=2, progress=False)
@@ -303,8 +383,15 @@ def test_a_real_ctrl_c_stops_the_own_process_pool() -> None:
     _FIRED.clear()
     # Minutes of work (400 decisions a game): the parent plays deal 0, which arms the timer, then
     # waits on the pool when Ctrl-C comes; the workers ignore it and finish their current task.
-    result = tournament(partial(DiceRace, rounds=200), KEEP_BANK, games=2_000, seed=1, workers=2,
-                        progress=False, summarise=partial(sigint_parent_once, os.getpid()))
+    result = tournament(
+        partial(DiceRace, rounds=200),
+        KEEP_BANK,
+        games=2_000,
+        seed=1,
+        workers=2,
+        progress=False,
+        summarise=partial(sigint_parent_once, os.getpid()),
+    )
     assert _FIRED and result.interrupted and 1 <= result.deals < 2_000
     assert_whole_deals(result)
 
@@ -319,12 +406,24 @@ class Cheat:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_other_errors_are_raised_not_swallowed(workers: int) -> None:
     with pytest.raises(ValueError, match="illegal action: 'double'"):
-        tournament(DiceRace, [Cheat(), AlwaysBank()], games=6, seed=0, progress=False, workers=workers, chunk=2)
+        tournament(
+            DiceRace,
+            [Cheat(), AlwaysBank()],
+            games=6,
+            seed=0,
+            progress=False,
+            workers=workers,
+            chunk=2,
+        )
     with ThreadPoolExecutor(2) as threads, pytest.raises(ValueError, match="illegal action"):
-        tournament(DiceRace, [Cheat(), AlwaysBank()], games=6, seed=0, progress=False, executor=threads)
+        tournament(
+            DiceRace, [Cheat(), AlwaysBank()], games=6, seed=0, progress=False, executor=threads
+        )
 
 
-def test_progress_bar_with_and_without_tqdm(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_bar_with_and_without_tqdm(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     shown = tournament(DiceRace, KEEP_BANK, games=5, seed=0, progress=True)
     assert "tournament" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "tqdm", None)  # as if tqdm were not installed

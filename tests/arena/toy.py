@@ -102,7 +102,9 @@ class AlwaysKeep:
 
     name: str = "keep"
 
-    def act(self, observation: object, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+    def act(
+        self, observation: object, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
         return "keep"
 
 
@@ -112,5 +114,7 @@ class AlwaysBank:
 
     name: str = "bank"
 
-    def act(self, observation: object, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
+    def act(
+        self, observation: object, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
         return "bank"

@@ -26,8 +26,14 @@ class DiceRaceCodec(Codec):
 
     def limits(self, params: Parameters) -> Limits:
         turns = int(params["players"]) * int(params["rounds"])
-        return Limits(num_distinct_actions=2, max_chance_outcomes=6, min_utility=3 * int(params["rounds"]) * 0 + int(params["rounds"]),
-                      max_utility=6 * int(params["rounds"]), max_game_length=turns, max_chance_nodes=turns)
+        return Limits(
+            num_distinct_actions=2,
+            max_chance_outcomes=6,
+            min_utility=3 * int(params["rounds"]) * 0 + int(params["rounds"]),
+            max_utility=6 * int(params["rounds"]),
+            max_game_length=turns,
+            max_chance_nodes=turns,
+        )
 
     def encode(self, state: Any, action: Any) -> int:
         if state.is_chance_node():
@@ -55,7 +61,9 @@ class DiceRaceCodec(Codec):
 
     def state_from_observation(self, observation: Any, rng: np.random.Generator) -> DiceRace:
         totals, rolled, turn, rounds = observation
-        return DiceRace(players=len(totals), rounds=rounds, totals=list(totals), turn=turn, rolled=rolled)
+        return DiceRace(
+            players=len(totals), rounds=rounds, totals=list(totals), turn=turn, rolled=rolled
+        )
 
 
 CODEC = DiceRaceCodec()

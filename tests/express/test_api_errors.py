@@ -51,10 +51,18 @@ TYPE_CASES: list[tuple[Callable[..., object], tuple[tuple[Any, ...], dict[str, A
     (best_train, wrong(DECK, "3"), "best_train: length must be an int"),
     (best_train, wrong(DECK, 3.0), "best_train: length must be an int"),
     (best_train, wrong(DECK, 3, start="R3|G3"), "best_train: start must be a Train"),
-    (best_train, wrong(DECK, 3, caboose=5), "best_train: caboose must be a Caboose, its name or None"),
+    (
+        best_train,
+        wrong(DECK, 3, caboose=5),
+        "best_train: caboose must be a Caboose, its name or None",
+    ),
     (best_train, wrong(DECK, 3, bonus="no"), "best_train: bonus must be a bool"),
     (best_train, wrong(DECK, 3, node_limit=2.5), "best_train: node_limit must be an int"),
-    (best_train, wrong(DECK, 3, time_limit="1"), "best_train: time_limit must be a number of seconds"),
+    (
+        best_train,
+        wrong(DECK, 3, time_limit="1"),
+        "best_train: time_limit must be a number of seconds",
+    ),
     (Train().add, wrong("R4|B4"), "Train.add: card must be a Card"),
     (Train().add, wrong(R4B4, face_up="yes"), "Train.add: face_up must be a bool"),
     (Train().add_play, wrong(R4B4), "Train.add_play: play must be a Play"),
@@ -79,7 +87,11 @@ TYPE_CASES: list[tuple[Callable[..., object], tuple[tuple[Any, ...], dict[str, A
     (solo_score, wrong("R4|B4"), "solo_score: train must be a Train"),
     (caboose_named, wrong(None), "caboose_named: name must be"),
     (caboose_named("Efficient").met_by, wrong("R4|B4"), "Caboose.met_by: train must be a Train"),
-    (caboose_named("Executive").winners, wrong(["R4|B4"], [0]), "Caboose.winners: each train must be a Train"),
+    (
+        caboose_named("Executive").winners,
+        wrong(["R4|B4"], [0]),
+        "Caboose.winners: each train must be a Train",
+    ),
     (deck_for, wrong("2"), "deck_for: players must be an int"),
     (parse_deck, wrong(DECK), "parse_deck: text must be deck text"),
     (format_deck, wrong(["R4|B4"]), "format_deck: each card must be a Card"),
@@ -171,7 +183,12 @@ def test_winners_needs_one_run_bonus_per_train() -> None:
 
 def test_load_deck_errors_are_express_errors(tmp_path: Path) -> None:
     path = tmp_path / "deck.txt"
-    for data, reason in [(b"\0\0", "binary"), (b"\xff\xfe", "not UTF-8"), (b"", "no card"), (b"R4|X4", "'X4'")]:
+    for data, reason in [
+        (b"\0\0", "binary"),
+        (b"\xff\xfe", "not UTF-8"),
+        (b"", "no card"),
+        (b"R4|X4", "'X4'"),
+    ]:
         path.write_bytes(data)
         with pytest.raises(ExpressError, match=reason) as caught:
             load_deck(path)
@@ -187,7 +204,9 @@ def test_round_trip_of_deck_files() -> None:
         assert parse_deck(format_deck_file(deck)) == deck
         assert parse_deck(format_deck(deck)) == deck
     lines = format_deck_file(DECK).splitlines()
-    assert [line for line in lines if "inferred" in line] == [lines[7]] and lines[7].startswith("G2|G2")
+    assert [line for line in lines if "inferred" in line] == [lines[7]] and lines[7].startswith(
+        "G2|G2"
+    )
     assert format_deck_file([Card.parse("R3|R3")]) == "R3|R3"  # not a standard card: no provenance
 
 

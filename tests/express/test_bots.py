@@ -37,7 +37,9 @@ def test_bots_are_picklable_values() -> None:
 def test_greedy_takes_the_highest_gain_in_value_and_run() -> None:
     game = Game(3, order=ORDER, rounds=2)
     # Hand R3|G3, G2|G2, B4|G4, G3|B3 after the engine: B4|G4 is worth 8 (run 1), G2|G2 4 + run 2.
-    assert GreedyBot().act(game.observation(0), game.legal_actions(), np.random.default_rng(0)) == Play.parse("B4|G4")
+    assert GreedyBot().act(
+        game.observation(0), game.legal_actions(), np.random.default_rng(0)
+    ) == Play.parse("B4|G4")
     game.apply_action(Play.parse("R3|G3"))
     game.apply_action(Play.parse("~G3|B3"))
     game.apply_action(Play.parse("Y2|Y2"))
@@ -53,10 +55,16 @@ def test_search_is_exact_on_the_last_turn() -> None:
         game.apply_action(Play.parse(token))
     view = game.observation(0)
     # Every play's final score (the rivals' longest run is 2, Y2|Y2: any run of 2 or more counts).
-    best = max(solo_score(view.train.add_play(p), caboose=game.caboose) for p in game.legal_actions()
-               if isinstance(p, Play))
+    best = max(
+        solo_score(view.train.add_play(p), caboose=game.caboose)
+        for p in game.legal_actions()
+        if isinstance(p, Play)
+    )
     choice = SearchBot().act(view, game.legal_actions(), np.random.default_rng(0))
-    assert isinstance(choice, Play) and solo_score(view.train.add_play(choice), caboose=game.caboose) == best
+    assert (
+        isinstance(choice, Play)
+        and solo_score(view.train.add_play(choice), caboose=game.caboose) == best
+    )
     # Only face-down plays besides G2|G2: End of Line needs a 3 last, G2|G2 gives 4 + a green run of 3.
     assert choice == Play.parse("G2|G2")
 
@@ -84,8 +92,13 @@ def test_the_search_pool_is_what_the_player_cannot_place() -> None:
                     seat = game.current_player()
                     pool = Counter(_unknown(game.observation(seat)))
                     pile = Counter(game.deck) - Counter(game.drawn)
-                    hidden = Counter(p.card for s, t in enumerate(game.trains) if s != seat
-                                     for p in t.plays if not p.face_up)
+                    hidden = Counter(
+                        p.card
+                        for s, t in enumerate(game.trains)
+                        if s != seat
+                        for p in t.plays
+                        if not p.face_up
+                    )
                     assert not pile - pool and not pool - (pile + hidden)
                 if game.is_chance_node():
                     outcomes = game.chance_outcomes()

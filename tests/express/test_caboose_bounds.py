@@ -14,7 +14,20 @@ from collections.abc import Callable
 
 import pytest
 
-from express import CABOOSES, DECK, WILD, Caboose, Card, Car, Color, Play, Train, best_train, caboose_named, deck_for
+from express import (
+    CABOOSES,
+    DECK,
+    WILD,
+    Caboose,
+    Card,
+    Car,
+    Color,
+    Play,
+    Train,
+    best_train,
+    caboose_named,
+    deck_for,
+)
 from express.caboose_bounds import met_rules
 from express.search import _best_train, _car_id, _Search
 from tests.express import brute
@@ -43,7 +56,10 @@ def random_pool(rng: random.Random, size: int) -> list[str]:
     # Few colours and the values 2 and 3: many joints, runs, and the sequences' values.
     colours = rng.sample(COLOURS, rng.randint(1, 3))
     values = rng.choice(["23", "23", "234", "2", "3"])
-    return [f"{rng.choice(colours)}{rng.choice(values)}|{rng.choice(colours)}{rng.choice(values)}" for _ in range(size)]
+    return [
+        f"{rng.choice(colours)}{rng.choice(values)}|{rng.choice(colours)}{rng.choice(values)}"
+        for _ in range(size)
+    ]
 
 
 def random_start(rng: random.Random, most: int) -> Train:
@@ -55,12 +71,19 @@ def random_start(rng: random.Random, most: int) -> Train:
     return train
 
 
-def met_value_to_go(pool: list[str], k: int, start: Train, caboose: Caboose, *, bonus: bool) -> int | None:
+def met_value_to_go(
+    pool: list[str], k: int, start: Train, caboose: Caboose, *, bonus: bool
+) -> int | None:
     """The true value-to-go of the met case by brute force: the most the k plays add to the
     start train's plain score among trains meeting the caboose (None: no train meets it)."""
     start_plays = plain(start.plays)
     best, _, _ = brute.brute_best(
-        pool, k, start=start_plays, bonus=bonus, caboose=library_test(caboose), caboose_points=MET_MARK
+        pool,
+        k,
+        start=start_plays,
+        bonus=bonus,
+        caboose=library_test(caboose),
+        caboose_points=MET_MARK,
     )
     if best < MET_MARK:
         return None
@@ -71,7 +94,9 @@ def root_bound(pool: list[str], k: int, start: Train, caboose: Caboose, *, bonus
     """The met-case search's bound at the root state of (pool, k, start)."""
     rules = met_rules(caboose)
     assert rules is not None
-    search = _Search(Counter(Card.parse(t) for t in pool), start, k, bonus, caboose, False, None, None, met=rules)
+    search = _Search(
+        Counter(Card.parse(t) for t in pool), start, k, bonus, caboose, False, None, None, met=rules
+    )
     last = _car_id(start.last_car)
     cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
     longest = start.longest_run if bonus else 0
@@ -134,14 +159,22 @@ def test_split_search_agrees_with_brute_force(caboose: Caboose) -> None:
             caboose_points=caboose.points,
         )
         cards = [Card.parse(t) for t in pool]
-        result = best_train(cards, length, start=start, bonus=bonus, caboose=caboose, count_optimal=True)
+        result = best_train(
+            cards, length, start=start, bonus=bonus, caboose=caboose, count_optimal=True
+        )
         fast = best_train(cards, length, start=start, bonus=bonus, caboose=caboose)
-        assert (result.score, result.count, fast.score) == (expected, count, expected), (pool, length, str(start))
+        assert (result.score, result.count, fast.score) == (expected, count, expected), (
+            pool,
+            length,
+            str(start),
+        )
         assert result.optimal and fast.optimal
         for found in (result, fast):
             plays = plain(found.start.plays) + plain(found.plays)
             assert brute.legal(plays) and len(found.plays) == length
-            assert not Counter(card for card, _ in plain(found.plays)) - Counter(t.upper() for t in pool)
+            assert not Counter(card for card, _ in plain(found.plays)) - Counter(
+                t.upper() for t in pool
+            )
             met = library_test(caboose)(brute.cars(plays))
             assert found.caboose_points == (caboose.points if met else 0)
             assert found.score == brute.solo_score(plays, bonus=bonus) + found.caboose_points
@@ -178,7 +211,9 @@ def test_split_search_agrees_with_the_single_search(caboose: Caboose) -> None:
         count = length <= 4
         new = best_train(cards, length, start=start, caboose=caboose, count_optimal=count)
         assert new.optimal
-        assert (new.score, new.count) == old_search(cards, length, caboose, start=start, count=count), (
+        assert (new.score, new.count) == old_search(
+            cards, length, caboose, start=start, count=count
+        ), (
             ",".join(map(str, cards)),
             length,
             str(start),
@@ -195,7 +230,9 @@ def test_the_issue_cases() -> None:
         "G3|R3,B3|R3,G2|G2,Y2|Y3,B4|G4,Y2|Y2,R3|Y3,R2|R2,Y3|B3,P3|Y3"
     )
     result = best_train(pool, 7, caboose="Inefficient")
-    assert result.score == 50 and result.optimal and caboose_named("Inefficient").met_by(result.train)
+    assert (
+        result.score == 50 and result.optimal and caboose_named("Inefficient").met_by(result.train)
+    )
 
 
 def test_limits_still_return_a_legal_train() -> None:
@@ -218,7 +255,9 @@ def search_at(pool: list[str], k: int, start: Train, caboose: Caboose) -> tuple[
     """A met-case search without the run bonus rooted at (pool, k, start), and its last car id."""
     rules = met_rules(caboose)
     assert rules is not None
-    search = _Search(Counter(Card.parse(t) for t in pool), start, k, False, caboose, False, None, None, met=rules)
+    search = _Search(
+        Counter(Card.parse(t) for t in pool), start, k, False, caboose, False, None, None, met=rules
+    )
     return search, _car_id(start.last_car)
 
 
@@ -249,14 +288,18 @@ def test_value_bounds_alone_are_never_below_the_true_values(name: str) -> None:
         else:
             assert rules.exact_colours is not None
             alternatives = rules.exact_colours(start.cars)
-            bound = max(min(search._exact_colour_bound(k, c, d) for c, d in needs) for needs in alternatives)
+            bound = max(
+                min(search._exact_colour_bound(k, c, d) for c, d in needs) for needs in alternatives
+            )
         assert bound >= truth, (pool, k, str(start), bound, truth)
         checked += 1
         tight += bound == truth
     assert checked == 30 and tight >= 1
 
 
-@pytest.mark.parametrize("name", ["Sequence 1", "Sequence 3", "Sequence 4", "Sequence 5", "End of Line"])
+@pytest.mark.parametrize(
+    "name", ["Sequence 1", "Sequence 3", "Sequence 4", "Sequence 5", "End of Line"]
+)
 def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
     """The bound of a way that starts at the next card (``ordered`` rules: a way of k slots, or
     of fewer than ``next_below``), on its own: the slots' plays exactly, then the plain bound.
@@ -274,7 +317,9 @@ def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
         k = rng.randint(1, min(4, len(pool)))
         start = random_start(rng, 5)
         bonus = rng.random() < 0.7
-        ways = [w for w in rules.ways(start.cars, k, ()) if len(w) == k or len(w) < rules.next_below]
+        ways = [
+            w for w in rules.ways(start.cars, k, ()) if len(w) == k or len(w) < rules.next_below
+        ]
         if not ways:
             continue
         way = rng.choice(ways)
@@ -283,7 +328,9 @@ def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
 
         def fills(row: list[brute.PlainCar], way: tuple[tuple[int, int], ...] = way) -> bool:
             slots = [(row[offset + 2 * i][1], row[offset + 2 * i + 1][1]) for i in range(len(way))]
-            matched = all((not a or a == x) and (not b or b == y) for (a, b), (x, y) in zip(way, slots))
+            matched = all(
+                (not a or a == x) and (not b or b == y) for (a, b), (x, y) in zip(way, slots)
+            )
             return matched and met(row)
 
         start_plays = plain(start.plays)
@@ -293,7 +340,17 @@ def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
         if best < MET_MARK:
             continue
         truth = best - MET_MARK - brute.solo_score(start_plays, bonus=bonus)
-        search = _Search(Counter(Card.parse(t) for t in pool), start, k, bonus, caboose, False, None, None, met=rules)
+        search = _Search(
+            Counter(Card.parse(t) for t in pool),
+            start,
+            k,
+            bonus,
+            caboose,
+            False,
+            None,
+            None,
+            met=rules,
+        )
         last = _car_id(start.last_car)
         cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
         longest = start.longest_run if bonus else 0
@@ -322,7 +379,17 @@ def test_colour_and_run_bounds_alone_are_never_below_the_true_values(name: str) 
         truth = met_value_to_go(pool, k, start, caboose, bonus=True)
         if truth is None:
             continue
-        search = _Search(Counter(Card.parse(t) for t in pool), start, k, True, caboose, False, None, None, met=rules)
+        search = _Search(
+            Counter(Card.parse(t) for t in pool),
+            start,
+            k,
+            True,
+            caboose,
+            False,
+            None,
+            None,
+            met=rules,
+        )
         last = _car_id(start.last_car)
         cur = 0 if start.last_car.is_wild else start.runs[-1].length
         alternatives = rules.exact_colours(start.cars)

@@ -7,7 +7,16 @@ from collections import defaultdict
 
 import pytest
 
-from express import CABOOSES, DECK, CabooseKind, ExpressError, ParseError, Play, Train, caboose_named
+from express import (
+    CABOOSES,
+    DECK,
+    CabooseKind,
+    ExpressError,
+    ParseError,
+    Play,
+    Train,
+    caboose_named,
+)
 
 ABSOLUTE_CASES = [
     ("Two-Timer", "R3|R3,R2|G2,G3|G3", True),
@@ -49,9 +58,17 @@ def test_absolute_conditions(name: str, train: str, expected: bool) -> None:
 def test_the_sixteen_cabooses() -> None:
     assert len(CABOOSES) == 16 and len({c.name for c in CABOOSES}) == 16
     points = {c.name: c.points for c in CABOOSES}
-    assert points["The Little Engine"] == 7 and points["Efficient"] == 8 and points["Specialized"] == 3
+    assert (
+        points["The Little Engine"] == 7 and points["Efficient"] == 8 and points["Specialized"] == 3
+    )
     relative = {c.name for c in CABOOSES if c.is_relative}
-    assert relative == {"Executive", "Diversified", "Short Line", "The Little Engine", "Buried Alive"}
+    assert relative == {
+        "Executive",
+        "Diversified",
+        "Short Line",
+        "The Little Engine",
+        "Buried Alive",
+    }
     assert caboose_named("Short Line").kind is CabooseKind.MOST
     assert caboose_named("executive").kind is CabooseKind.FEWEST
     assert all(c.memo_key is not None for c in CABOOSES if not c.is_relative)
@@ -80,12 +97,18 @@ def test_relative_cabooses_all_tied_players_score() -> None:
     assert winners("The Little Engine", trains, [3, 0]) == (True, True)  # 9 + 3 = 12 + 0
     assert winners("The Little Engine", trains, [0, 0]) == (True, False)
     # Buried Alive: only trains with a face-down card compete.
-    assert winners("Buried Alive", ["~B2|B2,B2|B3", "~R3|G3,~G3|B3", "R4|B4"]) == (False, True, False)
+    assert winners("Buried Alive", ["~B2|B2,B2|B3", "~R3|G3,~G3|B3", "R4|B4"]) == (
+        False,
+        True,
+        False,
+    )
     assert winners("Buried Alive", ["B2|B2", "R4|B4"]) == (False, False)
     assert winners("Two-Timer", ["R3|R3,R2|G2,G3|G3", "R4|B4"]) == (True, False)
 
 
-def _random_rows(rng: random.Random, cards: list[str], n: int, max_cards: int) -> list[tuple[Play, ...]]:
+def _random_rows(
+    rng: random.Random, cards: list[str], n: int, max_cards: int
+) -> list[tuple[Play, ...]]:
     rows = []
     for _ in range(n):
         plays = [Play.parse(rng.choice(cards)) for _ in range(rng.randint(0, max_cards))]
@@ -94,7 +117,9 @@ def _random_rows(rng: random.Random, cards: list[str], n: int, max_cards: int) -
     return rows
 
 
-@pytest.mark.parametrize("caboose", [c for c in CABOOSES if not c.is_relative], ids=lambda c: c.name)
+@pytest.mark.parametrize(
+    "caboose", [c for c in CABOOSES if not c.is_relative], ids=lambda c: c.name
+)
 def test_memo_key_and_monotone_facts(caboose: object) -> None:
     """Rows with equal memo keys and last cars get equal verdicts after any continuation
     (no connection rule needed here: the conditions read cars only)."""
@@ -113,7 +138,10 @@ def test_memo_key_and_monotone_facts(caboose: object) -> None:
     checked = 0
     for members in groups.values():
         for continuation in continuations:
-            verdicts = {caboose.test(tuple(car for play in p + continuation for car in play.cars)) for p in members}
+            verdicts = {
+                caboose.test(tuple(car for play in p + continuation for car in play.cars))
+                for p in members
+            }
             assert len(verdicts) == 1, (caboose.name, members[:2], continuation)
             checked += len(members) > 1
         if caboose.monotone:
@@ -121,7 +149,9 @@ def test_memo_key_and_monotone_facts(caboose: object) -> None:
                 row = tuple(car for play in prefix for car in play.cars)
                 if not caboose.test(row):
                     for continuation in continuations:
-                        assert not caboose.test(row + tuple(car for play in continuation for car in play.cars))
+                        assert not caboose.test(
+                            row + tuple(car for play in continuation for car in play.cars)
+                        )
     assert checked > 0
     if caboose.face_up_ok is not None:
         for prefix in prefixes + [p + c for p in prefixes[:50] for c in continuations]:

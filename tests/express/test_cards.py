@@ -43,8 +43,15 @@ def test_wild_cars() -> None:
 
 @pytest.mark.parametrize(
     ("text", "quoted"),
-    [("X3|G3", "'X3'"), ("R5|G3", "'R5'"), ("R1|G3", "'R1'"), ("R3", "'R3'"), ("R3|G3|B3", "'R3|G3|B3'"),
-     ("*2|G3", "'*2|G3'"), ("R|G3", "'R'")],
+    [
+        ("X3|G3", "'X3'"),
+        ("R5|G3", "'R5'"),
+        ("R1|G3", "'R1'"),
+        ("R3", "'R3'"),
+        ("R3|G3|B3", "'R3|G3|B3'"),
+        ("*2|G3", "'*2|G3'"),
+        ("R|G3", "'R'"),
+    ],
 )
 def test_bad_cards_quote_the_input(text: str, quoted: str) -> None:
     with pytest.raises(ParseError) as caught:
@@ -75,7 +82,10 @@ def test_deck_matches_the_rules_page() -> None:
     assert sum(counts.values()) == 32 and len(counts) == 27
     inferred = [entry for entry in DECK_ENTRIES if entry.provenance is Provenance.INFERRED]
     assert [(str(entry.card), entry.count) for entry in inferred] == [("G2|G2", 1)]
-    assert sum(entry.count for entry in DECK_ENTRIES if entry.provenance is Provenance.PROTOTYPE_2014) == 31
+    assert (
+        sum(entry.count for entry in DECK_ENTRIES if entry.provenance is Provenance.PROTOTYPE_2014)
+        == 31
+    )
     # Every colour: 2 cards of 2|2, one 2|3 (purple's P2|P3 included).
     assert sum(1 for card in DECK if Color.PURPLE in (card.left.color, card.right.color)) == 8
 

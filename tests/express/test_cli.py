@@ -27,30 +27,56 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_best_prints_row_breakdown_and_statistics(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "best", "--length", "7")
     assert code == 0 and err == ""
-    assert "engine > " in out and "score 56" in out and "optimal (proven)" in out and "states searched" in out
+    assert (
+        "engine > " in out
+        and "score 56" in out
+        and "optimal (proven)" in out
+        and "states searched" in out
+    )
 
 
 def test_best_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "best", "--length", "6", "--players", "2", "--no-bonus", "--count", "--json")
+    code, out, _ = run(
+        capsys, "best", "--length", "6", "--players", "2", "--no-bonus", "--count", "--json"
+    )
     assert code == 0
     data = json.loads(out)
     expected = best_train(deck_for(2), 6, bonus=False, count_optimal=True)
-    assert data["score"] == expected.score and data["count"] == expected.count and data["optimal"] is True
+    assert (
+        data["score"] == expected.score
+        and data["count"] == expected.count
+        and data["optimal"] is True
+    )
     assert Train.parse(data["train"]).value == data["value"] == data["score"]
 
 
 def test_best_with_cards_start_and_caboose(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
-        capsys, "best", "--length", "2", "--cards", "R3|R3,R4|G3,G3|G3,B2|B2", "--start", "R3|R3",
-        "--caboose", "end of line", "--json",
+        capsys,
+        "best",
+        "--length",
+        "2",
+        "--cards",
+        "R3|R3,R4|G3,G3|G3,B2|B2",
+        "--start",
+        "R3|R3",
+        "--caboose",
+        "end of line",
+        "--json",
     )
     data = json.loads(out)
     assert code == 0 and data["train"].startswith("R3|R3,") and data["caboose"] == "End of Line"
-    assert data["caboose_points"] == 4 and data["train"] == "R3|R3,R4|G3,G3|G3" and data["score"] == 26
+    assert (
+        data["caboose_points"] == 4 and data["train"] == "R3|R3,R4|G3,G3|G3" and data["score"] == 26
+    )
     # Whatever the deck, the start train's cards come out of it: the pool is the cards left.
-    code, out, _ = run(capsys, "best", "--length", "1", "--players", "2", "--start", "B4|G4", "--json")
+    code, out, _ = run(
+        capsys, "best", "--length", "1", "--players", "2", "--start", "B4|G4", "--json"
+    )
     assert code == 0 and "B4|G4" not in json.loads(out)["plays"]
-    code, out, _ = run(capsys, "best", "--length", "1", "--cards", "B4|G4,R3|G3", "--start", "B4|G4", "--json")
+    code, out, _ = run(
+        capsys, "best", "--length", "1", "--cards", "B4|G4,R3|G3", "--start", "B4|G4", "--json"
+    )
     assert code == 0 and json.loads(out)["plays"] == ["~R3|G3"]  # B4|G4 is not in the pool
 
 
@@ -62,7 +88,14 @@ def test_best_from_a_deck_file(capsys: pytest.CaptureFixture[str], tmp_path: Pat
 
 
 def test_score_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    trains = ["--train", "R4|B4,B4|G4,G4|Y4,Y4|R4", "--train", "B2|B2,B2|B3,~R3|G3,Y3|B3", "--train", ""]
+    trains = [
+        "--train",
+        "R4|B4,B4|G4,G4|Y4,Y4|R4",
+        "--train",
+        "B2|B2,B2|B3,~R3|G3,Y3|B3",
+        "--train",
+        "",
+    ]
     code, out, _ = run(capsys, "score", *trains, "--start-player", "1", "--caboose", "Buried Alive")
     assert code == 0 and "winner: player 0 with 32" in out and "Buried Alive" in out
     code, out, _ = run(capsys, "score", *trains, "--json")
@@ -75,21 +108,29 @@ def test_listings(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "cabooses", "--json")
     assert code == 0 and len(json.loads(out)) == 16
     code, out, _ = run(capsys, "deck")
-    assert code == 0 and "inferred" in out and out.startswith("; Yardmaster Express, the full deck: 32 cards")
+    assert (
+        code == 0
+        and "inferred" in out
+        and out.startswith("; Yardmaster Express, the full deck: 32 cards")
+    )
     code, out, _ = run(capsys, "deck", "--players", "2", "--json")
     assert len(json.loads(out)) == 24
-
-
 
 
 def express(*argv: str) -> subprocess.CompletedProcess[str]:
     """The real command in a fresh interpreter (``-m express`` honours PYTHONPATH)."""
     return subprocess.run(
-        [sys.executable, "-m", "express", *argv], capture_output=True, text=True, cwd=ROOT, check=False
+        [sys.executable, "-m", "express", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
     )
 
 
-def test_main_returns_the_exit_status_instead_of_exiting(capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_returns_the_exit_status_instead_of_exiting(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["deck", "--players", "2"]) == 0
     assert main(["best", "--length", "three"]) == 2
     assert main(["best"]) == 2
@@ -113,11 +154,15 @@ def test_deck_prints_a_deck_file_that_loads_back(players: int | None, tmp_path: 
     path.write_text(printed.stdout, encoding="utf-8")
     assert load_deck(path) == deck
     # The file, read back by the command line, is the deck it was printed from.
-    from_file = express("best", "--length", "6", "--deck-file", str(path), "--start", "R4|B4", "--json")
+    from_file = express(
+        "best", "--length", "6", "--deck-file", str(path), "--start", "R4|B4", "--json"
+    )
     from_deck = express("best", "--length", "6", *option, "--start", "R4|B4", "--json")
     assert from_file.returncode == from_deck.returncode == 0, from_file.stderr
     keys = ("train", "score", "nodes")
-    assert [json.loads(from_file.stdout)[k] for k in keys] == [json.loads(from_deck.stdout)[k] for k in keys]
+    assert [json.loads(from_file.stdout)[k] for k in keys] == [
+        json.loads(from_deck.stdout)[k] for k in keys
+    ]
 
 
 def test_deck_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
@@ -189,7 +234,10 @@ BAD_ARGUMENTS = [
     (["best", "--length", "3", "--start", "R3|G3,B2|B2"], "B2"),
     (["best", "--length", "3", "--start", "R3|R3"], "card not in the deck: 'R3|R3'"),
     (["best", "--length", "3", "--start", "R4|B4,B4|R4", "--players", "2"], "'B4|R4'"),
-    (["best", "--length", "3", "--cards", "R4|B4,B4|G4", "--start", "R4|B4,~R4|B4"], "'R4|B4' (2 used"),
+    (
+        ["best", "--length", "3", "--cards", "R4|B4,B4|G4", "--start", "R4|B4,~R4|B4"],
+        "'R4|B4' (2 used",
+    ),
     (["best", "--length", "3", "--time-limit", "-1"], "'-1'"),
     (["best", "--length", "3", "--time-limit", "0"], "'0'"),
     (["best", "--length", "3", "--time-limit", "nan"], "'nan'"),
@@ -206,7 +254,10 @@ BAD_ARGUMENTS = [
     (["score", "--train", "R3|G3", "--start-player", "4"], "4"),
     (["score", *(["--train", ""] * 6)], "too many trains: 6"),
     (["score", "--train", "R4|B4", "--train", "~R4|B4"], "'R4|B4' (2 used, the deck holds 1)"),
-    (["score", "--train", "B2|B2,B2|B2", "--train", "B2|B2", "--train", ""], "'B2|B2' (3 used, the deck holds 2)"),
+    (
+        ["score", "--train", "B2|B2,B2|B2", "--train", "B2|B2", "--train", ""],
+        "'B2|B2' (3 used, the deck holds 2)",
+    ),
     (["score", "--train", "P4|P4", "--train", ""], "'P4|P4' (checked against the 2-player deck"),
     (["score", "--train", "R4|B4", "--train", "", "--cards", "B4|G4"], "'R4|B4'"),
     (["best", "--length", "3", "--deck-file", "/nonexistent/deck.txt"], "'/nonexistent/deck.txt'"),
@@ -245,7 +296,9 @@ BAD_DECK_CASES = [("best", name) for name in sorted(BAD_DECK_REASONS)] + [
 
 
 @pytest.mark.parametrize(("command", "name"), BAD_DECK_CASES)
-def test_bad_deck_files_are_one_line_naming_the_file(command: str, name: str, tmp_path: Path) -> None:
+def test_bad_deck_files_are_one_line_naming_the_file(
+    command: str, name: str, tmp_path: Path
+) -> None:
     path = bad_deck_files(tmp_path)[name]
     argv = ["best", "--length", "1"] if command == "best" else ["score", "--train", ""]
     done = express(*argv, "--deck-file", str(path))
@@ -261,19 +314,26 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads a process's CPU time from /proc")
+@pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="reads a process's CPU time from /proc"
+)
 def test_ctrl_c_is_one_line_and_status_130() -> None:
     # A search that runs for minutes (counting every optimal train); the time limit only keeps
     # a broken test from hanging.
     argv = ["best", "--length", "12", "--no-bonus", "--count", "--time-limit", "120"]
     child = subprocess.Popen(
-        [sys.executable, "-m", "express", *argv], cwd=ROOT, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "express", *argv],
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     try:
         # Interrupt once the child is searching: importing the package takes far less CPU than this.
         deadline = time.monotonic() + 60
-        while _cpu_seconds(child.pid) < 1.5 and child.poll() is None and time.monotonic() < deadline:
+        while (
+            _cpu_seconds(child.pid) < 1.5 and child.poll() is None and time.monotonic() < deadline
+        ):
             time.sleep(0.05)
         assert child.poll() is None, "the search ended before it could be interrupted"
         child.send_signal(signal.SIGINT)

@@ -23,20 +23,52 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_play_prints_the_game_turn_by_turn(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "play", "--players", "search,greedy,random", "--seed", "1", "--caboose", "Lightweight")
+    code, out, err = run(
+        capsys,
+        "play",
+        "--players",
+        "search,greedy,random",
+        "--seed",
+        "1",
+        "--caboose",
+        "Lightweight",
+    )
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("Yardmaster Express, 3 players (search, greedy, random), seed 1, caboose Lightweight")
+    assert lines[0].startswith(
+        "Yardmaster Express, 3 players (search, greedy, random), seed 1, caboose Lightweight"
+    )
     assert sum(1 for line in lines if line.startswith("round ")) == 6
     assert sum(1 for line in lines if "-> plays" in line) == 18
     assert any(line.strip().startswith("0* search  engine > ") for line in lines)
-    assert "final scoring" in out and "longest run" in out and "caboose Lightweight (6" in out and "winner: player" in out
+    assert (
+        "final scoring" in out
+        and "longest run" in out
+        and "caboose Lightweight (6" in out
+        and "winner: player" in out
+    )
     # The same game as the API plays it, and the same output again.
-    game = play(Game(3, caboose="Lightweight"), [bot("search"), bot("greedy"), bot("random")], seed=1)
+    game = play(
+        Game(3, caboose="Lightweight"), [bot("search"), bot("greedy"), bot("random")], seed=1
+    )
     for seat, train in enumerate(game.trains):
         assert f"  {train}" in out
-        assert any(line.endswith(str(train)) and line.strip().startswith(str(seat)) for line in lines)
-    assert run(capsys, "play", "--players", "search,greedy,random", "--seed", "1", "--caboose", "Lightweight")[1] == out
+        assert any(
+            line.endswith(str(train)) and line.strip().startswith(str(seat)) for line in lines
+        )
+    assert (
+        run(
+            capsys,
+            "play",
+            "--players",
+            "search,greedy,random",
+            "--seed",
+            "1",
+            "--caboose",
+            "Lightweight",
+        )[1]
+        == out
+    )
 
 
 def test_face_down_cards_show_as_a_back_in_the_rows(capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,26 +79,62 @@ def test_face_down_cards_show_as_a_back_in_the_rows(capsys: pytest.CaptureFixtur
 
 
 def test_play_json_and_hindsight(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "play", "--players", "greedy,random", "--seed", "3", "--caboose", "random",
-                       "--rounds", "3", "--hindsight", "--json")
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "3",
+        "--caboose",
+        "random",
+        "--rounds",
+        "3",
+        "--hindsight",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["players"] == ["greedy", "random"]
     assert len(data["turns"]) == 6 and data["caboose"] is not None
-    assert [Train.parse(t).value for t in data["trains"]] == [p["value"] for p in data["score"]["players"]]
-    assert [h["gap"] for h in data["hindsight"]] == [h["best"]["score"] - h["solo"] for h in data["hindsight"]]
+    assert [Train.parse(t).value for t in data["trains"]] == [
+        p["value"] for p in data["score"]["players"]
+    ]
+    assert [h["gap"] for h in data["hindsight"]] == [
+        h["best"]["score"] - h["solo"] for h in data["hindsight"]
+    ]
     code, out, _ = run(capsys, "play", "--players", "greedy,greedy", "--seed", "3", "--json")
     assert json.loads(out)["players"] == ["greedy", "greedy#2"]
 
 
 def test_tournament_table_and_what_decided(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "tournament", "--players", "greedy,random,random", "--games", "4", "--seed", "1",
-                       "--caboose", "random")
+    code, out, _ = run(
+        capsys,
+        "tournament",
+        "--players",
+        "greedy,random,random",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--caboose",
+        "random",
+    )
     assert code == 0
     assert "4 deals x 3 seatings = 12 games (seed 1)" in out and "random#2" in out
     assert "the longest-run award decided the winner in " in out and "of 12 games" in out
     assert "the caboose decided the winner in " in out
-    code, out, _ = run(capsys, "tournament", "--players", "search,greedy", "--games", "2", "--seed", "1", "--match",
-                       "--json")
+    code, out, _ = run(
+        capsys,
+        "tournament",
+        "--players",
+        "search,greedy",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--match",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["match"] is True and data["games"] == 4
     assert data["decided"]["games"] == 4 and 0 <= data["decided"]["run_award"] <= 4
@@ -78,7 +146,10 @@ def test_tournament_table_and_what_decided(capsys: pytest.CaptureFixture[str]) -
     [
         (["play", "--players", "search,clever"], "'clever'"),
         (["play", "--players", "search"], "'search'"),
-        (["play", "--players", "random,random,random,random,random,random"], "'random,random,random,random,random,random'"),
+        (
+            ["play", "--players", "random,random,random,random,random,random"],
+            "'random,random,random,random,random,random'",
+        ),
         (["play", "--players", "random,random", "--caboose", "Red Caboose"], "'Red Caboose'"),
         (["play", "--players", "random,random", "--rounds", "0"], "0"),
         (["play", "--players", "random,random", "--rounds", "12"], "12"),
@@ -92,8 +163,13 @@ def test_tournament_table_and_what_decided(capsys: pytest.CaptureFixture[str]) -
     ],
 )
 def test_bad_input_is_one_line_quoting_it_with_status_2(argv: list[str], quoted: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "express", *argv], capture_output=True, text=True, cwd=ROOT,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "express", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()

@@ -63,7 +63,9 @@ def random_orders(count: int, seed: int) -> list[list[Card]]:
     return [[deck[j] for j in rng.permutation(len(deck))] for _ in range(count)]
 
 
-@pytest.mark.parametrize("index", range(len(CABOOSES) + 1), ids=["none", *(c.name for c in CABOOSES)])
+@pytest.mark.parametrize(
+    "index", range(len(CABOOSES) + 1), ids=["none", *(c.name for c in CABOOSES)]
+)
 def test_two_round_deals_match_plain_minimax(index: int) -> None:
     caboose = None if index == 0 else CABOOSES[index - 1]
     for order in random_orders(6, seed=index):
@@ -154,14 +156,20 @@ def test_solve_deal_refuses_what_it_cannot_solve() -> None:
 
 
 def run_express(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "express", *argv], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "express", *argv], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_solve_command_prints_the_value_and_a_line_that_reaches_it(tmp_path: Path) -> None:
     order = random_orders(1, seed=3)[0]
     deck_file = tmp_path / "order.txt"
-    deck_file.write_text("; an order, top card first\n" + "\n".join(str(card) for card in order) + "\n")
-    done = run_express("solve", "--order", str(deck_file), "--rounds", "3", "--caboose", "End of Line", "--json")
+    deck_file.write_text(
+        "; an order, top card first\n" + "\n".join(str(card) for card in order) + "\n"
+    )
+    done = run_express(
+        "solve", "--order", str(deck_file), "--rounds", "3", "--caboose", "End of Line", "--json"
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     expected = solve_order(order, caboose=CABOOSES[13], rounds=3).value

@@ -52,7 +52,9 @@ def invariant(state: GameState) -> None:
     placed = [[game._kind_of[card] for card in train.cards] for train in game.trains]
     held = [game._ids[i] for i in game.hand]
     assert _counts([kind for kinds in placed for kind in kinds] + held, size) == drawn
-    assert len(set(game.hand)) == len(game.hand) and all(0 <= i < len(game.drawn) for i in game.hand)
+    assert len(set(game.hand)) == len(game.hand) and all(
+        0 <= i < len(game.drawn) for i in game.hand
+    )
     if game.order is not None:
         assert tuple(game.drawn) == game.order[: len(game.drawn)]
     # Hand sizes: N + 1 when a player acts, N between turns and at the end, fewer only while dealt.
@@ -74,7 +76,11 @@ def invariant(state: GameState) -> None:
         seen = _counts([game._ids[i] for i in game.seen[seat]], size)
         assert all(p <= s for p, s in zip(_counts(placed[seat], size), seen))
     # Rounds: the game ends after players x rounds turns, every train holding `rounds` cards.
-    assert sum(1 for event in game.events if isinstance(event, Turn)) == game.turn <= players * game.rounds
+    assert (
+        sum(1 for event in game.events if isinstance(event, Turn))
+        == game.turn
+        <= players * game.rounds
+    )
     if game.is_terminal():
         assert all(len(train) == game.rounds for train in game.trains)
         assert game.current_player() == TERMINAL
@@ -86,7 +92,11 @@ def invariant(state: GameState) -> None:
 @pytest.mark.parametrize(("players", "games"), [(2, 600), (3, 400), (4, 250), (5, 250)])
 def test_random_playouts_keep_the_protocol_and_the_rules(players: int, games: int) -> None:
     checked = check_random_playouts(
-        partial(Game, players, caboose="random"), games=games, seed=players, invariant=invariant, deep_every=9
+        partial(Game, players, caboose="random"),
+        games=games,
+        seed=players,
+        invariant=invariant,
+        deep_every=9,
     )
     # Per game: the caboose, N deal draws, then a draw and a play per turn.
     assert checked == games * (1 + players + 2 * players * (9 - players))
@@ -96,11 +106,20 @@ def test_random_playouts_with_a_given_order_and_short_games() -> None:
     def ordered(seed: int) -> Callable[[], Game]:
         order = list(deck_for(3))
         random.Random(seed).shuffle(order)
-        return partial(Game, 3, order=order, rounds=2, caboose="Short Line", start_player=seed % 3,
-                       pass_left=seed % 2 == 0)
+        return partial(
+            Game,
+            3,
+            order=order,
+            rounds=2,
+            caboose="Short Line",
+            start_player=seed % 3,
+            pass_left=seed % 2 == 0,
+        )
 
     for seed in range(40):
-        checked = check_random_playouts(ordered(seed), games=3, seed=seed, invariant=invariant, deep_every=2)
+        checked = check_random_playouts(
+            ordered(seed), games=3, seed=seed, invariant=invariant, deep_every=2
+        )
         assert checked == 3 * 3 * 2  # no chance left: one play per turn
 
 
@@ -124,10 +143,20 @@ def test_the_deal_the_draws_and_the_passing() -> None:
     assert str(game.events[0]) == "player 0 is dealt B2|B2, R2|R2"
     game.apply_action(Play.parse("B2|B2"))
     # The two cards left go to player 1, who draws the fourth card of the order.
-    assert game.current_player() == 1 and game.hand_cards() == tuple(parse_deck("R2|R2,B2|B3,R2|R3"))
+    assert game.current_player() == 1 and game.hand_cards() == tuple(
+        parse_deck("R2|R2,B2|B3,R2|R3")
+    )
     turn = game.events[-1]
-    assert isinstance(turn, Turn) and (turn.round, turn.player, str(turn.drew), turn.passed_to) == (1, 0, "B2|B3", 1)
-    assert str(turn) == "round 1: player 0 draws B2|B3, holds B2|B2 R2|R2 B2|B3, plays B2|B2 face up, passes 2 to player 1"
+    assert isinstance(turn, Turn) and (turn.round, turn.player, str(turn.drew), turn.passed_to) == (
+        1,
+        0,
+        "B2|B3",
+        1,
+    )
+    assert (
+        str(turn)
+        == "round 1: player 0 draws B2|B3, holds B2|B2 R2|R2 B2|B3, plays B2|B2 face up, passes 2 to player 1"
+    )
     for token in ("R2|R2", "B2|B3", "~R2|R3"):
         game.apply_action(Play.parse(token))
     assert game.is_terminal() and game.current_player() == TERMINAL and game.legal_actions() == ()
@@ -141,9 +170,23 @@ def test_legal_actions_are_each_distinct_card_face_up_when_it_connects_and_face_
     game = scripted(3, "R3|G3,B2|B2,B2|B2,Y3|B3,R2|R2,G2|G2,Y2|Y2,P2|P2,R4|B4", "R3|G3", rounds=2)
     # Player 1 holds B2|B2 twice, Y3|B3 and R2|R2: each distinct card once, in the deck's order;
     # after the engine every card connects face up.
-    assert [str(a) for a in game.legal_actions()] == ["B2|B2", "~B2|B2", "R2|R2", "~R2|R2", "Y3|B3", "~Y3|B3"]
+    assert [str(a) for a in game.legal_actions()] == [
+        "B2|B2",
+        "~B2|B2",
+        "R2|R2",
+        "~R2|R2",
+        "Y3|B3",
+        "~Y3|B3",
+    ]
     game.apply_action(Play.parse("Y3|B3"))
-    assert [str(a) for a in game.legal_actions()] == ["B2|B2", "~B2|B2", "R2|R2", "~R2|R2", "G2|G2", "~G2|G2"]
+    assert [str(a) for a in game.legal_actions()] == [
+        "B2|B2",
+        "~B2|B2",
+        "R2|R2",
+        "~R2|R2",
+        "G2|G2",
+        "~G2|G2",
+    ]
     game.apply_action(Play.parse("G2|G2"))
     # Player 0's train ends G3: B2, R2 and Y2 match neither its colour nor its value.
     assert [str(a) for a in game.legal_actions()] == ["~B2|B2", "~R2|R2", "~Y2|Y2"]
@@ -167,11 +210,21 @@ def test_the_observation_hides_other_players_face_down_cards() -> None:
 def test_run_award_ties_all_score_and_the_tie_break_follows_the_start_player() -> None:
     game = scripted(2, TWO, "B2|B2 R2|R2 B2|B3 R2|R3", rounds=2)
     score = game.score()
-    assert [(p.value, p.longest_run, p.run_bonus, p.total) for p in score.players] == [(9, 4, 4, 13), (9, 4, 4, 13)]
+    assert [(p.value, p.longest_run, p.run_bonus, p.total) for p in score.players] == [
+        (9, 4, 4, 13),
+        (9, 4, 4, 13),
+    ]
     # 13 all: the tied player seated farthest clockwise from the start player wins.
-    assert score.run_winners == (0, 1) and game.winners() == frozenset({1}) and game.returns() == [13.0, 13.0]
+    assert (
+        score.run_winners == (0, 1)
+        and game.winners() == frozenset({1})
+        and game.returns() == [13.0, 13.0]
+    )
     moved = scripted(2, TWO, "B2|B2 R2|R2 B2|B3 R2|R3", rounds=2, start_player=1)
-    assert [str(t) for t in moved.trains] == ["R2|R2,R2|R3", "B2|B2,B2|B3"] and moved.winners() == frozenset({0})
+    assert [str(t) for t in moved.trains] == [
+        "R2|R2,R2|R3",
+        "B2|B2,B2|B3",
+    ] and moved.winners() == frozenset({0})
 
 
 # 3 players, 2 rounds: player 0 is dealt the first three and draws the fourth.
@@ -191,7 +244,9 @@ THREE_PLAYS = "R4|B4 ~Y3|G3 Y2|Y2 B4|G4 ~B2|B2 Y2|Y3"
         ("End of Line", [0, 0, 4], 2),  # absolute: the last car is a 3; 17 beats 16
     ],
 )
-def test_relative_and_absolute_cabooses_in_a_played_game(caboose: str | None, caboose_points: list[int], winner: int) -> None:
+def test_relative_and_absolute_cabooses_in_a_played_game(
+    caboose: str | None, caboose_points: list[int], winner: int
+) -> None:
     game = scripted(3, THREE, THREE_PLAYS, rounds=2, caboose=caboose)
     assert [str(t) for t in game.trains] == ["R4|B4,B4|G4", "~Y3|G3,~B2|B2", "Y2|Y2,Y2|Y3"]
     score = game.score()
@@ -221,13 +276,22 @@ def test_chance_draws_are_the_distinct_cards_left_with_exact_odds() -> None:
     assert game.current_player() == CHANCE and len(outcomes) == 16
     assert {str(a) for a, _ in outcomes} == {c.name for c in CABOOSES}
     game.apply_action(CabooseDraw("Efficient"))
-    assert game.caboose == caboose_named("Efficient") and str(game.events[0]).startswith("caboose Efficient (8)")
+    assert game.caboose == caboose_named("Efficient") and str(game.events[0]).startswith(
+        "caboose Efficient (8)"
+    )
     outcomes = game.chance_outcomes()
     odds = {str(card): p for card, p in outcomes}
-    assert len(odds) == len(set(deck_for(2))) and odds["B2|B2"] == Fraction(2, 24) and odds["B2|B3"] == Fraction(1, 24)
+    assert (
+        len(odds) == len(set(deck_for(2)))
+        and odds["B2|B2"] == Fraction(2, 24)
+        and odds["B2|B3"] == Fraction(1, 24)
+    )
     game.apply_action(Card.parse("B2|B2"))
     odds = {str(card): p for card, p in game.chance_outcomes()}
-    assert odds["B2|B2"] == Fraction(1, 23) and game.action_to_string(Card.parse("R2|R2")) == "deal R2|R2"
+    assert (
+        odds["B2|B2"] == Fraction(1, 23)
+        and game.action_to_string(Card.parse("R2|R2")) == "deal R2|R2"
+    )
     game.apply_action(Card.parse("B2|B2"))
     assert "B2|B2" not in {str(card) for card, _ in game.chance_outcomes()}
     assert game.action_to_string(Card.parse("R2|R2")) == "draw R2|R2"
@@ -260,7 +324,9 @@ def test_a_seeded_game_is_reproducible() -> None:
         ({"players": 2, "deck": "B2|B2,R2|R2"}, RulesError, "2 cards"),
     ],
 )
-def test_bad_games_raise_an_express_error_quoting_the_input(options: dict[str, object], error: type[ExpressError], quoted: str) -> None:
+def test_bad_games_raise_an_express_error_quoting_the_input(
+    options: dict[str, object], error: type[ExpressError], quoted: str
+) -> None:
     with pytest.raises(error) as raised:
         Game(**options)  # type: ignore[arg-type]
     assert quoted in str(raised.value)
@@ -268,8 +334,15 @@ def test_bad_games_raise_an_express_error_quoting_the_input(options: dict[str, o
 
 @pytest.mark.parametrize(
     "options",
-    [{"players": "3"}, {"players": True}, {"players": 3, "caboose": 5}, {"players": 3, "order": [1, 2]},
-     {"players": 3, "rounds": 2.0}, {"players": 3, "pass_left": "no"}, {"players": 3, "deck": 7}],
+    [
+        {"players": "3"},
+        {"players": True},
+        {"players": 3, "caboose": 5},
+        {"players": 3, "order": [1, 2]},
+        {"players": 3, "rounds": 2.0},
+        {"players": 3, "pass_left": "no"},
+        {"players": 3, "deck": 7},
+    ],
 )
 def test_wrong_types_raise_type_error(options: dict[str, object]) -> None:
     with pytest.raises(TypeError):

@@ -57,7 +57,9 @@ def test_observation_shows_game_1_totals_in_game_2() -> None:
     assert isinstance(seen, MatchObservation) and seen.game == 2 and seen.first_totals == (6, 4, 4)
     assert seen.current.hand and match.current_player() == 1
     assert pickle.loads(pickle.dumps(seen)) == seen
-    assert match.observation(0).first_totals == (6, 4, 4) and match.observation(0).current.hand == ()
+    assert (
+        match.observation(0).first_totals == (6, 4, 4) and match.observation(0).current.hand == ()
+    )
     with pytest.raises(RulesError, match="over"):
         Match(2).second_start()
 
@@ -66,22 +68,31 @@ def match_invariant(state: GameState) -> None:
     assert isinstance(state, Match)
     for game in state.games:
         game_invariant(game)
-    assert len(state.games) in (1, 2) and state.games[0].start_player == 0 and state.games[0].pass_left
+    assert (
+        len(state.games) in (1, 2) and state.games[0].start_player == 0 and state.games[0].pass_left
+    )
     if len(state.games) == 2:
         assert state.games[0].is_terminal()
         assert state.games[1].start_player == state.second_start() and not state.games[1].pass_left
         totals = state.games[0].returns()
         assert totals[state.second_start()] == min(totals)
     if state.is_terminal():
-        assert state.returns() == [a + b for a, b in zip(state.games[0].returns(), state.games[1].returns())]
+        assert state.returns() == [
+            a + b for a, b in zip(state.games[0].returns(), state.games[1].returns())
+        ]
         (winner,) = state.winners()
         assert state.returns()[winner] == max(state.returns())
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_random_matches_keep_the_protocol(players: int) -> None:
-    check_random_playouts(partial(Match, players, caboose="random"), games=25, seed=players,
-                          invariant=match_invariant, deep_every=11)
+    check_random_playouts(
+        partial(Match, players, caboose="random"),
+        games=25,
+        seed=players,
+        invariant=match_invariant,
+        deep_every=11,
+    )
 
 
 def test_bots_play_matches_reproducibly() -> None:

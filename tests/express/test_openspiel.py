@@ -51,8 +51,9 @@ def random_walk(spec: str, seed: int) -> Iterator[Any]:
 def test_random_simulation_passes_openspiel_checks_with_serialization() -> None:
     for spec in SPECS:
         pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=3, serialize=True, verbose=False)
-    pyspiel.random_sim_test(pyspiel.load_game("python_yardmaster_express"), num_sims=2, serialize=True,
-                            verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game("python_yardmaster_express"), num_sims=2, serialize=True, verbose=False
+    )
 
 
 def test_game_type_is_imperfect_information_general_sum() -> None:
@@ -91,7 +92,9 @@ def test_bad_ids_are_refused() -> None:
     while state.is_chance_node():
         state.apply_action(state.legal_actions()[0])
     inner = _game(state)
-    illegal = sorted(set(range(state.get_game().num_distinct_actions())) - set(state.legal_actions()))
+    illegal = sorted(
+        set(range(state.get_game().num_distinct_actions())) - set(state.legal_actions())
+    )
     for number in (illegal[0], -1, 10_000):
         with pytest.raises(ValueError):
             CODEC.decode(inner, number)
@@ -99,9 +102,13 @@ def test_bad_ids_are_refused() -> None:
 
 def test_pyspiel_and_arena_agree_action_for_action() -> None:
     for seed in range(4):
-        direct = arena.play(Game(3, caboose="random"), [bot("greedy"), bot("random"), bot("greedy")], seed)
+        direct = arena.play(
+            Game(3, caboose="random"), [bot("greedy"), bot("random"), bot("greedy")], seed
+        )
         # Replay the same game through pyspiel: every turn's draw and play, by id.
-        state = pyspiel.load_game("python_yardmaster_express(players=3,caboose=random)").new_initial_state()
+        state = pyspiel.load_game(
+            "python_yardmaster_express(players=3,caboose=random)"
+        ).new_initial_state()
         replay = Game(3, caboose="random")
         for action in _actions_of(direct):
             number = CODEC.encode(replay, action)
@@ -151,7 +158,9 @@ def _hide_face_down(game: Game, player: int) -> tuple[Game, int] | None:
             if play.face_up:
                 continue
             used = [p.card for t in game.trains for p in t.plays] + list(game.hand_cards())
-            spare = [c for c in game.deck if c != play.card and c not in game.drawn and c not in used]
+            spare = [
+                c for c in game.deck if c != play.card and c not in game.drawn and c not in used
+            ]
             if not spare:
                 continue
             copy = game.clone()
@@ -192,13 +201,19 @@ def test_observations_never_leak_hidden_cards() -> None:
 def test_resample_keeps_what_the_player_knows_and_varies_the_rest() -> None:
     varied = 0
     for seed in range(12):
-        states = [s.clone() for s in random_walk(SHORT, seed) if not s.is_chance_node() and not s.is_terminal()]
+        states = [
+            s.clone()
+            for s in random_walk(SHORT, seed)
+            if not s.is_chance_node() and not s.is_terminal()
+        ]
         state = states[-1]  # the last decision: the most hidden
         player = state.current_player()
         seen = {state.information_state_string(player)}
         worlds = set()
         for k in range(8):
-            world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(k, 0.0, 1.0))
+            world = state.resample_from_infostate(
+                player, pyspiel.UniformProbabilitySampler(k, 0.0, 1.0)
+            )
             assert world.information_state_string(player) == state.information_state_string(player)
             assert world.observation_string(player) == state.observation_string(player)
             assert world.observation_tensor(player) == state.observation_tensor(player)
@@ -232,8 +247,9 @@ def test_openspiel_bots_finish_games_through_pyspiel() -> None:
     random_state = np.random.RandomState(3)
     evaluator = mcts.RandomRolloutEvaluator(1, random_state)
     searcher = mcts.MCTSBot(game, 2.0, 30, evaluator, random_state=random_state)
-    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), [searcher, pyspiel.make_uniform_random_bot(1, 4)],
-                                          random_state)
+    returns = evaluate_bots.evaluate_bots(
+        game.new_initial_state(), [searcher, pyspiel.make_uniform_random_bot(1, 4)], random_state
+    )
     assert len(returns) == 2 and all(game.min_utility() <= r <= game.max_utility() for r in returns)
     # OpenSpiel's Python ISMCTSBot has no restart_at, which evaluate_bots calls: the loop by hand.
     information_set = ismcts.ISMCTSBot(game, evaluator, 2.0, 30, random_state=random_state)
@@ -248,7 +264,9 @@ def test_openspiel_bots_finish_games_through_pyspiel() -> None:
             decisions += 1
         else:
             state.apply_action(int(random_state.choice(state.legal_actions())))
-    assert decisions == 3 and all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
+    assert decisions == 3 and all(
+        game.min_utility() <= r <= game.max_utility() for r in state.returns()
+    )
 
 
 def test_search_bots_play_in_arena_and_travel() -> None:
@@ -266,9 +284,15 @@ def test_search_bot_options_are_checked() -> None:
 
 
 def test_tournament_command_takes_openspiel_bots(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["tournament", "--players", "ismcts,greedy", "--games", "1", "--simulations", "10"]) == 0
+    assert (
+        main(["tournament", "--players", "ismcts,greedy", "--games", "1", "--simulations", "10"])
+        == 0
+    )
     assert "ismcts" in capsys.readouterr().out
-    assert main(["tournament", "--players", "ismcts,greedy", "--games", "1", "--simulations", "0"]) == 2
+    assert (
+        main(["tournament", "--players", "ismcts,greedy", "--games", "1", "--simulations", "0"])
+        == 2
+    )
     assert "--simulations" in capsys.readouterr().err
 
 

@@ -11,7 +11,6 @@ from express import Card, Train, best_train
 from tests.express import brute
 
 
-
 def card_strategy(colours: str, left_values: str, right_values: str) -> st.SearchStrategy[str]:
     """Card texts with the given colour letters and values."""
     return st.builds(
@@ -41,7 +40,9 @@ def cards(pool: list[str]) -> list[Card]:
 
 @settings(max_examples=200, deadline=None)
 @given(requests(), st.booleans())
-def test_returned_train_is_legal_from_the_pool_and_scored_right(request: tuple[list[str], int], bonus: bool) -> None:
+def test_returned_train_is_legal_from_the_pool_and_scored_right(
+    request: tuple[list[str], int], bonus: bool
+) -> None:
     pool, length = request
     result = best_train(cards(pool), length, bonus=bonus)
     plays = [(str(play.card), play.face_up) for play in result.plays]
@@ -54,7 +55,9 @@ def test_returned_train_is_legal_from_the_pool_and_scored_right(request: tuple[l
 
 @settings(max_examples=120, deadline=None)
 @given(requests(), st.one_of(card_texts, narrow_texts), st.booleans())
-def test_adding_a_card_never_lowers_the_optimum(request: tuple[list[str], int], extra: str, bonus: bool) -> None:
+def test_adding_a_card_never_lowers_the_optimum(
+    request: tuple[list[str], int], extra: str, bonus: bool
+) -> None:
     pool, length = request
     before = best_train(cards(pool), length, bonus=bonus).score
     assert best_train(cards(pool + [extra]), length, bonus=bonus).score >= before
@@ -64,12 +67,16 @@ def test_adding_a_card_never_lowers_the_optimum(request: tuple[list[str], int], 
 @given(requests())
 def test_run_bonus_never_lowers_the_optimum(request: tuple[list[str], int]) -> None:
     pool, length = request
-    assert best_train(cards(pool), length, bonus=False).score <= best_train(cards(pool), length).score
+    assert (
+        best_train(cards(pool), length, bonus=False).score <= best_train(cards(pool), length).score
+    )
 
 
 @settings(max_examples=120, deadline=None)
 @given(requests(), st.booleans())
-def test_one_more_card_adds_at_least_a_face_down_four(request: tuple[list[str], int], bonus: bool) -> None:
+def test_one_more_card_adds_at_least_a_face_down_four(
+    request: tuple[list[str], int], bonus: bool
+) -> None:
     pool, length = request
     if length < len(pool):
         shorter = best_train(cards(pool), length, bonus=bonus).score
@@ -78,7 +85,9 @@ def test_one_more_card_adds_at_least_a_face_down_four(request: tuple[list[str], 
 
 @settings(max_examples=120, deadline=None)
 @given(requests(), st.booleans())
-def test_counting_mode_agrees_and_counts_at_least_one(request: tuple[list[str], int], bonus: bool) -> None:
+def test_counting_mode_agrees_and_counts_at_least_one(
+    request: tuple[list[str], int], bonus: bool
+) -> None:
     pool, length = request
     counted = best_train(cards(pool), length, bonus=bonus, count_optimal=True)
     assert counted.score == best_train(cards(pool), length, bonus=bonus).score
@@ -94,4 +103,6 @@ def test_text_forms_round_trip(plays: list[tuple[str, bool]]) -> None:
         assert str(card) == text and Card.parse(str(card)) == card
         train = train.add(card, face_up=face_up and train.can_add(card))
     assert Train.parse(str(train)) == train
-    assert train.value == sum(value for _, value in brute.cars([(str(p.card), p.face_up) for p in train.plays]))
+    assert train.value == sum(
+        value for _, value in brute.cars([(str(p.card), p.face_up) for p in train.plays])
+    )

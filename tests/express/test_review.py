@@ -39,7 +39,9 @@ def finished(caboose: str | None) -> Game:
 
 def test_what_decided_the_winner() -> None:
     # Trains worth 16, 8 and 9 + the run award 4 = 13: the award does not change the winner.
-    assert decisive(finished(None)) == decisive(finished(None)).__class__(run_award=False, caboose=False)
+    assert decisive(finished(None)) == decisive(finished(None)).__class__(
+        run_award=False, caboose=False
+    )
     # Short Line gives player 2 five more: 18 beats 16. Without it, or without the award (14),
     # player 0 would win.
     assert decisive(finished("Short Line")).run_award and decisive(finished("Short Line")).caboose

@@ -51,7 +51,9 @@ def test_cabooses_in_a_game() -> None:
     game = score_game(trains("R3|G3,B3|Y3", "G4|G3", "B2|B2"), caboose=caboose_named("End of Line"))
     assert game.caboose_winners == (0, 1)
     assert [p.caboose_points for p in game.players] == [4, 4, 0]
-    little = score_game(trains("B2|B2,B2|B3", "R3|G3,G3|B3"), caboose=caboose_named("The Little Engine"))
+    little = score_game(
+        trains("B2|B2,B2|B3", "R3|G3,G3|B3"), caboose=caboose_named("The Little Engine")
+    )
     # Player 0: 9 + run bonus 4 = 13; player 1: 12 + 0 = 12 -> player 1 is the little engine.
     assert little.caboose_winners == (1,)
 
@@ -75,5 +77,7 @@ def test_solo_score() -> None:
 def test_to_dict() -> None:
     data = score_game(trains("R4|B4", "B2|B2"), caboose=caboose_named("Lightweight")).to_dict()
     # 8 against 4 + run bonus 2 + Lightweight 6
-    assert data["winner"] == 1 and data["caboose"] == "Lightweight" and data["caboose_winners"] == [1]
+    assert (
+        data["winner"] == 1 and data["caboose"] == "Lightweight" and data["caboose_winners"] == [1]
+    )
     assert data["trains"] == ["R4|B4", "B2|B2"]

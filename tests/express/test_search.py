@@ -38,7 +38,10 @@ def random_pool(rng: random.Random, largest: int = 8) -> list[str]:
     # Few colours and values: many connections, mono cards and long runs.
     colours = rng.sample(COLOURS, rng.randint(1, 3))
     values = rng.sample("234", rng.randint(1, 3))
-    return [f"{rng.choice(colours)}{rng.choice(values)}|{rng.choice(colours)}{rng.choice(values)}" for _ in range(size)]
+    return [
+        f"{rng.choice(colours)}{rng.choice(values)}|{rng.choice(colours)}{rng.choice(values)}"
+        for _ in range(size)
+    ]
 
 
 def check_result(pool: list[str], length: int, result: object, *, bonus: bool) -> None:
@@ -51,7 +54,10 @@ def check_result(pool: list[str], length: int, result: object, *, bonus: bool) -
     assert brute.legal(plain(result.start.plays) + plays)
     used = Counter(card for card, _ in plays)
     assert not used - Counter(card.upper() for card in pool)
-    assert result.score == brute.solo_score(plain(result.start.plays) + plays, bonus=bonus) + result.caboose_points
+    assert (
+        result.score
+        == brute.solo_score(plain(result.start.plays) + plays, bonus=bonus) + result.caboose_points
+    )
     assert result.value == sum(value for _, value in brute.cars(plain(result.train.plays)))
 
 
@@ -59,10 +65,26 @@ def test_golden_full_deck_optima() -> None:
     # The optimal-score table of the benchmark (python -m benchmarks chains), lengths 1..7.
     full = [best_train(DECK, n).score for n in range(1, 8)]
     assert full == [10, 18, 26, 34, 42, 49, 56]
-    assert [best_train(DECK, n, bonus=False).score for n in range(1, 8)] == [8, 16, 24, 32, 40, 46, 52]
+    assert [best_train(DECK, n, bonus=False).score for n in range(1, 8)] == [
+        8,
+        16,
+        24,
+        32,
+        40,
+        46,
+        52,
+    ]
     two = deck_for(2)
     assert [best_train(two, n).score for n in range(1, 8)] == [9, 18, 26, 34, 41, 47, 53]
-    assert [best_train(two, n, bonus=False).score for n in range(1, 8)] == [8, 16, 24, 32, 38, 44, 50]
+    assert [best_train(two, n, bonus=False).score for n in range(1, 8)] == [
+        8,
+        16,
+        24,
+        32,
+        38,
+        44,
+        50,
+    ]
 
 
 def test_worked_check_1_is_optimal_for_its_own_cards() -> None:
@@ -81,7 +103,10 @@ def test_worked_check_2_face_down_is_the_only_way() -> None:
 def test_worked_check_3_extends_to_the_best_blue_run() -> None:
     result = best_train("Y3|B3,R4|R4", 2, start=Train.parse("B2|B2,B2|B3"))
     # Face up R4|R4 is illegal after B3; Y3|B3 face up then R4|R4 face down keeps the blue 4-run.
-    assert result.score == brute.brute_best(["Y3|B3", "R4|R4"], 2, start=[("B2|B2", True), ("B2|B3", True)])[0]
+    assert (
+        result.score
+        == brute.brute_best(["Y3|B3", "R4|R4"], 2, start=[("B2|B2", True), ("B2|B3", True)])[0]
+    )
 
 
 def test_limits_return_a_legal_train_marked_not_optimal() -> None:
@@ -100,7 +125,12 @@ def test_bad_requests() -> None:
     with pytest.raises(PoolError):
         best_train(DECK, -1)
     empty = best_train([], 0, start=Train.parse("R3|G3"))
-    assert empty.plays == () and empty.score == 7 and empty.optimal and empty.train == Train.parse("R3|G3")
+    assert (
+        empty.plays == ()
+        and empty.score == 7
+        and empty.optimal
+        and empty.train == Train.parse("R3|G3")
+    )
 
 
 def test_relative_cabooses_add_nothing_in_solo_search() -> None:
@@ -132,7 +162,11 @@ def test_agrees_with_brute_force_on_random_pools(chunk: int) -> None:
         cards = [Card.parse(text) for text in pool]
         fast = best_train(cards, length, bonus=bonus)
         counted = best_train(cards, length, bonus=bonus, count_optimal=True)
-        assert (fast.score, counted.score, counted.count) == (expected, expected, count), (pool, length, bonus)
+        assert (fast.score, counted.score, counted.count) == (expected, expected, count), (
+            pool,
+            length,
+            bonus,
+        )
         assert fast.optimal and counted.optimal
         check_result(pool, length, fast, bonus=bonus)
         check_result(pool, length, counted, bonus=bonus)
@@ -146,7 +180,9 @@ def _library_caboose_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], 
     return test
 
 
-@pytest.mark.parametrize("caboose", [c for c in CABOOSES if not c.is_relative], ids=lambda c: c.name)
+@pytest.mark.parametrize(
+    "caboose", [c for c in CABOOSES if not c.is_relative], ids=lambda c: c.name
+)
 def test_agrees_with_brute_force_with_a_caboose(caboose: Caboose) -> None:
     """The caboose's memo key and bound are exact: same optimum and count as the brute force."""
     rng = random.Random(caboose.name)
@@ -155,9 +191,15 @@ def test_agrees_with_brute_force_with_a_caboose(caboose: Caboose) -> None:
         length = rng.randint(min(3, len(pool)), min(5, len(pool)))
         bonus = rng.random() < 0.7
         expected, count, _ = brute.brute_best(
-            pool, length, bonus=bonus, caboose=_library_caboose_test(caboose), caboose_points=caboose.points
+            pool,
+            length,
+            bonus=bonus,
+            caboose=_library_caboose_test(caboose),
+            caboose_points=caboose.points,
         )
-        result = best_train([Card.parse(t) for t in pool], length, bonus=bonus, caboose=caboose, count_optimal=True)
+        result = best_train(
+            [Card.parse(t) for t in pool], length, bonus=bonus, caboose=caboose, count_optimal=True
+        )
         assert (result.score, result.count) == (expected, count), (pool, length, bonus)
         assert result.caboose_points == (caboose.points if caboose.met_by(result.train) else 0)
         check_result(pool, length, result, bonus=bonus)
@@ -176,6 +218,8 @@ def test_agrees_with_brute_force_from_a_start_train(seed: int) -> None:
         length = rng.randint(0, min(4, len(pool)))
         bonus = rng.random() < 0.7
         expected, count, _ = brute.brute_best(pool, length, start=plain(start.plays), bonus=bonus)
-        result = best_train([Card.parse(t) for t in pool], length, start=start, bonus=bonus, count_optimal=True)
+        result = best_train(
+            [Card.parse(t) for t in pool], length, start=start, bonus=bonus, count_optimal=True
+        )
         assert (result.score, result.count) == (expected, count), (pool, str(start), length, bonus)
         check_result(pool, length, result, bonus=bonus)

@@ -29,7 +29,11 @@ def test_worked_check_1_four_cards_of_fours() -> None:
     train = Train().add(card("R4|B4")).add(card("B4|G4")).add(card("G4|Y4")).add(card("Y4|R4"))
     assert train.value == 32
     assert [(run.color.value, run.length) for run in train.runs] == [
-        ("R", 1), ("B", 2), ("G", 2), ("Y", 2), ("R", 1)
+        ("R", 1),
+        ("B", 2),
+        ("G", 2),
+        ("Y", 2),
+        ("R", 1),
     ]
     assert train.longest_run == 2
     assert solo_score(train) == 34
@@ -79,7 +83,9 @@ def test_text_round_trip() -> None:
 def test_train_construction_checks_every_joint() -> None:
     with pytest.raises(IllegalPlayError, match="G3"):
         Train.parse("R3|G3,B2|B2")
-    problems = check_plays([Play(card("R3|G3")), Play(card("B2|B2")), Play(card("B2|Y2")), Play(card("R4|R4"))])
+    problems = check_plays(
+        [Play(card("R3|G3")), Play(card("B2|B2")), Play(card("B2|Y2")), Play(card("R4|R4"))]
+    )
     assert len(problems) == 2 and "card 2" in problems[0] and "card 4" in problems[1]
     assert check_plays([Play(card("R3|G3")), Play(card("B2|B2"), face_up=False)]) == ()
 

@@ -36,7 +36,9 @@ def public_values() -> list[object]:
     start = Train.parse("R3|G3,G3|R3")
     searched = best_train(without(DECK, start), 5, caboose="Two-Timer", start=start)
     game = score_game(
-        [train, Train.parse("R4|B4,B4|G4"), Train.parse("")], start_player=1, caboose=caboose_named("Buried Alive")
+        [train, Train.parse("R4|B4,B4|G4"), Train.parse("")],
+        start_player=1,
+        caboose=caboose_named("Buried Alive"),
     )
     return [
         *Color,
@@ -80,4 +82,10 @@ def check_in_child(index: int, value: object) -> tuple[object, bool, bool, bool,
     hashed here). Also returns this process's hash of a string, to show the seeds differ."""
     local = _local_values()[index]
     hash(value)  # a value caching its hash would now carry this process's string hashes
-    return value, value == local, value in {local}, {value: index}.get(local) == index, hash("yardmaster")
+    return (
+        value,
+        value == local,
+        value in {local},
+        {value: index}.get(local) == index,
+        hash("yardmaster"),
+    )

@@ -24,9 +24,7 @@ def brute_force_loaded(cargo: Cargo, truck: Truck) -> int:
         maps_by_volume.setdefault(sum(heights), []).append(heights)
     for target in range(min(volume, len(cells) * h), 0, -1):
         for heights in maps_by_volume.get(target, []):
-            cubes = frozenset(
-                (x, y, z) for (x, y), top in zip(cells, heights) for z in range(top)
-            )
+            cubes = frozenset((x, y, z) for (x, y), top in zip(cells, heights) for z in range(top))
             if _tileable(cubes, cargo.counts):
                 return target
     return 0

@@ -8,8 +8,14 @@ from packing import DICE, LENGTHS, Cargo, Truck
 
 
 @st.composite
-def trucks(draw: st.DrawFn, *, rows: int = 3, columns: int = 5, max_height: int = 4,
-           max_cells: int | None = None) -> Truck:
+def trucks(
+    draw: st.DrawFn,
+    *,
+    rows: int = 3,
+    columns: int = 5,
+    max_height: int = 4,
+    max_cells: int | None = None,
+) -> Truck:
     """A truck with a random mask inside a rows × columns grid and at least one usable cell."""
     r = draw(st.integers(1, rows))
     c = draw(st.integers(1, columns))
@@ -19,7 +25,7 @@ def trucks(draw: st.DrawFn, *, rows: int = 3, columns: int = 5, max_height: int 
         flat = [i in kept for i in range(r * c)]
     if not any(flat):
         flat[draw(st.integers(0, r * c - 1))] = True
-    mask = tuple(tuple(flat[y * c:(y + 1) * c]) for y in range(r))
+    mask = tuple(tuple(flat[y * c : (y + 1) * c]) for y in range(r))
     return Truck(mask, draw(st.integers(1, max_height)))
 
 

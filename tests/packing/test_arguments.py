@@ -74,8 +74,10 @@ def test_wrong_types_say_what_was_expected(call: Callable[[], object], expected:
 
 @pytest.mark.parametrize("limit", [-1, 0, 0.0, -0.5, math.nan, math.inf, -math.inf])
 def test_time_limit_must_be_positive_and_finite(limit: float) -> None:
-    for call in (lambda: solve(CARGO, TRUCK, time_limit=limit),
-                 lambda: best_truck(CARGO, SAMPLE_DECK, time_limit=limit)):
+    for call in (
+        lambda: solve(CARGO, TRUCK, time_limit=limit),
+        lambda: best_truck(CARGO, SAMPLE_DECK, time_limit=limit),
+    ):
         with pytest.raises(PackingError, match=f"invalid time limit {limit!r}"):
             call()
 
@@ -91,14 +93,23 @@ def test_time_limit_must_be_positive_and_finite(limit: float) -> None:
         (lambda: LoadPlan(TRUCK, CARGO, (), status="done"), "invalid plan status 'done'"),  # type: ignore[arg-type]
     ],
 )
-def test_values_out_of_range_raise_packing_errors(call: Callable[[], object], expected: str) -> None:
+def test_values_out_of_range_raise_packing_errors(
+    call: Callable[[], object], expected: str
+) -> None:
     with pytest.raises(PackingError, match=expected):
         call()
 
 
 JUNK = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 3), st.floats(), st.text(max_size=6),
-    st.lists(st.integers(-1, 5), max_size=6), st.just(CARGO), st.just(TRUCK), st.just(SAMPLE_DECK[:3]),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.floats(),
+    st.text(max_size=6),
+    st.lists(st.integers(-1, 5), max_size=6),
+    st.just(CARGO),
+    st.just(TRUCK),
+    st.just(SAMPLE_DECK[:3]),
 )
 
 

@@ -61,7 +61,9 @@ def expected(observation: Observation, action: Grab) -> Fraction:
     return Fraction(sum(TABLE.penalty(cargo, SAMPLE_DECK.index(t)) for t in pool), len(pool))
 
 
-def decisions(name: str, games: int, players: int = 4, **options: Any) -> list[tuple[Observation, list[Grab], Grab]]:
+def decisions(
+    name: str, games: int, players: int = 4, **options: Any
+) -> list[tuple[Observation, list[Grab], Grab]]:
     out = []
     for seed in range(games):
         recorders = [Recorder(bot(name, **options)) for _ in range(players)]
@@ -144,7 +146,10 @@ def test_bot_names_options_and_errors() -> None:
         assert made.name == name and isinstance(made, arena.Policy)
         assert pickle.loads(pickle.dumps(made)) == made
     # bot() may also return OpenSpiel's mcts, which has no loader: read it by name.
-    assert getattr(bot("greedy-loader"), "loader") is greedy_load and getattr(bot("optimal"), "loader") is None
+    assert (
+        getattr(bot("greedy-loader"), "loader") is greedy_load
+        and getattr(bot("optimal"), "loader") is None
+    )
     assert getattr(bot("random", loader=greedy_load), "loader") is greedy_load
     with pytest.raises(PackingError, match="unknown bot 'fastest'"):
         bot("fastest")
@@ -165,7 +170,9 @@ def test_tournament_seats_loaders_with_their_bots() -> None:
         state = arena.play(Game(2), seated, record.seed)
         assert tuple(state.returns()) == record.returns
         greedy = record.seating.index("greedy-loader")
-        assert all(not r.plans[greedy].optimal and r.plans[1 - greedy].optimal for r in state.rounds)
+        assert all(
+            not r.plans[greedy].optimal and r.plans[1 - greedy].optimal for r in state.rounds
+        )
     twice = tournament(["optimal", "optimal", "random"], games=1, seed=0)
     assert twice.policies == ("optimal", "optimal 2", "random")
     with pytest.raises(PackingError, match="2 to 6 players"):

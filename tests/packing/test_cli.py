@@ -16,14 +16,25 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_solve_prints_the_plan(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "solve", "--roll", "3,2,3,0,1", "--truck", "#####/###../#####", "--height", "3")
+    code, out, _ = run(
+        capsys, "solve", "--roll", "3,2,3,0,1", "--truck", "#####/###../#####", "--height", "3"
+    )
     assert code == 0
     assert "penalty 18 (optimal)" in out and "level 2" in out
 
 
 def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "solve", "--cargo", "0,0,0,3,0", "--truck", "#####/#####/#####",
-                       "--height", "1", "--json")
+    code, out, _ = run(
+        capsys,
+        "solve",
+        "--cargo",
+        "0,0,0,3,0",
+        "--truck",
+        "#####/#####/#####",
+        "--height",
+        "1",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["penalty"] == 3 and data["status"] == "optimal"
     assert len(data["placements"]) == 3
@@ -60,7 +71,9 @@ def test_best_json_and_deck_file(capsys: pytest.CaptureFixture[str], tmp_path: P
         (["frobnicate"], "frobnicate"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], quoted: str) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], quoted: str
+) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and quoted in err and "Traceback" not in err
@@ -91,8 +104,9 @@ def test_stats_of_the_sample_deck(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "E[penalty]" in out and "closest-capacity heuristic" in out
 
 
-def test_table_build_then_stats_use_it(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_table_build_then_stats_use_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import packing.table as table_module
 
     monkeypatch.setattr(table_module, "_known", {})
@@ -114,7 +128,21 @@ def test_table_build_then_stats_use_it(capsys: pytest.CaptureFixture[str], tmp_p
         (["grab", "--roll", "3,2,3,0,1", "--revealed", "S03,NOPE"], "'NOPE'"),
         (["table", "build", "--workers", "0"], "--workers"),
         (["stats", "--roll", "9,9,9,9,9"], "'9,9,9,9,9'"),
-        (["plot", "plan", "--roll", "3,2,3,0,1", "--truck", "##", "--height", "-1", "--out", "x.png"], "-1"),
+        (
+            [
+                "plot",
+                "plan",
+                "--roll",
+                "3,2,3,0,1",
+                "--truck",
+                "##",
+                "--height",
+                "-1",
+                "--out",
+                "x.png",
+            ],
+            "-1",
+        ),
     ],
 )
 def test_more_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], quoted: str) -> None:
@@ -123,20 +151,34 @@ def test_more_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], quo
     assert err.count("\n") == 1 and quoted in err
 
 
-def test_plot_commands_write_pngs(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plot_commands_write_pngs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import packing.table as table_module
 
     monkeypatch.setattr(table_module, "_known", {})
     monkeypatch.setenv("PACKING_TABLE_DIR", str(tmp_path / "tables"))
     out_file = tmp_path / "pics" / "plan.png"
-    code, out, _ = run(capsys, "plot", "plan", "--roll", "3,2,3,0,1", "--truck", "#####/###../#####",
-                       "--height", "3", "--out", str(out_file))
+    code, out, _ = run(
+        capsys,
+        "plot",
+        "plan",
+        "--roll",
+        "3,2,3,0,1",
+        "--truck",
+        "#####/###../#####",
+        "--height",
+        "3",
+        "--out",
+        str(out_file),
+    )
     assert code == 0 and out.strip() == str(out_file)
     assert out_file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
-    code, out, err = run(capsys, "plot", "deck", "--deck", str(deck), "--out", str(tmp_path / "deck"))
+    code, out, err = run(
+        capsys, "plot", "deck", "--deck", str(deck), "--out", str(tmp_path / "deck")
+    )
     assert code == 0 and "building it once" in err  # no table yet: built, then drawn
     paths = [Path(line) for line in out.split()]
     assert len(paths) == 2 and all(p.read_bytes()[:4] == b"\x89PNG" for p in paths)
@@ -148,7 +190,9 @@ def test_json_keys_stay(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert code == 0
     assert {"cargo", "volume", "ranking", "blind_draw_expected_penalty", "best"} <= data.keys()
-    assert {"truck", "mask", "height", "capacity", "penalty", "optimal"} <= data["ranking"][0].keys()
+    assert {"truck", "mask", "height", "capacity", "penalty", "optimal"} <= data["ranking"][
+        0
+    ].keys()
     assert {"truck", "cargo", "placements", "penalty", "status", "bound"} <= data["best"].keys()
     code, out, _ = run(capsys, "grab", "--roll", "3,2,3,0,1", "--revealed", "S03", "--json")
     data = json.loads(out)
@@ -157,10 +201,25 @@ def test_json_keys_stay(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "stats", "--samples", "2", "--cargo", "3,2,3,0,1", "--json")
     data = json.loads(out)
     assert {"deck_key", "mean_volume", "trucks", "heuristic", "roll"} <= data.keys()
-    assert {"truck", "mask", "height", "capacity", "expected_penalty", "p_best", "p_perfect",
-            "perfect_rolls", "penalty_distribution"} <= data["trucks"][0].keys()
-    assert data["heuristic"][0].keys() == {"revealed", "samples", "mean_loss", "worst_loss",
-                                           "worst_roll", "p_loses"}
+    assert {
+        "truck",
+        "mask",
+        "height",
+        "capacity",
+        "expected_penalty",
+        "p_best",
+        "p_perfect",
+        "perfect_rolls",
+        "penalty_distribution",
+    } <= data["trucks"][0].keys()
+    assert data["heuristic"][0].keys() == {
+        "revealed",
+        "samples",
+        "mean_loss",
+        "worst_loss",
+        "worst_roll",
+        "p_loses",
+    }
     assert {"cargo", "ranking", "blind_draw_expected_penalty"} <= data["roll"].keys()
     s30 = next(t for t in data["trucks"] if t["truck"] == "S30")
     assert s30["perfect_rolls"] == 4 and len(s30["perfect_cargos"]) == 1  # rolls, not cargos

@@ -25,14 +25,22 @@ SMALL_DECK = parse_deck(SMALL_DECK_TEXT)
 PLAN = ["--roll", "3,2,3,0,1", "--truck", "#####/###../#####", "--height", "3"]
 
 
-def packing(*argv: str, env: dict[str, str] | None = None, cwd: Path | None = None
-            ) -> subprocess.CompletedProcess[str]:
+def packing(
+    *argv: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m packing ARGV`` with this checkout first on the path."""
     environment = dict(os.environ if env is None else env)
     environment["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT), *filter(None, [environment.get("PYTHONPATH")])])
-    return subprocess.run([sys.executable, "-m", "packing", *argv], capture_output=True,
-                          text=True, env=environment, cwd=cwd, timeout=300)
+        [str(ROOT), *filter(None, [environment.get("PYTHONPATH")])]
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "packing", *argv],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 def assert_error(result: subprocess.CompletedProcess[str], *quoted: str) -> str:
@@ -144,8 +152,9 @@ def test_binary_or_non_utf8_deck(tmp_path: Path, kind: str) -> None:
         ["deck"],
     ],
 )
-def test_every_command_reading_a_deck_refuses_a_binary_one(tmp_path: Path, env: dict[str, str],
-                                                          argv: list[str]) -> None:
+def test_every_command_reading_a_deck_refuses_a_binary_one(
+    tmp_path: Path, env: dict[str, str], argv: list[str]
+) -> None:
     deck = tmp_path / "deck.bin"
     deck.write_bytes(_bad_deck("random"))
     assert_error(packing(*argv, "--deck", str(deck), env=env, cwd=tmp_path), "'" + str(deck))
@@ -155,7 +164,9 @@ def test_every_command_reading_a_deck_refuses_a_binary_one(tmp_path: Path, env: 
 def test_binary_deck_under_json(tmp_path: Path) -> None:
     deck = tmp_path / "deck.bin"
     deck.write_bytes(_bad_deck("zeros"))
-    assert_json_error(packing("best", "--roll", "3,2,3,0,1", "--deck", str(deck), "--json"), str(deck))
+    assert_json_error(
+        packing("best", "--roll", "3,2,3,0,1", "--deck", str(deck), "--json"), str(deck)
+    )
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
@@ -185,28 +196,40 @@ DAMAGE = ["truncated", "empty", "random", "zeros"]
 
 
 @pytest.mark.parametrize("kind", DAMAGE)
-def test_a_damaged_table_names_the_file_and_the_rebuild(tmp_path: Path, env: dict[str, str],
-                                                        small_table: OptimalTable, kind: str) -> None:
+def test_a_damaged_table_names_the_file_and_the_rebuild(
+    tmp_path: Path, env: dict[str, str], small_table: OptimalTable, kind: str
+) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
     table = Path(env["PACKING_TABLE_DIR"]) / table_filename(SMALL_DECK)
     small_table.save(table)
     _damage(table, kind)
-    line = assert_error(packing("stats", "--deck", str(deck), "--samples", "2", env=env),
-                        repr(str(table)), "damaged", f"packing table build --deck {deck}")
+    line = assert_error(
+        packing("stats", "--deck", str(deck), "--samples", "2", env=env),
+        repr(str(table)),
+        "damaged",
+        f"packing table build --deck {deck}",
+    )
     assert "pickle" not in line
-    assert_json_error(packing("best", "--roll", "3,2,3,0,1", "--deck", str(deck), "--json",
-                              env=env), str(table), "damaged")
+    assert_json_error(
+        packing("best", "--roll", "3,2,3,0,1", "--deck", str(deck), "--json", env=env),
+        str(table),
+        "damaged",
+    )
     # The command it names rebuilds the table.
     rebuilt = packing("table", "build", "--deck", str(deck), "--workers", "1", env=env)
     assert rebuilt.returncode == 0 and "replacing" in rebuilt.stderr
     assert "1800 solved in this run" in rebuilt.stdout
-    assert OptimalTable.load(table, deck=SMALL_DECK).penalties.tolist() == small_table.penalties.tolist()
+    assert (
+        OptimalTable.load(table, deck=SMALL_DECK).penalties.tolist()
+        == small_table.penalties.tolist()
+    )
 
 
 @pytest.mark.parametrize("kind", DAMAGE)
-def test_a_damaged_checkpoint_is_discarded_and_the_build_runs(tmp_path: Path, kind: str,
-                                                              small_table: OptimalTable) -> None:
+def test_a_damaged_checkpoint_is_discarded_and_the_build_runs(
+    tmp_path: Path, kind: str, small_table: OptimalTable
+) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
     out = tmp_path / "out"
@@ -229,8 +252,9 @@ def test_rebuilding_a_current_table_says_so(tmp_path: Path, small_table: Optimal
     result = packing("table", "build", "--deck", str(deck), "--out", str(tmp_path))
     assert result.returncode == 0 and "complete and current" in result.stdout
     assert table.stat().st_mtime_ns == before
-    data = json.loads(packing("table", "build", "--deck", str(deck), "--out", str(tmp_path),
-                              "--json").stdout)
+    data = json.loads(
+        packing("table", "build", "--deck", str(deck), "--out", str(tmp_path), "--json").stdout
+    )
     assert data["up_to_date"] is True and data["entries"] == 1800
 
 
@@ -260,15 +284,20 @@ def test_stats_with_a_table_folder_under_a_file(tmp_path: Path, a_file: Path) ->
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
     env = dict(os.environ, PACKING_TABLE_DIR=str(a_file / "tables"))
-    assert_error(packing("stats", "--deck", str(deck), env=env), "PACKING_TABLE_DIR",
-                 repr(str(a_file / "tables")))
+    assert_error(
+        packing("stats", "--deck", str(deck), env=env),
+        "PACKING_TABLE_DIR",
+        repr(str(a_file / "tables")),
+    )
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_read_only_folder(tmp_path: Path) -> None:
     folder = tmp_path / "read-only"
     folder.mkdir(mode=0o555)
-    assert_error(packing("plot", "plan", *PLAN, "--out", str(folder / "plan.png")), "permission denied")
+    assert_error(
+        packing("plot", "plan", *PLAN, "--out", str(folder / "plan.png")), "permission denied"
+    )
     assert_error(packing("table", "build", "--out", str(folder)), "permission denied")
 
 
@@ -291,10 +320,14 @@ def test_plot_deck_out_is_a_file(tmp_path: Path, a_file: Path, env: dict[str, st
     """Checked before the deck's missing table is built: no table folder appears."""
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
-    assert_error(packing("plot", "deck", "--deck", str(deck), "--out", str(a_file), env=env),
-                 repr(str(a_file)))
-    assert_error(packing("plot", "deck", "--deck", str(deck), "--out", str(a_file / "pics"),
-                         env=env), repr(str(a_file / "pics")))
+    assert_error(
+        packing("plot", "deck", "--deck", str(deck), "--out", str(a_file), env=env),
+        repr(str(a_file)),
+    )
+    assert_error(
+        packing("plot", "deck", "--deck", str(deck), "--out", str(a_file / "pics"), env=env),
+        repr(str(a_file / "pics")),
+    )
     assert not Path(env["PACKING_TABLE_DIR"]).exists()
 
 
@@ -308,7 +341,9 @@ def test_variants_are_accepted_and_labelled(tmp_path: Path) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("big height 6\n#####\n#####\n#####\n#####\n\nsmall height 1\n##\n")
     ranked = packing("best", "--roll", "3,2,3,0,1", "--deck", str(deck))
-    lines = {line.split()[1]: line for line in ranked.stdout.splitlines() if line[:4].strip().isdigit()}
+    lines = {
+        line.split()[1]: line for line in ranked.stdout.splitlines() if line[:4].strip().isdigit()
+    }
     assert lines["big"].endswith("(variant)") and "variant" not in lines["small"]
     data = json.loads(packing("best", "--roll", "3,2,3,0,1", "--deck", str(deck), "--json").stdout)
     assert {r["truck"]: r["variant"] for r in data["ranking"]} == {"big": True, "small": False}
@@ -324,11 +359,28 @@ def test_plurals_for_one(tmp_path: Path) -> None:
 
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
     """Interrupt a real build once it has saved work: one line naming the checkpoint, 130."""
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    environment = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "packing", "table", "build", "--out", str(tmp_path), "--workers", "1",
-         "--force"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+        [
+            sys.executable,
+            "-m",
+            "packing",
+            "table",
+            "build",
+            "--out",
+            str(tmp_path),
+            "--workers",
+            "1",
+            "--force",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
     checkpoint = tmp_path / table_filename(SAMPLE_DECK).replace(".npz", ".partial.npz")
     deadline = time.monotonic() + 240
     while not checkpoint.exists() and process.poll() is None and time.monotonic() < deadline:
@@ -337,8 +389,10 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130 and out == ""
-    assert err.splitlines() == [f"packing: interrupted: finished work is saved in "
-                                f"{str(checkpoint)!r}; run the same command to resume"]
+    assert err.splitlines() == [
+        f"packing: interrupted: finished work is saved in "
+        f"{str(checkpoint)!r}; run the same command to resume"
+    ]
 
 
 # --- the main(argv) -> int contract, in process ------------------------------------------------
@@ -372,7 +426,9 @@ def test_packing_deck_prints_the_sample_deck_loadably(tmp_path: Path) -> None:
 
 def test_packing_deck_round_trips_a_deck_file(tmp_path: Path) -> None:
     deck = tmp_path / "mine.txt"
-    deck.write_bytes(b"\xef\xbb\xbf; my cards\n\nwide height 6\n######\n.####.\n\nT2 height 2\n#.#\n")
+    deck.write_bytes(
+        b"\xef\xbb\xbf; my cards\n\nwide height 6\n######\n.####.\n\nT2 height 2\n#.#\n"
+    )
     result = packing("deck", "--deck", str(deck))
     assert result.returncode == 0
     loaded = parse_deck(result.stdout)

@@ -13,7 +13,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from packing import DICE, LENGTHS, SAMPLE_DECK, Cargo, Truck, dump_deck, load_deck, save_deck, solve, verify
+from packing import (
+    DICE,
+    LENGTHS,
+    SAMPLE_DECK,
+    Cargo,
+    Truck,
+    dump_deck,
+    load_deck,
+    save_deck,
+    solve,
+    verify,
+)
 from packing.design import (
     HEIGHT_COUNTS,
     ColumnCache,
@@ -37,7 +48,7 @@ TINY_DECK = (
 
 
 def replaced(deck: tuple[Truck, ...], i: int, truck: Truck) -> tuple[Truck, ...]:
-    return deck[:i] + (truck,) + deck[i + 1:]
+    return deck[:i] + (truck,) + deck[i + 1 :]
 
 
 # --- facts ------------------------------------------------------------------------------------
@@ -52,21 +63,39 @@ def test_the_sample_deck_honours_every_fact() -> None:
     [
         (lambda d: d[:-1], "heights are"),
         (lambda d: replaced(d, 0, d[0].with_height(2)), "heights are"),
-        (lambda d: replaced(d, 28, Truck.parse("##.../###../.....", height=4, name="S29")),
-         "within 2 of loads 36"),
-        (lambda d: replaced(d, 29, Truck.parse("####./#...#/#...#", height=4, name="S30")),
-         "no truck holds 40"),
-        (lambda d: replaced(d, 1, Truck.parse("###../###../###..", height=1, name="S02")), "same truck as S01"),
-        (lambda d: replaced(d, 1, Truck.parse("..###/..###/..###", height=1, name="S02")), "same truck as S01"),
-        (lambda d: replaced(d, 0, Truck.parse("####/####", height=1, name="S01")),
-         "fewer than 9"),
-        (lambda d: replaced(d, 29, Truck.parse("#####/#####/#####", height=4, name="S30")), "full floor"),
-        (lambda d: replaced(d, 29, Truck.parse("######/#...#./#.#.#.", height=4, name="S30")),
-         "larger than 3×5"),
-        (lambda d: replaced(d, 29, Truck.parse("#.#.#/#...#/#.#.#", height=4, name="S30")),
-         "more than two separate parts"),
-        (lambda d: replaced(d, 0, Truck.parse("#####/#####", height=1, name="S01")),
-         "smallest truck holds 10"),
+        (
+            lambda d: replaced(d, 28, Truck.parse("##.../###../.....", height=4, name="S29")),
+            "within 2 of loads 36",
+        ),
+        (
+            lambda d: replaced(d, 29, Truck.parse("####./#...#/#...#", height=4, name="S30")),
+            "no truck holds 40",
+        ),
+        (
+            lambda d: replaced(d, 1, Truck.parse("###../###../###..", height=1, name="S02")),
+            "same truck as S01",
+        ),
+        (
+            lambda d: replaced(d, 1, Truck.parse("..###/..###/..###", height=1, name="S02")),
+            "same truck as S01",
+        ),
+        (lambda d: replaced(d, 0, Truck.parse("####/####", height=1, name="S01")), "fewer than 9"),
+        (
+            lambda d: replaced(d, 29, Truck.parse("#####/#####/#####", height=4, name="S30")),
+            "full floor",
+        ),
+        (
+            lambda d: replaced(d, 29, Truck.parse("######/#...#./#.#.#.", height=4, name="S30")),
+            "larger than 3×5",
+        ),
+        (
+            lambda d: replaced(d, 29, Truck.parse("#.#.#/#...#/#.#.#", height=4, name="S30")),
+            "more than two separate parts",
+        ),
+        (
+            lambda d: replaced(d, 0, Truck.parse("#####/#####", height=1, name="S01")),
+            "smallest truck holds 10",
+        ),
     ],
 )
 def test_each_broken_fact_is_reported(change: object, expected: str) -> None:
@@ -109,8 +138,10 @@ def parse_back(deck: tuple[Truck, ...]) -> tuple[Truck, ...]:
 
 
 def test_random_decks_are_reproducible_in_a_fresh_process() -> None:
-    code = "from packing import dump_deck; from packing.design import random_deck; " \
-           "print(dump_deck(random_deck(seed=11)), end='')"
+    code = (
+        "from packing import dump_deck; from packing.design import random_deck; "
+        "print(dump_deck(random_deck(seed=11)), end='')"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == dump_deck(random_deck(seed=11))
     assert random_deck(seed=11) != random_deck(seed=12)
@@ -160,7 +191,8 @@ def test_compare_matches_a_direct_count_over_every_roll(
             best_count[j] += row[j] == least
             strictly_best[j] |= row[j] == least and row.count(least) == 1
     assert list(report.best_by_volume) == [
-        Fraction(by_volume_sum[v], by_volume_count[v]) for v in range(1, 41)]
+        Fraction(by_volume_sum[v], by_volume_count[v]) for v in range(1, 41)
+    ]
     assert list(report.expected_penalty) == expected
     assert list(report.p_best) == [Fraction(c, 7776) for c in best_count]
     assert [t for t, s in zip(TINY_DECK, strictly_best) if not s] == list(report.dominated)
@@ -192,8 +224,15 @@ def cache() -> ColumnCache:
 
 def test_optimise_improves_or_keeps_the_objective_and_keeps_the_facts(cache: ColumnCache) -> None:
     seen: list[float] = []
-    result = optimise(SAMPLE_DECK, objective_name="balance", seed=3, rounds=2, batch=2,
-                      cache=cache, report=lambda step: seen.append(step.value))
+    result = optimise(
+        SAMPLE_DECK,
+        objective_name="balance",
+        seed=3,
+        rounds=2,
+        batch=2,
+        cache=cache,
+        report=lambda step: seen.append(step.value),
+    )
     assert check_facts(result.deck) == []
     assert result.value <= result.start_value
     assert result.value == pytest.approx(objective(cache.table(result.deck), "balance"))
@@ -205,8 +244,9 @@ def test_optimise_improves_or_keeps_the_objective_and_keeps_the_facts(cache: Col
 
 
 def test_optimise_can_maximise(cache: ColumnCache) -> None:
-    result = optimise(SAMPLE_DECK, objective_name="balance", seed=3, rounds=2, batch=2,
-                      cache=cache, maximise=True)
+    result = optimise(
+        SAMPLE_DECK, objective_name="balance", seed=3, rounds=2, batch=2, cache=cache, maximise=True
+    )
     assert result.value >= result.start_value
     assert check_facts(result.deck) == []
 
@@ -224,15 +264,20 @@ def test_optimise_refuses_bad_requests() -> None:
 
 
 def cli(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "packing", *argv], capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "packing", *argv], capture_output=True, text=True, timeout=timeout
+    )
 
 
 def test_decks_random_writes_valid_reproducible_decks(tmp_path: Path) -> None:
     from packing.cli import main
 
-    assert main(["decks", "random", "--count", "2", "--seed", "4", "--out", str(tmp_path / "a")]) == 0
-    assert main(["decks", "random", "--count", "2", "--seed", "4", "--out", str(tmp_path / "b")]) == 0
+    assert (
+        main(["decks", "random", "--count", "2", "--seed", "4", "--out", str(tmp_path / "a")]) == 0
+    )
+    assert (
+        main(["decks", "random", "--count", "2", "--seed", "4", "--out", str(tmp_path / "b")]) == 0
+    )
     files = sorted((tmp_path / "a").iterdir())
     assert [f.name for f in files] == ["random-4-001.txt", "random-4-002.txt"]
     for f in files:
@@ -245,8 +290,17 @@ def test_decks_compare_json_and_picture(tmp_path: Path) -> None:
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     save_deck(TINY_DECK, a)
     save_deck(TINY_DECK[:2], b)
-    done = cli("decks", "compare", str(a), str(b), "--json", "--workers", "1",
-               "--out", str(tmp_path / "cmp.png"))
+    done = cli(
+        "decks",
+        "compare",
+        str(a),
+        str(b),
+        "--json",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp_path / "cmp.png"),
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert [d["deck"] for d in data["decks"]] == [str(a), str(b)]
@@ -257,8 +311,22 @@ def test_decks_compare_json_and_picture(tmp_path: Path) -> None:
 
 def test_decks_optimise_writes_a_deck_that_keeps_the_facts(tmp_path: Path) -> None:
     out = tmp_path / "best.txt"
-    done = cli("decks", "optimise", "--objective", "coverage", "--seed", "1", "--rounds", "1",
-               "--batch", "1", "--workers", "1", "--out", str(out))
+    done = cli(
+        "decks",
+        "optimise",
+        "--objective",
+        "coverage",
+        "--seed",
+        "1",
+        "--rounds",
+        "1",
+        "--batch",
+        "1",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     assert "coverage: 2.0200 ->" in done.stdout
     assert check_facts(load_deck(out)) == []
@@ -274,8 +342,19 @@ def test_decks_optimise_writes_a_deck_that_keeps_the_facts(tmp_path: Path) -> No
         (["decks", "optimise", "--objective", "beauty"], "'beauty'"),
         (["decks", "optimise", "--objective", "skill", "--budget", "-1"], "--budget"),
         (["decks", "optimise", "--objective", "skill", "--cluster", "remote:3"], "'remote:3'"),
-        (["decks", "optimise", "--objective", "skill", "--rounds", "1",
-          "--scheduler", "tcp://127.0.0.1:9"], "'tcp://127.0.0.1:9'"),
+        (
+            [
+                "decks",
+                "optimise",
+                "--objective",
+                "skill",
+                "--rounds",
+                "1",
+                "--scheduler",
+                "tcp://127.0.0.1:9",
+            ],
+            "'tcp://127.0.0.1:9'",
+        ),
         (["table", "build", "--scheduler", "tcp://127.0.0.1:9"], "'tcp://127.0.0.1:9'"),
     ],
 )

@@ -114,13 +114,17 @@ def test_penalty_summaries(table: OptimalTable) -> None:
 def test_quantile_by_hand() -> None:
     summary = PenaltySummary(SPLIT, {0: 1, 2: 2, 5: 1}, mean=2.25)
     assert [summary.quantile(q) for q in (0.0, 0.25, 0.26, 0.5, 0.75, 0.76, 1.0)] == [
-        0, 0, 2, 2, 2, 5, 5
+        0,
+        0,
+        2,
+        2,
+        2,
+        5,
+        5,
     ]
     assert summary.perfect == 0.25
     with pytest.raises(PackingError, match="quantile"):
         summary.quantile(1.5)
-
-
 
 
 def test_weighted_distribution_by_hand() -> None:
@@ -133,8 +137,9 @@ def test_weighted_distribution_by_hand() -> None:
 def test_pictures_and_stats_share_one_distribution(table: OptimalTable) -> None:
     """The picture's summaries and the CLI's truck stats are the same distribution."""
     for summary, stats in zip(penalty_summaries(table), truck_stats(table)):
-        assert {p: Fraction(n, 7776) for p, n in summary.distribution.items()} == \
-            stats.penalty_distribution
+        assert {
+            p: Fraction(n, 7776) for p, n in summary.distribution.items()
+        } == stats.penalty_distribution
         assert summary.mean == pytest.approx(float(stats.expected_penalty))
         assert summary.distribution.get(0, 0) == stats.perfect_rolls
 
@@ -148,6 +153,8 @@ def test_volume_odds_match_the_dice(table: OptimalTable) -> None:
 
 
 def test_stats_import_without_matplotlib() -> None:
-    code = ("import sys; sys.modules['matplotlib'] = None; "
-            "import packing.stats; assert 'matplotlib' not in [m for m in sys.modules if sys.modules[m]]")
+    code = (
+        "import sys; sys.modules['matplotlib'] = None; "
+        "import packing.stats; assert 'matplotlib' not in [m for m in sys.modules if sys.modules[m]]"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -29,7 +29,15 @@ from packing import (
     verify,
 )
 from packing.bots import bot
-from packing.game import PILE, Draw, GrabOrder, Observation, RoundRecord, game_from_observation, roll_outcomes
+from packing.game import (
+    PILE,
+    Draw,
+    GrabOrder,
+    Observation,
+    RoundRecord,
+    game_from_observation,
+    roll_outcomes,
+)
 from tests.arena.protocol_check import check_random_playouts
 
 # A tiny deck whose penalties are easy to work out by hand: one row of cells, height 1, so a
@@ -117,8 +125,9 @@ def check_invariant(state: arena.GameState) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games_pass_the_protocol_check(players: int) -> None:
     # Every action is checked; clone and pickle round trips after every 4th (they cost most).
-    checked = check_random_playouts(lambda: Game(players), games=10, seed=players,
-                                    invariant=check_invariant, deep_every=4)
+    checked = check_random_playouts(
+        lambda: Game(players), games=10, seed=players, invariant=check_invariant, deep_every=4
+    )
     assert checked > 10 * players * 5
 
 
@@ -135,8 +144,11 @@ def test_random_games_on_a_small_deck_reshuffle_and_pass_the_check() -> None:
         return Game(2, deck=SMALL_DECK, start_points=30)
 
     check_random_playouts(new, games=20, seed=9, invariant=check_invariant, deep_every=3)
-    events = [e for s in range(30) for e in play_game([bot("random")] * 2, seed=s,
-                                                      deck=SMALL_DECK, start_points=30).events]
+    events = [
+        e
+        for s in range(30)
+        for e in play_game([bot("random")] * 2, seed=s, deck=SMALL_DECK, start_points=30).events
+    ]
     assert any("shuffled into a new pile" in e for e in events)
 
 
@@ -198,7 +210,9 @@ def test_grab_order_is_uniform_or_weighted_by_speed() -> None:
             Game(3, speeds=bad)
 
 
-def start_grab(state: Game, loads: tuple[int, int], revealed: tuple[str, ...], order: tuple[int, ...]) -> None:
+def start_grab(
+    state: Game, loads: tuple[int, int], revealed: tuple[str, ...], order: tuple[int, ...]
+) -> None:
     roll_all(state, *loads)
     for name in revealed:
         draw(state, name)
@@ -340,7 +354,10 @@ def test_loaders_are_verified_and_scored() -> None:
     truck, cargo = record.taken[0], record.cargos[0]
     assert record.plans[0].placements == ()
     assert record.penalties[0] == truck.capacity + 2 * cargo.volume
-    assert record.plans[1].optimal and record.penalties[1] == solve(record.cargos[1], record.taken[1]).penalty
+    assert (
+        record.plans[1].optimal
+        and record.penalties[1] == solve(record.cargos[1], record.taken[1]).penalty
+    )
 
     def cheat(cargo: Cargo, truck: Truck) -> LoadPlan:
         plan = solve(cargo, truck)
@@ -408,7 +425,9 @@ def test_observation_hides_nothing_public_and_nothing_private() -> None:
     # The pile is shown in deck order, whatever order the draws left it in: no hidden order.
     for _ in range(8):
         state.apply_action(Draw(3))
-    assert list(state.observation(0).pile) == sorted(state.observation(0).pile, key=SAMPLE_DECK.index)
+    assert list(state.observation(0).pile) == sorted(
+        state.observation(0).pile, key=SAMPLE_DECK.index
+    )
 
 
 def test_strings_read_well() -> None:
@@ -450,7 +469,10 @@ def test_the_round_cap_ends_the_game_on_the_standings() -> None:
     with pytest.raises(TypeError, match="max_rounds must be an int"):
         Game(2, max_rounds=True)
     state = Game(2, max_rounds=3)
-    assert pickle.loads(pickle.dumps(state)) == state and pickle.loads(pickle.dumps(state)).setup["max_rounds"] == 3
+    assert (
+        pickle.loads(pickle.dumps(state)) == state
+        and pickle.loads(pickle.dumps(state)).setup["max_rounds"] == 3
+    )
 
 
 def test_a_game_rebuilt_from_an_observation_observes_and_plays_the_same() -> None:
@@ -464,7 +486,9 @@ def test_a_game_rebuilt_from_an_observation_observes_and_plays_the_same() -> Non
         def __init__(self, state: Game) -> None:
             self.state = state
 
-        def act(self, observation: Observation, legal: Sequence[Grab], rng: np.random.Generator) -> Grab:
+        def act(
+            self, observation: Observation, legal: Sequence[Grab], rng: np.random.Generator
+        ) -> Grab:
             seen.append((self.state.clone(), observation))
             choice: Grab = bot("optimal").act(observation, legal, rng)
             return choice
@@ -481,7 +505,11 @@ def test_a_game_rebuilt_from_an_observation_observes_and_plays_the_same() -> Non
         assert rebuilt.rounds == () and rebuilt.events == ()
         # Played on, it ends with this round (its cap), everyone's points moved by this round alone.
         arena.play(rebuilt, [bot("optimal")] * state.num_players, seed=0)
-        assert rebuilt.is_terminal() and len(rebuilt.rounds) == 1 and rebuilt.round == observation.round
+        assert (
+            rebuilt.is_terminal()
+            and len(rebuilt.rounds) == 1
+            and rebuilt.round == observation.round
+        )
     broken = Game(2).observation(0)
     object.__setattr__(broken, "pile_at", broken.pile_at[1:])
     with pytest.raises(PackingError, match="every truck of its deck once"):

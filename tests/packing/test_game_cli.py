@@ -19,13 +19,17 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_play_prints_the_game_round_by_round(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "play", "--players", "optimal,capacity,greedy-loader,random", "--seed", "1")
+    code, out, _ = run(
+        capsys, "play", "--players", "optimal,capacity,greedy-loader,random", "--seed", "1"
+    )
     state = play_game([bot(n) for n in ("optimal", "capacity", "greedy-loader", "random")], seed=1)
     assert code == 0
     assert out.count("\nround ") == len(state.rounds)
     first = state.rounds[0]
-    assert f"rolls {first.cargos[0]}" in out and "grab order: " + ", ".join(
-        f"P{p}" for p in first.grab_order) in out
+    assert (
+        f"rolls {first.cargos[0]}" in out
+        and "grab order: " + ", ".join(f"P{p}" for p in first.grab_order) in out
+    )
     assert "standings: " + ", ".join(f"P{p} {x}" for p, x in enumerate(state.points)) in out
     assert out.rstrip().splitlines()[-1].startswith(f"game over after {len(state.rounds)} rounds")
 
@@ -39,19 +43,36 @@ def test_play_json_gives_the_records(capsys: pytest.CaptureFixture[str]) -> None
     assert [r["penalties"] for r in data["rounds"]] == [list(r.penalties) for r in state.rounds]
     first = data["rounds"][0]
     assert Cargo(first["cargos"][0]) == state.rounds[0].cargos[0]
-    assert set(first) == {"number", "first_roller", "cargos", "revealed", "grab_order", "taken",
-                          "sources", "plans", "penalties", "bonus", "points"}
+    assert set(first) == {
+        "number",
+        "first_roller",
+        "cargos",
+        "revealed",
+        "grab_order",
+        "taken",
+        "sources",
+        "plans",
+        "penalties",
+        "bonus",
+        "points",
+    }
 
 
-@pytest.mark.parametrize(("argv", "quoted"), [
-    (["play", "--players", "optimal"], "'optimal'"),
-    (["play", "--players", "optimal,fastest"], "'fastest'"),
-    (["play", "--players", ",".join(["random"] * 7)], "names 7 players"),
-    (["play", "--players", "optimal,,random"], "'optimal,,random'"),
-    (["play", "--players", "optimal,random", "--seed", "-4"], "-4"),
-    (["play", "--players", "optimal,random", "--seed", "x"], "'x'"),
-    (["play", "--players", "optimal,random", "--deck", "/no/such/deck.txt"], "/no/such/deck.txt"),
-])
+@pytest.mark.parametrize(
+    ("argv", "quoted"),
+    [
+        (["play", "--players", "optimal"], "'optimal'"),
+        (["play", "--players", "optimal,fastest"], "'fastest'"),
+        (["play", "--players", ",".join(["random"] * 7)], "names 7 players"),
+        (["play", "--players", "optimal,,random"], "'optimal,,random'"),
+        (["play", "--players", "optimal,random", "--seed", "-4"], "-4"),
+        (["play", "--players", "optimal,random", "--seed", "x"], "'x'"),
+        (
+            ["play", "--players", "optimal,random", "--deck", "/no/such/deck.txt"],
+            "/no/such/deck.txt",
+        ),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], quoted: str) -> None:
     done = subprocess.run([sys.executable, "-m", "packing", *argv], capture_output=True, text=True)
     assert done.returncode == 2, done
@@ -61,28 +82,42 @@ def test_bad_input_is_one_line_and_exit_2(argv: list[str], quoted: str) -> None:
 
 
 def test_tournament_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "tournament", "--players", "optimal,random,capacity", "--games", "4", "--seed", "2")
+    code, out, _ = run(
+        capsys, "tournament", "--players", "optimal,random,capacity", "--games", "4", "--seed", "2"
+    )
     assert code == 0
     assert out.startswith("4 deals x 3 seatings = 12 games (seed 2)")
     assert all(name in out for name in ("optimal", "random", "capacity", "win rate", "rating"))
 
 
 def test_tournament_json_seats_a_bot_twice(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "tournament", "--players", "optimal,optimal", "--games", "3",
-                       "--seed", "1", "--json")
+    code, out, _ = run(
+        capsys,
+        "tournament",
+        "--players",
+        "optimal,optimal",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--json",
+    )
     data = json.loads(out)
     assert code == 0 and data["policies"] == ["optimal", "optimal 2"] and data["games"] == 6
     assert sum(s["wins"] for s in data["stats"]) == pytest.approx(6)
 
 
-@pytest.mark.parametrize(("argv", "quoted"), [
-    (["tournament", "--players", "optimal,random", "--games", "0"], "not 0"),
-    (["tournament", "--players", "optimal,random", "--workers", "0"], "not 0"),
-    (["tournament", "--players", "optimal,wizard"], "'wizard'"),
-    (["tournament", "--players", "random"], "'random'"),
-    (["tournament", "--players", "optimal,random", "--seed", "-1"], "-1"),
-    (["tournament", "--players", "optimal,random", "--games", "many"], "'many'"),
-])
+@pytest.mark.parametrize(
+    ("argv", "quoted"),
+    [
+        (["tournament", "--players", "optimal,random", "--games", "0"], "not 0"),
+        (["tournament", "--players", "optimal,random", "--workers", "0"], "not 0"),
+        (["tournament", "--players", "optimal,wizard"], "'wizard'"),
+        (["tournament", "--players", "random"], "'random'"),
+        (["tournament", "--players", "optimal,random", "--seed", "-1"], "-1"),
+        (["tournament", "--players", "optimal,random", "--games", "many"], "'many'"),
+    ],
+)
 def test_tournament_bad_input_is_one_line_and_exit_2(argv: list[str], quoted: str) -> None:
     done = subprocess.run([sys.executable, "-m", "packing", *argv], capture_output=True, text=True)
     assert done.returncode == 2, done

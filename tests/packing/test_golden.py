@@ -21,7 +21,9 @@ FULL_FLOOR = "#####/#####/#####"
         ("#####/###../#####", 3, {1: 3, 2: 2, 3: 3, 5: 1}, 21, 18),
     ],
 )
-def test_worked_checks(mask: str, height: int, cargo: dict[int, int], loaded: int, penalty: int) -> None:
+def test_worked_checks(
+    mask: str, height: int, cargo: dict[int, int], loaded: int, penalty: int
+) -> None:
     plan = verify(solve(Cargo(cargo), Truck.parse(mask, height=height)))
     assert (plan.loaded, plan.penalty, plan.optimal) == (loaded, penalty, True)
 

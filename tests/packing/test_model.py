@@ -14,7 +14,9 @@ def test_cargo_from_roll_and_mapping() -> None:
     assert Cargo({5: 9}).volume == 45  # any non-negative counts, not only dice faces
 
 
-@pytest.mark.parametrize("faces", [[0, 0, 0, 0, 0], [6, 0, 0, 0, 0], [1, 5, 0, 0, 0], [1, 0, 0, 3, 0], [1, 2, 3]])
+@pytest.mark.parametrize(
+    "faces", [[0, 0, 0, 0, 0], [6, 0, 0, 0, 0], [1, 5, 0, 0, 0], [1, 0, 0, 3, 0], [1, 2, 3]]
+)
 def test_cargo_from_roll_rejects_impossible_faces(faces: list[int]) -> None:
     with pytest.raises(ParseError, match=r"invalid roll"):
         Cargo.from_roll(faces)
@@ -82,8 +84,9 @@ def test_load_plan_scores_come_from_the_placements() -> None:
 
 def test_render_shows_every_level_and_rod() -> None:
     truck = Truck.parse("##/#.", height=2)
-    plan = LoadPlan.from_placements(truck, Cargo({2: 1, 1: 1}),
-                                    [Placement(2, 0, 0, 0, "z"), Placement(1, 1, 0, 0, "z")])
+    plan = LoadPlan.from_placements(
+        truck, Cargo({2: 1, 1: 1}), [Placement(2, 0, 0, 0, "z"), Placement(1, 1, 0, 0, "z")]
+    )
     text = plan.render()
     assert "level 0  level 1" in text
     assert "AB       A." in text and "A=2 B=1" in text
@@ -91,8 +94,14 @@ def test_render_shows_every_level_and_rod() -> None:
 
 @pytest.mark.parametrize(
     ("mask", "row"),
-    [("#####//#####", "row 2 of 3"), ("/#####", "row 1 of 2"), ("#####/", "row 2 of 2"),
-     ("#####/   /#####", "row 2 of 3"), ("##\n\n##", "row 2 of 3"), ("##/ /", "row 2 of 3")],
+    [
+        ("#####//#####", "row 2 of 3"),
+        ("/#####", "row 1 of 2"),
+        ("#####/", "row 2 of 2"),
+        ("#####/   /#####", "row 2 of 3"),
+        ("##\n\n##", "row 2 of 3"),
+        ("##/ /", "row 2 of 3"),
+    ],
 )
 def test_empty_mask_rows_are_errors_not_dropped(mask: str, row: str) -> None:
     with pytest.raises(ParseError) as caught:
@@ -108,8 +117,14 @@ def test_space_around_the_mask_text_is_not_a_row() -> None:
 
 @pytest.mark.parametrize(
     ("mask", "height", "variant"),
-    [("#####/#####/#####", 4, False), ("##/#.", 1, False), ("#####/#####/#####", 5, True),
-     ("######/######", 2, True), ("##/##/##/##", 1, True), ("#", 4, False)],
+    [
+        ("#####/#####/#####", 4, False),
+        ("##/#.", 1, False),
+        ("#####/#####/#####", 5, True),
+        ("######/######", 2, True),
+        ("##/##/##/##", 1, True),
+        ("#", 4, False),
+    ],
 )
 def test_variants_are_told_apart(mask: str, height: int, variant: bool) -> None:
     truck = Truck.parse(mask, height=height)  # accepted either way: designers explore variants
@@ -124,10 +139,16 @@ def test_the_sample_deck_has_no_variant() -> None:
 
 def test_plan_status_and_engine_read_as_text() -> None:
     truck = Truck.parse("##", height=1)
-    plan = LoadPlan(truck, Cargo({2: 1}), (Placement.parse("2x@0,0,0"),), "optimal", 2, engine="cp-sat")  # type: ignore[arg-type]
+    plan = LoadPlan(
+        truck, Cargo({2: 1}), (Placement.parse("2x@0,0,0"),), "optimal", 2, engine="cp-sat"
+    )  # type: ignore[arg-type]
     assert plan.status is Status.OPTIMAL and plan.engine is Engine.CP_SAT
     assert (str(plan.status), str(plan.engine), str(Engine.BOUND), str(Status.BY_HAND)) == (
-        "optimal", "cp-sat", "bound", "by-hand")
+        "optimal",
+        "cp-sat",
+        "bound",
+        "by-hand",
+    )
     assert plan.to_dict()["engine"] == "cp-sat" and plan.to_dict()["status"] == "optimal"
 
 

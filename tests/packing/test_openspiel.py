@@ -19,7 +19,15 @@ import arena  # noqa: E402
 from arena.openspiel import SearchPolicy, arena_state, wrap  # noqa: E402
 from packing import SAMPLE_DECK, Cargo, Game, PackingError, bot, dump_deck, play_game  # noqa: E402
 from packing.cli import main  # noqa: E402
-from packing.game import PILE, Draw, Grab, GrabOrder, Observation, game_from_observation, roll_outcomes  # noqa: E402
+from packing.game import (
+    PILE,
+    Draw,
+    Grab,
+    GrabOrder,
+    Observation,
+    game_from_observation,
+    roll_outcomes,
+)  # noqa: E402
 from packing.openspiel import CODEC, deck_from_parameter, deck_parameter  # noqa: E402
 from packing.rules import DEFAULT_MAX_ROUNDS, ROUND_WIN_BONUS, START_POINTS  # noqa: E402
 from packing.table import find_table  # noqa: E402
@@ -67,12 +75,17 @@ def random_walk(spec: str, seed: int) -> Iterator[Any]:
 
 
 def test_random_simulation_passes_openspiel_checks_with_serialization() -> None:
-    for spec in ("python_pack_and_stack(max_rounds=2)", "python_pack_and_stack(players=5,max_rounds=2)"):
+    for spec in (
+        "python_pack_and_stack(max_rounds=2)",
+        "python_pack_and_stack(players=5,max_rounds=2)",
+    ):
         pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=2, serialize=True, verbose=False)
     # A deck of one's own: deck-file text, on one line (line breaks as "|") so that it
     # survives OpenSpiel's line-based serialization.
     text = deck_parameter(SMALL_DECK)
-    assert "\n" not in text and deck_from_parameter(text) == SMALL_DECK == deck_from_parameter(dump_deck(SMALL_DECK))
+    assert "\n" not in text and deck_from_parameter(text) == SMALL_DECK == deck_from_parameter(
+        dump_deck(SMALL_DECK)
+    )
     game = pyspiel.load_game(f"python_pack_and_stack(players=2,max_rounds=2,deck={text})")
     assert _game(game.new_initial_state()).setup["deck"] == SMALL_DECK
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
@@ -86,14 +99,20 @@ def test_game_type_and_parameters() -> None:
     assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert (kind.min_num_players, kind.max_num_players) == (2, 6)
-    assert game.get_parameters() == {"players": 4, "start_points": START_POINTS, "deck": "",
-                                     "max_rounds": DEFAULT_MAX_ROUNDS}
+    assert game.get_parameters() == {
+        "players": 4,
+        "start_points": START_POINTS,
+        "deck": "",
+        "max_rounds": DEFAULT_MAX_ROUNDS,
+    }
     inner = _game(game.new_initial_state())
     assert inner.setup["deck"] == SAMPLE_DECK and inner.setup["max_rounds"] == DEFAULT_MAX_ROUNDS
-    for spec, words in (("python_pack_and_stack(players=7)", "2 to 6 players"),
-                        ("python_pack_and_stack(max_rounds=0)", "max_rounds must be a whole number ≥ 1"),
-                        ("python_pack_and_stack(start_points=0)", "start_points"),
-                        ("python_pack_and_stack(deck=nonsense)", "the deck parameter")):
+    for spec, words in (
+        ("python_pack_and_stack(players=7)", "2 to 6 players"),
+        ("python_pack_and_stack(max_rounds=0)", "max_rounds must be a whole number ≥ 1"),
+        ("python_pack_and_stack(start_points=0)", "start_points"),
+        ("python_pack_and_stack(deck=nonsense)", "the deck parameter"),
+    ):
         with pytest.raises(Exception, match=words):
             pyspiel.load_game(spec)
 
@@ -115,10 +134,14 @@ def test_game_info_is_derived_from_the_rules() -> None:
         assert game.min_utility() == 1 - worst  # a player enters a round with ≥ 1 point
         assert game.max_utility() == START_POINTS + rounds * (ROUND_WIN_BONUS - best)
         assert game.max_game_length() == players * rounds
-        assert game.max_chance_nodes_in_history() == rounds * (players + players * draws + 1 + players)
+        assert game.max_chance_nodes_in_history() == rounds * (
+            players + players * draws + 1 + players
+        )
     assert (worst, best) == (62, 0)  # the sample deck's: the numbers below rest on them
     # Without a table the limits are the rules' bounds: nothing loaded, as much as fits.
-    game = pyspiel.load_game("python_pack_and_stack", {"players": 2, "deck": deck_parameter(SMALL_DECK)})
+    game = pyspiel.load_game(
+        "python_pack_and_stack", {"players": 2, "deck": deck_parameter(SMALL_DECK)}
+    )
     volumes = {cargo.volume for cargo in rolled}
     assert game.min_utility() == 1 - (max(t.capacity for t in SMALL_DECK) + 2 * max(volumes))
     assert game.num_distinct_actions() == 13
@@ -150,11 +173,21 @@ def test_the_utility_limits_are_attained() -> None:
     worst_cargo, j = table.cargos[int(row)], int(column)
     assert worst_cargo in {cargo for cargo, _ in roll_outcomes()}
     kept = [k for k in range(len(deck)) if k != j]
-    seen = Observation(player=0, round=3, first_roller=0, start_points=START_POINTS, points=(1, 40),
-                       cargos=(worst_cargo, Cargo((5, 0, 0, 0, 0))),
-                       revealed_at=((kept[0], kept[1]), (j, kept[2])),
-                       taken_at=(None, None), grab_order=(0, 1), grabbed=0, pile_at=tuple(kept[3:]),
-                       discards_at=(), deck=deck)
+    seen = Observation(
+        player=0,
+        round=3,
+        first_roller=0,
+        start_points=START_POINTS,
+        points=(1, 40),
+        cargos=(worst_cargo, Cargo((5, 0, 0, 0, 0))),
+        revealed_at=((kept[0], kept[1]), (j, kept[2])),
+        taken_at=(None, None),
+        grab_order=(0, 1),
+        grabbed=0,
+        pile_at=tuple(kept[3:]),
+        discards_at=(),
+        deck=deck,
+    )
     game = pyspiel.load_game("python_pack_and_stack(players=2)")
     state = wrap(game, game_from_observation(seen, max_rounds=DEFAULT_MAX_ROUNDS))
     state.apply_action(j)  # P0 takes the worst truck; P1 must take the pile
@@ -184,9 +217,11 @@ def test_the_utility_limits_are_attained() -> None:
 
 
 def test_ids_round_trip_at_every_state_of_random_games() -> None:
-    for spec, seed in (("python_pack_and_stack(players=2,max_rounds=8)", 1),
-                       ("python_pack_and_stack(players=4,max_rounds=4)", 2),
-                       ("python_pack_and_stack(players=6,max_rounds=3)", 3)):
+    for spec, seed in (
+        ("python_pack_and_stack(players=2,max_rounds=8)", 1),
+        ("python_pack_and_stack(players=4,max_rounds=4)", 2),
+        ("python_pack_and_stack(players=6,max_rounds=3)", 3),
+    ):
         for state in random_walk(spec, seed):
             if state.is_terminal():
                 continue
@@ -202,8 +237,11 @@ def test_ids_round_trip_at_every_state_of_random_games() -> None:
                 assert math.isclose(sum(probabilities.values()), 1.0, abs_tol=1e-12)
                 assert ids == list(range(len(ids)))  # rolls, positions and orders are indices
                 kind = type(actions[0])
-                expected = {Cargo: 900, Draw: len(inner.observation(0).draw_pool_at),
-                            GrabOrder: math.factorial(inner.num_players)}[kind]
+                expected = {
+                    Cargo: 900,
+                    Draw: len(inner.observation(0).draw_pool_at),
+                    GrabOrder: math.factorial(inner.num_players),
+                }[kind]
                 assert len(ids) == expected
                 for action, p in inner.chance_outcomes():
                     assert probabilities[CODEC.encode(inner, action)] == float(p)
@@ -237,14 +275,20 @@ def test_id_rules_as_documented() -> None:
 @pytest.mark.parametrize("players, seed", [(2, 5), (4, 11), (5, 3)])
 def test_steps_through_pyspiel_agree_with_arena_action_for_action(players: int, seed: int) -> None:
     game = pyspiel.load_game(f"python_pack_and_stack(players={players})")
-    policies = [bot("optimal"), bot("random"), bot("capacity"), bot("bonus-aware"), bot("random")][:players]
+    policies = [bot("optimal"), bot("random"), bot("capacity"), bot("bonus-aware"), bot("random")][
+        :players
+    ]
     direct = Recording(Game(players, max_rounds=DEFAULT_MAX_ROUNDS))
     arena.play(direct, policies, seed)
     replay = Game(players, max_rounds=DEFAULT_MAX_ROUNDS)
     state = game.new_initial_state()
     for action in direct.actions:
         number = CODEC.encode(replay, action)
-        ids = [i for i, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        ids = (
+            [i for i, _ in state.chance_outcomes()]
+            if state.is_chance_node()
+            else state.legal_actions()
+        )
         assert number in ids
         assert CODEC.decode(arena_state(state), number) == action
         replay.apply_action(action)
@@ -252,7 +296,9 @@ def test_steps_through_pyspiel_agree_with_arena_action_for_action(players: int, 
         assert arena_state(state) == replay
     assert state.is_terminal() and arena_state(state) == direct.state
     assert state.returns() == list(direct.state.returns())
-    assert state.history() == [CODEC.encode(s, a) for s, a in _states_and_actions(players, direct.actions)]
+    assert state.history() == [
+        CODEC.encode(s, a) for s, a in _states_and_actions(players, direct.actions)
+    ]
 
 
 def _states_and_actions(players: int, actions: list[Any]) -> Iterator[tuple[Game, Any]]:
@@ -266,7 +312,10 @@ def _states_and_actions(players: int, actions: list[Any]) -> Iterator[tuple[Game
 
 
 def _observed_states(seed: int) -> list[Any]:
-    return [state.clone() for state in random_walk("python_pack_and_stack(players=3,max_rounds=4)", seed)]
+    return [
+        state.clone()
+        for state in random_walk("python_pack_and_stack(players=3,max_rounds=4)", seed)
+    ]
 
 
 def test_observation_string_and_tensor_carry_exactly_the_observation() -> None:
@@ -285,7 +334,10 @@ def test_observation_string_and_tensor_carry_exactly_the_observation() -> None:
                 # ... however the state came about: a state rebuilt from the observation alone
                 # (no history, no records) looks the same.
                 rebuilt = wrap(game, game_from_observation(seen, max_rounds=4))
-                assert (rebuilt.observation_string(p), tuple(rebuilt.observation_tensor(p))) == (text, tensor)
+                assert (rebuilt.observation_string(p), tuple(rebuilt.observation_tensor(p))) == (
+                    text,
+                    tensor,
+                )
     # ... and nothing is lost: different observations, different strings and tensors.
     assert len(by_observation) > 200
     assert len({text for text, _ in by_observation.values()}) == len(by_observation)
@@ -293,17 +345,30 @@ def test_observation_string_and_tensor_carry_exactly_the_observation() -> None:
 
 
 def test_the_tensor_layout() -> None:
-    seen = Observation(player=1, round=2, first_roller=1, start_points=75, points=(60, 52),
-                       cargos=(Cargo((3, 2, 3, 0, 1)), None), revealed_at=((4, 7), (9,)), taken_at=(None, 2),
-                       grab_order=(1, 0), grabbed=1, pile_at=tuple(range(10, 30)), discards_at=(0, 1, 3, 5, 6, 8),
-                       deck=SAMPLE_DECK)
+    seen = Observation(
+        player=1,
+        round=2,
+        first_roller=1,
+        start_points=75,
+        points=(60, 52),
+        cargos=(Cargo((3, 2, 3, 0, 1)), None),
+        revealed_at=((4, 7), (9,)),
+        taken_at=(None, 2),
+        grab_order=(1, 0),
+        grabbed=1,
+        pile_at=tuple(range(10, 30)),
+        discards_at=(0, 1, 3, 5, 6, 8),
+        deck=SAMPLE_DECK,
+    )
     tensor = np.zeros(CODEC.tensor_size({"players": 2, "deck": ""}), np.float32)
     CODEC.fill_tensor(seen, tensor)
     # player, round, first roller, start points, points, cargos (rolled, rods of 1..5), the
     # grab order (known, then position × player), grabbed
     head = [0, 1, 2, 0, 1, 75, 60, 52, 1, 3, 2, 3, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1]
-    assert tensor[:len(head)].tolist() == head
-    trucks = tensor[len(head):].reshape(30, 6)  # in front of P0, P1; taken by P0, P1; pile; discards
+    assert tensor[: len(head)].tolist() == head
+    trucks = tensor[len(head) :].reshape(
+        30, 6
+    )  # in front of P0, P1; taken by P0, P1; pile; discards
     assert trucks.sum(axis=1).tolist() == [1.0] * 30  # every truck is in one place
     assert trucks[4].tolist() == [1, 0, 0, 0, 0, 0] and trucks[9].tolist() == [0, 1, 0, 0, 0, 0]
     assert trucks[2].tolist() == [0, 0, 0, 1, 0, 0] and trucks[12].tolist() == [0, 0, 0, 0, 1, 0]
@@ -326,7 +391,12 @@ def test_states_from_observations_observe_the_same_for_every_player() -> None:
                 assert list(rebuilt.legal_actions()) == list(inner.legal_actions())
                 assert rebuilt.current_player() == inner.current_player()
             params = CODEC.params_from_observation(seen)
-            assert params == {"players": 3, "start_points": START_POINTS, "deck": "", "max_rounds": seen.round}
+            assert params == {
+                "players": 3,
+                "start_points": START_POINTS,
+                "deck": "",
+                "max_rounds": seen.round,
+            }
             assert rebuilt.setup["max_rounds"] == seen.round  # the search's horizon: this round
     assert deck_parameter(SAMPLE_DECK) == ""
     odd = (SMALL_DECK[0].__class__.parse("##", height=1, name="a,b"),)
@@ -358,7 +428,9 @@ def test_mcts_bot_plays_in_arena_and_tournaments() -> None:
     assert again.rounds == state.rounds  # seeded: the same game
     from packing import tournament
 
-    result = tournament(["mcts", "random"], games=1, seed=3, bot_options={"mcts": {"simulations": 10}})
+    result = tournament(
+        ["mcts", "random"], games=1, seed=3, bot_options={"mcts": {"simulations": 10}}
+    )
     assert result.policies == ("mcts", "random") and len(result.records) == 2
 
 
@@ -369,10 +441,21 @@ def test_mcts_search_prefers_the_obvious_grab() -> None:
     i, good = map(int, np.argwhere(table.penalties == 0)[0])
     bad = int(np.argmax(table.penalties[i]))
     rest = [k for k in range(30) if k not in (good, bad)]
-    seen = Observation(player=0, round=1, first_roller=0, start_points=75, points=(75, 75),
-                       cargos=(table.cargos[i], table.cargos[i]), revealed_at=((rest[0], rest[1]), (good, bad)),
-                       taken_at=(None, None), grab_order=(0, 1), grabbed=0, pile_at=tuple(rest[2:]),
-                       discards_at=(), deck=SAMPLE_DECK)
+    seen = Observation(
+        player=0,
+        round=1,
+        first_roller=0,
+        start_points=75,
+        points=(75, 75),
+        cargos=(table.cargos[i], table.cargos[i]),
+        revealed_at=((rest[0], rest[1]), (good, bad)),
+        taken_at=(None, None),
+        grab_order=(0, 1),
+        grabbed=0,
+        pile_at=tuple(rest[2:]),
+        discards_at=(),
+        deck=SAMPLE_DECK,
+    )
     legal = game_from_observation(seen).legal_actions()
     choice = bot("mcts", simulations=60).act(seen, legal, np.random.default_rng(1))
     assert choice == Grab(SAMPLE_DECK[good], 1)
@@ -395,11 +478,17 @@ def test_cli_plays_mcts_and_refuses_bad_input(capsys: pytest.CaptureFixture[str]
     assert main(["play", "--players", "mcts,optimal", "--seed", "1", "--simulations", "5"]) == 0
     out, _ = capsys.readouterr()
     assert "P0 mcts" in out and "game over" in out
-    for argv, words in ((["play", "--players", "ismcts,optimal"], "perfect information"),
-                        (["play", "--players", "mcts,optimal", "--simulations", "0"],
-                         "--simulations: must be at least 1"),
-                        (["tournament", "--players", "mcts,optimal", "--games", "1", "--simulations", "-3"],
-                         "--simulations")):
+    for argv, words in (
+        (["play", "--players", "ismcts,optimal"], "perfect information"),
+        (
+            ["play", "--players", "mcts,optimal", "--simulations", "0"],
+            "--simulations: must be at least 1",
+        ),
+        (
+            ["tournament", "--players", "mcts,optimal", "--games", "1", "--simulations", "-3"],
+            "--simulations",
+        ),
+    ):
         assert main(argv) == 2
         _, err = capsys.readouterr()
         assert words in err and len(err.strip().splitlines()) == 1

@@ -110,9 +110,13 @@ def test_plot_deck_writes_both(table: OptimalTable, tmp_path: Path) -> None:
 # --- what the plan picture shows --------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("suffix", "magic"), [(".png", b"\x89PNG"), (".svg", b"<?xml"),
-                                                (".pdf", b"%PDF"), (".PNG", b"\x89PNG")])
-def test_the_suffix_sets_the_format(plan: LoadPlan, tmp_path: Path, suffix: str, magic: bytes) -> None:
+@pytest.mark.parametrize(
+    ("suffix", "magic"),
+    [(".png", b"\x89PNG"), (".svg", b"<?xml"), (".pdf", b"%PDF"), (".PNG", b"\x89PNG")],
+)
+def test_the_suffix_sets_the_format(
+    plan: LoadPlan, tmp_path: Path, suffix: str, magic: bytes
+) -> None:
     path = plot_plan(plan, tmp_path / f"plan{suffix}")
     assert path.read_bytes().startswith(magic)
 
@@ -192,7 +196,7 @@ def test_a_large_truck_keeps_its_title_and_labels_apart() -> None:
     boxes = [t.get_window_extent(renderer) for t in inset.texts]
     assert len(boxes) == 60
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert not a.overlaps(b)
 
 

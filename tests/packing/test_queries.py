@@ -4,7 +4,16 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 
-from packing import SAMPLE_DECK, Cargo, Truck, best_truck, expected_penalty, rank_trucks, solve, verify
+from packing import (
+    SAMPLE_DECK,
+    Cargo,
+    Truck,
+    best_truck,
+    expected_penalty,
+    rank_trucks,
+    solve,
+    verify,
+)
 from tests.packing.strategies import rolls
 
 

@@ -29,7 +29,9 @@ def test_every_public_value_survives_a_spawned_process_with_another_hash_seed(
     originals = sample_values()
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-        futures = {name: pool.submit(check_in_child, name, value) for name, value in originals.items()}
+        futures = {
+            name: pool.submit(check_in_child, name, value) for name, value in originals.items()
+        }
         results = {name: future.result() for name, future in futures.items()}
     for name, (back, child_problems, child_string_hash) in results.items():
         assert child_string_hash != hash("packing"), "the child must hash strings differently"
@@ -66,9 +68,11 @@ def test_plans_differing_only_in_how_they_were_found_are_equal() -> None:
     model_only = verify(solve(Cargo({2: 5}), truck, fast_path=False))
     assert model_only.loaded == first.loaded
     # Same loading, status and bound but another engine: still the same plan.
-    relabelled = LoadPlan(first.truck, first.cargo, first.placements, first.status, first.bound,
-                          engine=Engine.BOUND)
+    relabelled = LoadPlan(
+        first.truck, first.cargo, first.placements, first.status, first.bound, engine=Engine.BOUND
+    )
     assert relabelled == first
-    moved = LoadPlan(first.truck, first.cargo, (Placement.parse("1z@0,0,0"),), first.status,
-                     first.bound)
+    moved = LoadPlan(
+        first.truck, first.cargo, (Placement.parse("1z@0,0,0"),), first.status, first.bound
+    )
     assert moved != first

@@ -70,9 +70,18 @@ def test_sample_deck_solves_are_valid_and_optimal() -> None:
     rng = random.Random(7)
     for truck in SAMPLE_DECK:
         for _ in range(6):
-            cargo = Cargo.from_roll([rng.choice(f) for f in ((1, 1, 2, 3, 4, 5), (0, 1, 2, 2, 3, 4),
-                                                             (0, 1, 1, 2, 2, 3), (0, 0, 1, 1, 2, 2),
-                                                             (0, 0, 1, 1, 2, 2))])
+            cargo = Cargo.from_roll(
+                [
+                    rng.choice(f)
+                    for f in (
+                        (1, 1, 2, 3, 4, 5),
+                        (0, 1, 2, 2, 3, 4),
+                        (0, 1, 1, 2, 2, 3),
+                        (0, 0, 1, 1, 2, 2),
+                        (0, 0, 1, 1, 2, 2),
+                    )
+                ]
+            )
             plan = verify(solve(cargo, truck))
             assert plan.optimal
 
@@ -97,7 +106,9 @@ def test_every_plan_is_valid_and_never_beats_the_floor(cargo: Cargo, truck: Truc
 
 @settings(max_examples=100)
 @given(rolls(), trucks(), st.integers(1, 5))
-def test_adding_a_rod_never_lowers_the_loaded_volume(cargo: Cargo, truck: Truck, length: int) -> None:
+def test_adding_a_rod_never_lowers_the_loaded_volume(
+    cargo: Cargo, truck: Truck, length: int
+) -> None:
     more = Cargo(tuple(n + (i + 1 == length) for i, n in enumerate(cargo.counts)))
     assert verify(solve(more, truck)).loaded >= verify(solve(cargo, truck)).loaded
 
@@ -165,14 +176,18 @@ def test_impossible_cp_sat_statuses_raise_internal_errors(
     assert not issubclass(InternalError, PackingError)  # a bug is never reported as bad input
 
 
-def test_a_feasible_answer_that_meets_its_proven_bound_is_optimal(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_feasible_answer_that_meets_its_proven_bound_is_optimal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # CP-SAT proves 8 but says only FEASIBLE (as when a time limit stops it after the proof).
     _force_status(monkeypatch, cp_model.FEASIBLE)
     plan = verify(solve(HARD_CARGO, HARD_TRUCK, time_limit=30))
     assert plan.loaded == plan.bound == 8 and plan.status is Status.OPTIMAL
 
 
-def test_no_result_within_the_limit_gives_the_best_loading_known(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_result_within_the_limit_gives_the_best_loading_known(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     _force_status(monkeypatch, cp_model.UNKNOWN)
     plan = verify(solve(HARD_CARGO, HARD_TRUCK, time_limit=30))
     assert plan.loaded == 8  # the search's loading, kept
@@ -247,5 +262,8 @@ def test_the_normal_path_gives_no_hint_either(monkeypatch: pytest.MonkeyPatch) -
 
 def test_a_time_limited_plan_shows_its_bound() -> None:
     plan = LoadPlan(HARD_TRUCK, HARD_CARGO, (Placement.parse("2x@0,0,0"),), Status.FEASIBLE, 9)
-    assert "penalty 23 (feasible, not proven optimal: any loading loads at most 9, penalty at least 2)" in str(plan)
+    assert (
+        "penalty 23 (feasible, not proven optimal: any loading loads at most 9, penalty at least 2)"
+        in str(plan)
+    )
     assert "(optimal)" in str(verify(solve(HARD_CARGO, HARD_TRUCK)))

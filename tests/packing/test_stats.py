@@ -28,8 +28,9 @@ def direct() -> dict[Cargo, list[int]]:
     return {c: [verify(solve(c, t)).penalty for t in DECK] for c in set(ALL_ROLLS)}
 
 
-def test_truck_stats_match_a_direct_count_over_7776_rolls(table: OptimalTable,
-                                                          direct: dict[Cargo, list[int]]) -> None:
+def test_truck_stats_match_a_direct_count_over_7776_rolls(
+    table: OptimalTable, direct: dict[Cargo, list[int]]
+) -> None:
     stats = truck_stats(table)
     for j, s in enumerate(stats):
         penalties = [direct[c][j] for c in ALL_ROLLS]  # one entry per roll, duplicates included
@@ -64,8 +65,9 @@ def test_closest_capacity_prefers_the_larger_on_ties() -> None:
     assert closest_capacity(Cargo({5: 1}), [small, big, exact]).name == "5"
 
 
-def test_heuristic_loss_over_the_whole_deck_is_exact(table: OptimalTable,
-                                                     direct: dict[Cargo, list[int]]) -> None:
+def test_heuristic_loss_over_the_whole_deck_is_exact(
+    table: OptimalTable, direct: dict[Cargo, list[int]]
+) -> None:
     report = heuristic_loss(table)
     losses = []
     for cargo in ALL_ROLLS:

@@ -63,7 +63,10 @@ def test_random_shipped_entries_match_fresh_solves(shipped: OptimalTable) -> Non
         i, j = rng.randrange(900), rng.randrange(30)
         plan = verify(solve(cargos[i], SAMPLE_DECK[j]))
         assert plan.optimal
-        assert (int(shipped.loaded[i, j]), int(shipped.penalties[i, j])) == (plan.loaded, plan.penalty)
+        assert (int(shipped.loaded[i, j]), int(shipped.penalties[i, j])) == (
+            plan.loaded,
+            plan.penalty,
+        )
 
 
 def test_every_shipped_entry_is_consistent(shipped: OptimalTable) -> None:
@@ -78,7 +81,7 @@ def test_every_shipped_entry_is_consistent(shipped: OptimalTable) -> None:
     pairs = 0
     for i, c in enumerate(counts.tolist()):
         for n in range(5):
-            bigger = tuple(c[:n] + [c[n] + 1] + c[n + 1:])
+            bigger = tuple(c[:n] + [c[n] + 1] + c[n + 1 :])
             if bigger in row:
                 assert (loaded[row[bigger]] >= loaded[i]).all()
                 pairs += 1
@@ -109,8 +112,9 @@ def test_save_load_round_trip_and_refusals(small: OptimalTable, tmp_path: Path) 
         OptimalTable.load(tmp_path / "bad.npz")
 
 
-def test_user_folder_tables_are_found_by_deck(small: OptimalTable, tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_user_folder_tables_are_found_by_deck(
+    small: OptimalTable, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import packing.table as table_module
 
     monkeypatch.setenv("PACKING_TABLE_DIR", str(tmp_path))
@@ -143,7 +147,9 @@ def test_interrupted_build_resumes_without_losing_work(small: OptimalTable, tmp_
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        build_table(SMALL_DECK, checkpoint=checkpoint, progress=interrupt_after_three, chunk_size=100)
+        build_table(
+            SMALL_DECK, checkpoint=checkpoint, progress=interrupt_after_three, chunk_size=100
+        )
     assert checkpoint.exists()
     saved = calls[-1]
     assert 0 < saved < 2700
@@ -174,7 +180,9 @@ def test_a_checkpoint_is_not_loaded_as_a_table(tmp_path: Path) -> None:
 @given(rolls())
 def test_queries_agree_with_and_without_the_table(cargo: Cargo) -> None:
     assert rank_trucks(cargo, SAMPLE_DECK) == rank_trucks(cargo, SAMPLE_DECK, use_table=False)
-    assert expected_penalty(cargo, SAMPLE_DECK) == expected_penalty(cargo, SAMPLE_DECK, use_table=False)
+    assert expected_penalty(cargo, SAMPLE_DECK) == expected_penalty(
+        cargo, SAMPLE_DECK, use_table=False
+    )
     with_table = best_truck(cargo, SAMPLE_DECK, top=3)
     without = best_truck(cargo, SAMPLE_DECK, top=3, use_table=False)
     assert [(p.truck, p.penalty) for p in with_table] == [(p.truck, p.penalty) for p in without]
