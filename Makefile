@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test typecheck bench-check table clean
+.PHONY: demo test typecheck lint format bench-check table clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,14 @@ $(DEV_STAMP): $(STAMP)
 # the dev extra brings mypy).
 typecheck: $(DEV_STAMP)
 	$(PY) -m mypy
+
+# ruff: the lint rules and the formatter's check (pyproject's [tool.ruff]); `make format` applies it.
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(DEV_STAMP)
+	$(VENV)/bin/ruff format .
 
 # Short correctness runs of the benchmarks: each exits non-zero when an answer differs from the
 # recorded optimal tables (the perft idea: correctness and speed share one harness).

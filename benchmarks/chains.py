@@ -192,7 +192,7 @@ def caboose_cases(pools: int, seed: int) -> list[tuple[str, tuple[Card, ...], in
     ]
     rng = random.Random(seed)
     for size in POOL_SIZES:
-        for i in range(pools):
+        for _ in range(pools):
             cases.append((f"{size}-card pool", tuple(rng.sample(DECK, size)), POOL_LENGTH))
     return cases
 

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from arena import Action, Policy, play
-from express import BOT_NAMES, Card, Decisive, Game, bot, deck_for, decisive, solve_deal
+from express import BOT_NAMES, Card, Decisive, Game, bot, decisive, deck_for, solve_deal
 
 TARGET_MS = 20.0
 """The search bot's target: under 20 ms per decision."""

@@ -19,7 +19,6 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-
 from arena import Policy, RandomPolicy, tournament
 from arena.executors import executor_from
 from packing.design import ColumnCache, random_deck

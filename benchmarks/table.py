@@ -12,6 +12,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -64,19 +65,19 @@ def main(argv: list[str]) -> int:
     }
     for cargo in rolls:
         timings["rank_trucks (table)"].append(
-            _per_call(lambda: rank_trucks(cargo, SAMPLE_DECK), repeat=2000)
+            _per_call(partial(rank_trucks, cargo, SAMPLE_DECK), repeat=2000)
         )
         timings["expected_penalty (table)"].append(
-            _per_call(lambda: expected_penalty(cargo, SAMPLE_DECK), repeat=2000)
+            _per_call(partial(expected_penalty, cargo, SAMPLE_DECK), repeat=2000)
         )
         timings["rank_trucks (solving)"].append(
-            _per_call(lambda: rank_trucks(cargo, SAMPLE_DECK, use_table=False), repeat=1)
+            _per_call(partial(rank_trucks, cargo, SAMPLE_DECK, use_table=False), repeat=1)
         )
         timings["best_truck top=1 (table + 1 solve)"].append(
-            _per_call(lambda: best_truck(cargo, SAMPLE_DECK, top=1), repeat=5)
+            _per_call(partial(best_truck, cargo, SAMPLE_DECK, top=1), repeat=5)
         )
         timings["best_truck top=1 (bound-pruned solving)"].append(
-            _per_call(lambda: best_truck(cargo, SAMPLE_DECK, top=1, use_table=False), repeat=5)
+            _per_call(partial(best_truck, cargo, SAMPLE_DECK, top=1, use_table=False), repeat=5)
         )
     print(
         f"queries over the 30-truck sample deck, {args.queries} random rolls "

@@ -8,8 +8,10 @@ the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bot
 56
 """
 
+from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
 from express.cards import (
+    COMMENT,
     DECK,
     DECK_ENTRIES,
     ENGINE,
@@ -17,7 +19,6 @@ from express.cards import (
     Car,
     Card,
     Color,
-    COMMENT,
     DeckEntry,
     Provenance,
     deck_for,
@@ -34,16 +35,15 @@ from express.errors import (
     PoolError,
     RulesError,
 )
-from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
-from express.search import TrainSearch, best_train
-from express.train import Play, Run, Train, check_plays, connects, runs_of, without
+from express.exact import DealSolution, PerfectPolicy, solve_deal, solve_order
 
 # The draft on the arena protocol, the strategic variant, bots and reviews (they sit on the above).
 from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Turn
 from express.match import Match, MatchEvent, MatchObservation
-from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.review import Decisive, PlayerHindsight, decisive, hindsight
-from express.exact import DealSolution, PerfectPolicy, solve_deal, solve_order
+from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
+from express.search import TrainSearch, best_train
+from express.train import Play, Run, Train, check_plays, connects, runs_of, without
 
 __all__ = [
     "CABOOSES",

@@ -22,25 +22,22 @@ from game to game.
 
 from __future__ import annotations
 
-from functools import partial
-
 import random as _random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from arena import Action, Policy
-
 from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, WILD, Car, Card
 from express.errors import ExpressError
 from express.exact import PerfectPolicy
 from express.game import Observation
 from express.match import MatchObservation
-from express.scoring import solo_score
 from express.search import best_train
 from express.train import Play, Train, connects, runs_of
 

@@ -31,9 +31,8 @@ from typing import Any
 import numpy as np
 
 from arena import Policy, play
-from arena.executors import add_executor_options, executor_for
 from arena.errors import ArenaError
-
+from arena.executors import add_executor_options, executor_for
 from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
 from express.cards import deck_for, load_deck
 from express.errors import ExpressError

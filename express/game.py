@@ -57,10 +57,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
 
 from arena import CHANCE, TERMINAL, Action
-
 from express.cabooses import CABOOSES, Caboose, caboose_named
 from express.cards import Card, deck_for, parse_deck
 from express.errors import IllegalPlayError, RulesError
@@ -91,7 +89,7 @@ class CabooseDraw:
         return self.name
 
 
-GameAction = Union[Play, Card, CabooseDraw]
+GameAction = Play | Card | CabooseDraw
 """What moves a :class:`Game`: a player's :class:`Play`, a drawn :class:`Card`, a :class:`CabooseDraw`."""
 
 _CABOOSE_OUTCOMES: tuple[tuple[CabooseDraw, Fraction], ...] = tuple(
@@ -176,7 +174,7 @@ class Turn:
         )
 
 
-Event = Union[CabooseShown, Dealt, Turn]
+Event = CabooseShown | Dealt | Turn
 """An entry of :attr:`Game.events`."""
 
 

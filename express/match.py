@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from arena import TERMINAL, Action
-
 from express.cabooses import Caboose
 from express.cards import Card
 from express.errors import RulesError

@@ -109,14 +109,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from arena.openspiel import HiddenInformationCodec, Limits, Parameters, register
-
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import Card, deck_for, format_deck, parse_deck
 from express.errors import ExpressError, RulesError

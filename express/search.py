@@ -97,9 +97,9 @@ import heapq
 import math
 import time
 from collections import Counter
-from itertools import accumulate
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from express.caboose_bounds import MetRules, Slot, Way, met_rules
 from express.cabooses import Caboose, caboose_named

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from express.cards import ENGINE, WILD, Car, Card, Color
-from express.errors import IllegalPlayError, ParseError, PoolError, type_error
+from express.errors import IllegalPlayError, PoolError, type_error
 
 __all__ = ["Play", "Run", "Train", "connects", "runs_of", "check_plays", "without"]
 

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.executors import ExecutorError, add_executor_options, executor_for
-
 from packing.bots import BOTS, MCTS_SIMULATIONS, SEARCH_BOTS, bot, tournament
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError

@@ -438,7 +438,7 @@ def build_table(
         loaded[:], proven[:], done[:] = _read_checkpoint(ckpt, deck)
 
     tasks = []
-    for j, truck in enumerate(deck):
+    for j in range(len(deck)):
         todo = [i for i in range(len(cargos)) if not done[i, j]]
         for start in range(0, len(todo), chunk_size):
             tasks.append((j, todo[start : start + chunk_size]))

@@ -42,8 +42,8 @@ def client() -> Iterator[Client]:
             dashboard_address=None,
             silence_logs=40,
         ) as cluster,
-        Client(cluster) as dask,
-    ):  # type: ignore[no-untyped-call]
+        Client(cluster) as dask,  # type: ignore[no-untyped-call]
+    ):
         dask.wait_for_workers(2, timeout=60)
         yield dask
 

@@ -27,7 +27,6 @@ import numpy as np
 from arena import CHANCE, TERMINAL, GameState, sample_outcome
 from arena.play import _Sampler
 
-
 # Games return one cached tuple at recurring chance nodes (e.g. the 900 cargos of a roll). A tuple
 # of (action, Fraction) pairs cannot change, so it is checked once per object, not at every node;
 # each entry keeps its tuple alive so an id is never reused while remembered.

@@ -9,8 +9,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is part of the test extra")
 
-from arena import play  # noqa: E402
-from arena import ArenaError, tournament  # noqa: E402
+from arena import (  # noqa: E402
+    ArenaError,
+    play,  # noqa: E402
+    tournament,
+)
 from arena.openspiel import SearchPolicy, arena_state, wrap  # noqa: E402
 from tests.arena.toy import AlwaysBank, AlwaysKeep, DiceRace  # noqa: E402
 from tests.arena.toy_openspiel import CODEC  # noqa: E402

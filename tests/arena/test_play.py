@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from arena import ArenaError, GameState, Policy, RandomPolicy, play, sample_outcome
-from arena.play import _RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME, _Sampler, _raw_words
+from arena.play import _RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME, _raw_words, _Sampler
 from tests.arena.protocol_check import check_random_playouts
 from tests.arena.toy import DiceRace
 
@@ -84,7 +84,7 @@ def test_a_draw_is_the_outcome_whose_cumulative_share_holds_the_word(weights: li
             for k, c in enumerate(accumulate(weights))
             if c * sampler.denominator // total > residue
         )
-        assert sampler.draw_from(lambda: word) == expected
+        assert sampler.draw_from(lambda: word) == expected  # noqa: B023 (called at once)
     words = iter([sampler.limit, sampler.limit + 7, 3])  # words at or above the limit are refused
     assert sampler.draw_from(words.__next__) == sampler.draw_from(lambda: 3)
 

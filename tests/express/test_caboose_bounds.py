@@ -19,8 +19,8 @@ from express import (
     DECK,
     WILD,
     Caboose,
-    Card,
     Car,
+    Card,
     Color,
     Play,
     Train,
@@ -326,7 +326,12 @@ def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
         offset = len(start.cars)
         met = library_test(caboose)
 
-        def fills(row: list[brute.PlainCar], way: tuple[tuple[int, int], ...] = way) -> bool:
+        def fills(
+            row: list[brute.PlainCar],
+            way: tuple[tuple[int, int], ...] = way,
+            offset: int = offset,
+            met: Callable[[list[brute.PlainCar]], bool] = met,
+        ) -> bool:
             slots = [(row[offset + 2 * i][1], row[offset + 2 * i + 1][1]) for i in range(len(way))]
             matched = all(
                 (not a or a == x) and (not b or b == y) for (a, b), (x, y) in zip(way, slots)

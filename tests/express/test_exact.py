@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from arena import RandomPolicy, play
+from express.bots import bot
 from express.cabooses import CABOOSES, Caboose
 from express.cards import Card, deck_for
+from express.errors import ExpressError, RulesError
 from express.exact import PerfectPolicy, solve_deal, solve_order
 from express.game import Game
-from express.bots import bot
-from express.errors import ExpressError, RulesError
 from express.scoring import score_game
 from express.train import Play, Train
 
@@ -49,10 +49,10 @@ def line_score(order: Sequence[Card], line: Sequence[Play], caboose: Caboose | N
     """Replay a line by the rules: the hand, the draws, legality; the resulting score difference."""
     hand = list(order[:2])
     trains = [Train(), Train()]
-    for turn, play in enumerate(line):
+    for turn, step in enumerate(line):
         hand.append(order[2 + turn])
-        hand.remove(play.card)  # the card must be in the hand
-        trains[turn % 2] = trains[turn % 2].add_play(play)  # raises on an illegal face-up play
+        hand.remove(step.card)  # the card must be in the hand
+        trains[turn % 2] = trains[turn % 2].add_play(step)  # raises on an illegal face-up play
     game = score_game(trains, start_player=0, caboose=caboose)
     return game.players[0].total - game.players[1].total
 
@@ -121,8 +121,8 @@ def test_solve_deal_from_any_turn_matches_the_games_own_minimax(start_player: in
             game.apply_action(legal[int(rng.integers(len(legal)))])
         solution = solve_deal(game)
         assert solution.value == game_minimax(game)
-        for play in solution.line:  # the line is legal and reaches the value
-            game.apply_action(play)
+        for step in solution.line:  # the line is legal and reaches the value
+            game.apply_action(step)
         assert game.is_terminal() and solve_deal(game).value == solution.value
 
 

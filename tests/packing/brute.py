@@ -9,7 +9,7 @@ can is optimal. Only practical for a handful of cells.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 from packing import Cargo, Truck
 
@@ -30,7 +30,7 @@ def brute_force_loaded(cargo: Cargo, truck: Truck) -> int:
     return 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tileable(cubes: frozenset[tuple[int, int, int]], counts: tuple[int, ...]) -> bool:
     """Can ``cubes`` be cut exactly into straight rods, at most ``counts[L-1]`` of length L?"""
     if not cubes:

@@ -146,11 +146,9 @@ def test_bot_names_options_and_errors() -> None:
         assert made.name == name and isinstance(made, arena.Policy)
         assert pickle.loads(pickle.dumps(made)) == made
     # bot() may also return OpenSpiel's mcts, which has no loader: read it by name.
-    assert (
-        getattr(bot("greedy-loader"), "loader") is greedy_load
-        and getattr(bot("optimal"), "loader") is None
-    )
-    assert getattr(bot("random", loader=greedy_load), "loader") is greedy_load
+    assert getattr(bot("greedy-loader"), "loader") is greedy_load  # noqa: B009
+    assert getattr(bot("optimal"), "loader") is None  # noqa: B009
+    assert getattr(bot("random", loader=greedy_load), "loader") is greedy_load  # noqa: B009
     with pytest.raises(PackingError, match="unknown bot 'fastest'"):
         bot("fastest")
     with pytest.raises(TypeError):

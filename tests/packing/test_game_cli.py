@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from packing import Cargo, play_game, bot
+from packing import Cargo, bot, play_game
 from packing.cli import main
 
 

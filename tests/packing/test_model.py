@@ -139,9 +139,8 @@ def test_the_sample_deck_has_no_variant() -> None:
 
 def test_plan_status_and_engine_read_as_text() -> None:
     truck = Truck.parse("##", height=1)
-    plan = LoadPlan(
-        truck, Cargo({2: 1}), (Placement.parse("2x@0,0,0"),), "optimal", 2, engine="cp-sat"
-    )  # type: ignore[arg-type]
+    placements = (Placement.parse("2x@0,0,0"),)
+    plan = LoadPlan(truck, Cargo({2: 1}), placements, "optimal", 2, engine="cp-sat")  # type: ignore[arg-type]
     assert plan.status is Status.OPTIMAL and plan.engine is Engine.CP_SAT
     assert (str(plan.status), str(plan.engine), str(Engine.BOUND), str(Status.BY_HAND)) == (
         "optimal",

@@ -19,7 +19,7 @@ import arena  # noqa: E402
 from arena.openspiel import SearchPolicy, arena_state, wrap  # noqa: E402
 from packing import SAMPLE_DECK, Cargo, Game, PackingError, bot, dump_deck, play_game  # noqa: E402
 from packing.cli import main  # noqa: E402
-from packing.game import (
+from packing.game import (  # noqa: E402
     PILE,
     Draw,
     Grab,

@@ -24,7 +24,6 @@ from packing import (
     upper_bound,
     verify,
 )
-from packing import solver
 from tests.packing.brute import brute_force_loaded
 from tests.packing.strategies import cargos, rolls, trucks
 

@@ -2,9 +2,10 @@
 files are keyed by deck, and queries answer the same with and without it."""
 
 import random
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest

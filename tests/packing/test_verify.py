@@ -7,7 +7,10 @@ from packing import Cargo, InvalidPlan, LoadPlan, Placement, Status, Truck, prob
 TRUCK = Truck.parse("###/#.#", height=2)
 
 
-def plan(*placements: str, cargo: Cargo = Cargo({1: 5, 2: 5, 3: 5}), **kw: object) -> LoadPlan:
+MIXED = Cargo({1: 5, 2: 5, 3: 5})
+
+
+def plan(*placements: str, cargo: Cargo = MIXED, **kw: object) -> LoadPlan:
     return LoadPlan(TRUCK, cargo, tuple(Placement.parse(p) for p in placements), **kw)  # type: ignore[arg-type]
 
 
