@@ -9,6 +9,7 @@ their own policies.
 """
 
 from arena.errors import ArenaError
+from arena.extras import MissingExtraError, import_extra
 from arena.play import RandomPolicy, play, sample_outcome, seat_streams
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
 from arena.tournament import GameRecord, PolicyStats, TournamentResult, deal_seed, tournament
@@ -20,11 +21,13 @@ __all__ = [
     "ArenaError",
     "GameRecord",
     "GameState",
+    "MissingExtraError",
     "Policy",
     "PolicyStats",
     "RandomPolicy",
     "TournamentResult",
     "deal_seed",
+    "import_extra",
     "play",
     "sample_outcome",
     "seat_streams",

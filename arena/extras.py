@@ -1,0 +1,71 @@
+"""Optional dependencies: one way to import them, one error when one is missing.
+
+The core (``arena``, ``packing``, ``express``) needs only OR-Tools and NumPy. Plots, progress
+bars, tournament statistics, Dask and OpenSpiel come with extras of the ``tabletop-solvers``
+distribution; every module that needs one imports it through :func:`import_extra`, inside the
+function that uses it or at the top of a module that exists only for that extra, so a missing
+extra is always the same :class:`MissingExtraError` naming the extra and the command that
+installs it.
+
+>>> import_extra("math", "plot").pi > 3
+True
+>>> import_extra("no_such_module_anywhere", "plot")
+Traceback (most recent call last):
+...
+arena.extras.MissingExtraError: no_such_module_anywhere is not installed: it comes with the plot extra (pip install 'tabletop-solvers[plot]')
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+DISTRIBUTION = "tabletop-solvers"
+"""The name the library is installed by (``pip install tabletop-solvers``)."""
+
+EXTRAS = ("plot", "progress", "tournament", "dask", "openspiel")
+"""The optional extras the distribution declares (``pyproject.toml``)."""
+
+
+def install_command(extra: str) -> str:
+    """The command that installs ``extra``.
+
+    >>> install_command("dask")
+    "pip install 'tabletop-solvers[dask]'"
+    """
+    return f"pip install '{DISTRIBUTION}[{extra}]'"
+
+
+class MissingExtraError(ImportError):
+    """An optional dependency is not installed; the message names its extra and the install command.
+
+    It is an :class:`ImportError`, so code that already catches that keeps working; both command
+    lines turn it into one line and exit status 2.
+    """
+
+    def __init__(self, module: str, extra: str) -> None:
+        if extra not in EXTRAS:
+            raise ValueError(f"unknown extra {extra!r} (expected one of {', '.join(EXTRAS)})")
+        super().__init__(
+            f"{module} is not installed: it comes with the {extra} extra ({install_command(extra)})",
+            name=module,
+        )
+        self.module = module
+        self.extra = extra
+
+    def __reduce__(self) -> tuple[type[MissingExtraError], tuple[str, str]]:
+        return (MissingExtraError, (self.module, self.extra))
+
+
+def import_extra(module: str, extra: str) -> ModuleType:
+    """Import ``module``, which the ``extra`` extra installs, or raise :class:`MissingExtraError`.
+
+    A module that is installed but fails on import for another reason raises that error itself.
+    """
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        missing = error.name or module
+        if missing == module or module.startswith(missing + "."):
+            raise MissingExtraError(module, extra) from None
+        raise
