@@ -1,0 +1,68 @@
+"""A memo keyed by an object's identity, for immutable values that are costly to hash.
+
+Hot paths meet the same few large immutable values again and again (a deck's tuple of trucks,
+a chance node's outcome tuple, a card): hashing them each time costs more than the work saved,
+so they are looked up by ``id()``. An id is only unique while its object lives, so every entry
+holds its object: while an entry is cached, its id cannot be reused by another object. The memo
+is bounded (cleared when full), so holding the objects never grows without limit.
+
+>>> memo = IdentityMemo[tuple[int, ...], int](limit=2)
+>>> key = (1, 2, 3)
+>>> memo.get(key) is None
+True
+>>> memo.lookup(key, sum)
+6
+>>> memo.get(key), memo.get((1, 2, 3)) is None   # an equal but distinct tuple is another key
+(6, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class IdentityMemo(Generic[K, V]):
+    """Values computed from objects, found again by the object's identity (``is``, not ``==``).
+
+    Only immutable objects belong here: a value cached for an object that later changes in place
+    would be stale.
+    """
+
+    __slots__ = ("_entries", "limit")
+
+    def __init__(self, *, limit: int = 256) -> None:
+        if limit < 1:
+            raise ValueError(f"a memo's limit must be at least 1, not {limit!r}")
+        self.limit = limit
+        self._entries: dict[int, tuple[K, V]] = {}
+
+    def get(self, key: K) -> V | None:
+        """The value cached for this very object, or None."""
+        entry = self._entries.get(id(key))
+        if entry is not None and entry[0] is key:
+            return entry[1]
+        return None
+
+    def put(self, key: K, value: V) -> V:
+        """Cache ``value`` for ``key`` (clearing the memo first when it is full); returns ``value``."""
+        if len(self._entries) >= self.limit:
+            self._entries.clear()
+        self._entries[id(key)] = (key, value)
+        return value
+
+    def lookup(self, key: K, compute: Callable[[K], V]) -> V:
+        """The cached value for ``key``, computed by ``compute(key)`` and cached on a miss."""
+        entry = self._entries.get(id(key))
+        if entry is not None and entry[0] is key:
+            return entry[1]
+        return self.put(key, compute(key))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        self._entries.clear()
