@@ -3,12 +3,16 @@ the rest varies, and a seeded generator draws the same world again. No OpenSpiel
 
 from __future__ import annotations
 
+import ast
+import importlib
+import sys
 from collections import Counter
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
+import express.worlds
 from arena import sample_outcome
 from express import ExpressError, Game, Match
 from express.worlds import (
@@ -256,3 +260,23 @@ def test_an_impossible_observation_is_reported() -> None:
     )
     with pytest.raises(ExpressError, match="no history"):
         sample_world(bad, np.random.default_rng(0))
+
+
+def test_the_module_knows_nothing_of_openspiel(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = open(express.worlds.__file__, encoding="utf-8").read()
+    imported = {
+        name
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for name in (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+        )
+    }
+    assert not {name for name in imported if "spiel" in name}, imported
+    # And it imports with OpenSpiel missing.
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.delitem(sys.modules, "express.worlds")
+    monkeypatch.setattr(express, "worlds", express.worlds)  # the package's attribute comes back too
+    assert importlib.import_module("express.worlds").sample_world is not sample_world
