@@ -83,6 +83,8 @@ information-state string; ``state_from_observation(observation, rng)``, which a 
 starts each decision from, is :func:`express.worlds.sample_world` — a world with that
 observation.
 
+Importing this module without the extra raises :class:`arena.MissingExtraError` naming it.
+
 A :class:`express.MatchObservation` is read through its current game: a search policy in the
 strategic variant plays each game for that game's score.
 """

@@ -6,6 +6,7 @@ search bots as ``express`` bots. The world search itself is tested without OpenS
 from __future__ import annotations
 
 import pickle
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -269,6 +270,14 @@ def test_search_bots_play_in_arena_and_travel() -> None:
 def test_search_bot_options_are_checked() -> None:
     with pytest.raises(ExpressError, match="simulations"):
         bot("ismcts", simulations=0)
+
+
+def test_without_the_extra_the_bot_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.delitem(sys.modules, "arena.openspiel")
+    monkeypatch.delitem(sys.modules, "express.openspiel")
+    with pytest.raises(ExpressError, match=r"bot 'ismcts' needs OpenSpiel: .*openspiel extra"):
+        bot("ismcts")
 
 
 def test_tournament_command_takes_openspiel_bots(capsys: pytest.CaptureFixture[str]) -> None:
