@@ -67,17 +67,22 @@ would also need the other players' policies). What holds:
 - every world returned is consistent (the final test compares the observation, and for
   :func:`resample` the seen history, with the real ones);
 - :func:`resample`: every consistent world has a positive probability (only branches that
-  cannot succeed are cut, and every choice is tried first with positive probability). At each
-  hidden draw, the card taken is drawn with its chance probability renormalised over the cards
-  that survive the cuts and the dead ends met so far — a step-by-step renormalisation, not the
-  world's probability given everything the player saw: a world reached through steps with few
-  consistent alternatives is over-represented, one reached through steps with many is
-  under-represented. A face-down card is uniform over the surviving distinct cards of the hand,
-  not weighted by copies nor by what a player would choose to hide;
+  cannot succeed are cut, and every choice is tried first with positive probability). The
+  depth-first search returns the first consistent world it meets, so at each hidden draw the
+  card taken is the first, in the weighted random order, of the cards from which a consistent
+  world can still be reached: it is drawn with probability p / Σ p, its chance probability p
+  renormalised over those cards (a face-down card: 1 / n over the n such distinct cards of the
+  hand, not weighted by copies nor by what a player would choose to hide). A world's
+  probability is the product of these factors. The chance model given what the player saw
+  would be proportional to the product of the p alone: the two differ by the product of the
+  step-by-step normalisers Σ p, which the search never computes — worlds reached through
+  steps with few consistent alternatives are over-represented. (The restarts on exhausting a
+  budget bend this a little further, towards worlds found early.)
 - :func:`sample_world`: the player's own history is one of the consistent ones, drawn by the
-  ad-hoc random choices above; it is not shown that every consistent history can be drawn, and
-  no claim is made on their probabilities. The result is one plausible world, hidden cards
-  drawn at random.
+  ad-hoc random choices above (a random number of cards passed on, random hands holding the
+  cards that must be there); it is not shown that every consistent history can be drawn, and no
+  claim is made on their probabilities. The rest is drawn as by :func:`resample`. The result is
+  one plausible world, hidden cards drawn at random.
 
 Both consume ``rng`` (a NumPy :class:`numpy.random.Generator`) deterministically: the same
 generator state gives the same world, so seeded games replay.
