@@ -962,50 +962,60 @@ class _OwnHistory:
     ) -> Iterable[tuple[_Counts, _Counts]]:
         """Hands for decision ``index`` and their new cards, in a random order (a bounded number
         of random draws for the free ones)."""
-        size = self.hand_size + 1
         pool = [kind for kind, count in unseen.items() for _ in range(count)]
         need = self._must_hold(index, unseen, never)
-        last = self.final is not None and index == self.decisions - 1
+        final = self.final if index == self.decisions - 1 else None  # the last hand, when known
         if passed is None:
-            # The first hand: all new.
-            if last:
-                if not (_minus(self.final, unseen) or _minus(unseen, self.final)):  # type: ignore[arg-type]
-                    yield self.final, self.final  # type: ignore[misc]
-                return
-            tried: set[object] = set()
-            for _ in range(_SAMPLES):
-                chosen = self._sample(pool, size, self._with_urgent(index, unseen, need))
-                if chosen is None:
-                    return
-                key = tuple(sorted(chosen.items()))
-                if key not in tried:
-                    tried.add(key)
-                    yield chosen, chosen
+            return self._first_hands(index, pool, unseen, need, final)
+        return self._later_hands(index, passed, taken, pool, unseen, need, final)
+
+    def _first_hands(
+        self, index: int, pool: list[int], unseen: _Counts, need: _Counts, final: _Counts | None
+    ) -> Iterable[tuple[_Counts, _Counts]]:
+        """The first hand: all its cards new."""
+        if final is not None:
+            if not (_minus(final, unseen) or _minus(unseen, final)):
+                yield final, final
             return
-        # Later hands: the passed hand loses the cards the plays in sight took and some more
-        # face down, r in all, and gains r + 1 new cards.
+        tried: set[object] = set()
+        for _ in range(_SAMPLES):
+            chosen = self._sample(pool, self.hand_size + 1, self._with_urgent(index, unseen, need))
+            if chosen is None:
+                return
+            key = tuple(sorted(chosen.items()))
+            if key not in tried:
+                tried.add(key)
+                yield chosen, chosen
+
+    def _later_hands(
+        self,
+        index: int,
+        passed: _Counts,
+        taken: _Counts,
+        pool: list[int],
+        unseen: _Counts,
+        need: _Counts,
+        final: _Counts | None,
+    ) -> Iterable[tuple[_Counts, _Counts]]:
+        """A later hand: the passed hand loses the cards the plays in sight took and some more
+        face down, r in all, and gains r + 1 new cards."""
         removable = _minus(passed, taken)
         forced = sum(taken.values())
         most = forced + self.face_down[index]
-        if last:
-            assert self.final is not None
-            old = _minus(self.final, unseen)
-            if _minus(unseen, self.final) or _minus(old, removable):
+        if final is not None:
+            old = _minus(final, unseen)
+            if _minus(unseen, final) or _minus(old, removable):
                 return
             removed = self.hand_size - sum(old.values())
-            if (
-                forced <= removed <= most
-                and sum(self.final.values()) - sum(old.values()) == removed + 1
-            ):
-                yield self.final, _minus(self.final, old)
+            if forced <= removed <= most and sum(final.values()) - sum(old.values()) == removed + 1:
+                yield final, _minus(final, old)
             return
         seen_hands: set[object] = set()
         for _ in range(_SAMPLES):
             if len(pool) - 1 < forced:
                 return
-            must_new = self._with_urgent(
-                index, unseen, need
-            )  # need: before the old cards are known
+            # The cards that must be new bound r from below (drawn before the old cards are known).
+            must_new = self._with_urgent(index, unseen, need)
             lowest = max(forced, sum(must_new.values()) - sum(need.values()) - 1)
             if lowest > min(most, len(pool) - 1):
                 return
