@@ -821,7 +821,7 @@ class _OwnTurn:
 
 
 class _OwnHistory:
-    """``state_from_observation``'s first stage: the player's own side of a history — the hand
+    """:func:`sample_world`'s first stage: the player's own side of a history — the hand
     held and the cards new at each of its decisions — consistent with its observation.
 
     An observation tells the cards the player has seen (``seen``), its plays, the others' plays
