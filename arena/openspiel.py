@@ -20,7 +20,7 @@ forwards each call to it, translating values on the way — there is no second c
 - ``resample_from_infostate(player, sampler)``: a state the player cannot tell from this one, by
   the codec's ``resample``; OpenSpiel's information-set MCTS samples its worlds this way.
 
-Importing this module without the extra raises :class:`arena.ArenaError` naming it.
+Importing this module without the extra raises :class:`arena.MissingExtraError` naming it.
 """
 
 from __future__ import annotations
@@ -29,19 +29,19 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from arena.errors import ArenaError
+from arena.extras import import_extra
+from arena.memo import IdentityMemo
 from arena.protocol import Action, GameState
 
-try:
+if TYPE_CHECKING:
     import pyspiel
-except ImportError as error:  # pragma: no cover - depends on the installed extras
-    raise ArenaError(
-        "OpenSpiel is not installed: install the openspiel extra (pip install 'tabletop-solvers[openspiel]')"
-    ) from error
+else:
+    pyspiel = import_extra("pyspiel", "openspiel")
 
 __all__ = [
     "Codec",
@@ -319,23 +319,21 @@ class _Inner:
         self.state = state
 
 
-_FLOATS: dict[int, tuple[Sequence[tuple[Action, Any]], list[float]]] = {}
-_FLOATS_LIMIT = 10_000
+# Games hand out the same tuple of outcomes again and again (Pack & Stack's 900 rolls, the draws
+# for each pile size): each tuple's floats are computed once, found again by the tuple's identity.
+_FLOATS = IdentityMemo[tuple[tuple[Action, Any], ...], list[float]](limit=10_000)
+
+
+def _float_list(outcomes: Sequence[tuple[Action, Any]]) -> list[float]:
+    return [float(p) for _, p in outcomes]
 
 
 def _floats(outcomes: Sequence[tuple[Action, Any]]) -> list[float]:
-    """The outcomes' probabilities as floats, each rounded once. Games hand out the same tuple
-    of outcomes again and again (Pack & Stack's 900 rolls, the draws for each pile size), so the
-    conversion is kept per tuple, by identity (the entry holds the tuple: its id stays unique)."""
-    entry = _FLOATS.get(id(outcomes))
-    if entry is not None and entry[0] is outcomes:
-        return entry[1]
-    floats = [float(p) for _, p in outcomes]
-    if isinstance(outcomes, tuple):  # a list may change in place: converted every time
-        if len(_FLOATS) >= _FLOATS_LIMIT:
-            _FLOATS.clear()
-        _FLOATS[id(outcomes)] = (outcomes, floats)
-    return floats
+    """The outcomes' probabilities as floats, each rounded once (a tuple's kept; a list may
+    change in place, so it is converted every time)."""
+    if isinstance(outcomes, tuple):
+        return _FLOATS.lookup(outcomes, _float_list)
+    return _float_list(outcomes)
 
 
 class _Observer:

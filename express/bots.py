@@ -309,7 +309,7 @@ def _openspiel(search: str, *, simulations: int = SEARCH_SIMULATIONS, **options:
 
     try:
         from express.openspiel import CODEC
-    except ArenaError as error:  # the extra is missing: say which, in one line
+    except ImportError as error:  # the extra is missing (MissingExtraError): say which
         raise ExpressError(f"bot {search!r} needs OpenSpiel: {error}") from None
     from arena.openspiel import SearchPolicy
 

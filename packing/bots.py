@@ -385,7 +385,7 @@ def _search_bot(name: str, *, simulations: int = MCTS_SIMULATIONS, **options: An
 
     try:
         from packing.openspiel import CODEC
-    except ArenaError as error:  # the extra is missing: say which, in one line
+    except ImportError as error:  # the extra is missing (MissingExtraError): say which
         raise PackingError(f"bot {name!r} needs OpenSpiel: {error}") from None
     from arena.openspiel import SearchPolicy
 

@@ -53,7 +53,7 @@ bots, 10 games: 2 wins and 20 points a game against 0 wins and 15); to the game'
 6 s. ``ismcts`` is refused: Pack & Stack has perfect information. Through pyspiel directly
 (``MCTSBot`` on ``python_pack_and_stack``) the search sees the whole capped game.
 
-Importing this module without the extra raises :class:`arena.ArenaError` naming it.
+Importing this module without the extra raises :class:`arena.MissingExtraError` naming it.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import pickle
+import sys
 
 import numpy as np
 import pytest
@@ -108,3 +110,13 @@ def test_search_policy_refuses_bad_options() -> None:
         SearchPolicy(CODEC, "ismcts")
     with pytest.raises(ArenaError, match="simulations: 0"):
         SearchPolicy(CODEC, simulations=0)
+
+
+def test_without_the_extra_the_import_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.delitem(sys.modules, "arena.openspiel")
+    with pytest.raises(MissingExtraError, match=r"openspiel extra \(pip install") as caught:
+        importlib.import_module("arena.openspiel")
+    assert (caught.value.module, caught.value.extra) == ("pyspiel", "openspiel")

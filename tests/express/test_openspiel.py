@@ -1,9 +1,12 @@
 """Yardmaster Express in OpenSpiel (``express.openspiel``): the registered game, its ids, limits,
-observations that never leak, hidden worlds, and OpenSpiel's search bots as ``express`` bots."""
+observations that never leak, hidden worlds through ``resample_from_infostate``, and OpenSpiel's
+search bots as ``express`` bots. The world search itself is tested without OpenSpiel in
+``test_worlds.py``."""
 
 from __future__ import annotations
 
 import pickle
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -226,20 +229,6 @@ def test_resample_keeps_what_the_player_knows_and_varies_the_rest() -> None:
     assert varied >= 3  # hidden face-down cards do get redrawn
 
 
-def test_state_from_observation_matches_the_observation() -> None:
-    rng = np.random.default_rng(5)
-    for seed in range(10):
-        for state in random_walk(SHORT, seed):
-            if state.is_chance_node() or state.is_terminal():
-                continue
-            inner = _game(state)
-            player = inner.current_player()
-            view = inner.observation(player)
-            made = CODEC.state_from_observation(view, rng)
-            assert made.observation(player) == view
-            assert sorted(made.legal_actions(), key=str) == sorted(inner.legal_actions(), key=str)
-
-
 def test_openspiel_bots_finish_games_through_pyspiel() -> None:
     from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
@@ -281,6 +270,14 @@ def test_search_bots_play_in_arena_and_travel() -> None:
 def test_search_bot_options_are_checked() -> None:
     with pytest.raises(ExpressError, match="simulations"):
         bot("ismcts", simulations=0)
+
+
+def test_without_the_extra_the_bot_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.delitem(sys.modules, "arena.openspiel")
+    monkeypatch.delitem(sys.modules, "express.openspiel")
+    with pytest.raises(ExpressError, match=r"bot 'ismcts' needs OpenSpiel: .*openspiel extra"):
+        bot("ismcts")
 
 
 def test_tournament_command_takes_openspiel_bots(capsys: pytest.CaptureFixture[str]) -> None:
