@@ -8,11 +8,28 @@ their own policies.
 (-1, -4)
 """
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
 from arena.errors import ArenaError
 from arena.extras import MissingExtraError, import_extra
 from arena.play import RandomPolicy, play, sample_outcome, seat_streams
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
-from arena.tournament import GameRecord, PolicyStats, TournamentResult, deal_seed, tournament
+from arena.tournament import (
+    GameRecord,
+    PolicyStats,
+    TournamentResult,
+    deal_seed,
+    seat_labels,
+    tournament,
+)
+
+try:
+    __version__ = _version("tabletop-solvers")
+except PackageNotFoundError:  # a checkout on the path that was never installed
+    __version__ = "0+unknown"
+"""The installed ``tabletop-solvers`` distribution's version (``packing`` and ``express``
+report the same one)."""
 
 __all__ = [
     "CHANCE",
@@ -30,6 +47,7 @@ __all__ = [
     "import_extra",
     "play",
     "sample_outcome",
+    "seat_labels",
     "seat_streams",
     "tournament",
 ]

@@ -15,8 +15,9 @@ arguments into one task; the library's tasks are distinct anyway (each carries i
 and seed), and results never depend on which executor ran them. With a remote scheduler the
 workers must have this library installed (the tasks are its module-level functions).
 
-A scheduler that cannot be reached, a bad ``local:N`` or a missing extra raise
-:class:`ExecutorError` with one line saying what went wrong.
+A scheduler that cannot be reached or a bad ``local:N`` raise :class:`ExecutorError` with one
+line saying what went wrong; a missing extra raises :class:`arena.extras.MissingExtraError`.
+The command-line options that choose an executor are :func:`arena.cli.add_executor_options`.
 
 >>> with executor_from(workers=1) as pool:
 ...     pool.submit(pow, 2, 10).result()
@@ -25,7 +26,6 @@ A scheduler that cannot be reached, a bad ``local:N`` or a missing extra raise
 
 from __future__ import annotations
 
-import argparse
 import logging
 import re
 from collections.abc import Iterator
@@ -34,6 +34,7 @@ from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.extras import import_extra
 
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = 3.0
@@ -42,7 +43,7 @@ _LOCAL = re.compile(r"^local:(\d+)$")
 
 
 class ExecutorError(ArenaError):
-    """An executor that cannot be made: bad options, a missing extra, an unreachable cluster."""
+    """An executor that cannot be made: bad options, an unreachable cluster."""
 
 
 def parse_cluster(text: str) -> int:
@@ -55,14 +56,6 @@ def parse_cluster(text: str) -> int:
     if not match or int(match.group(1)) < 1:
         raise ExecutorError(f"invalid cluster {text!r} (expected local:N with N ≥ 1)")
     return int(match.group(1))
-
-
-def _distributed() -> Any:
-    try:
-        import distributed
-    except ImportError as error:
-        raise ExecutorError(f"Dask needs the dask extra (pip install '.[dask]'): {error}") from None
-    return distributed
 
 
 @contextmanager
@@ -97,7 +90,7 @@ def executor_from(
             yield pool
         return
     n = parse_cluster(cluster) if cluster is not None else 0
-    distributed = _distributed()
+    distributed = import_extra("distributed", "dask")
     with ExitStack() as stack:
         if cluster is not None:
             local = stack.enter_context(
@@ -123,43 +116,18 @@ def executor_from(
         yield client.get_executor(pure=False)
 
 
-def add_executor_options(parser: argparse.ArgumentParser, *, workers_default: int) -> None:
-    """``--workers N`` / ``--scheduler ADDRESS`` / ``--cluster local:N`` on a command that runs
-    long work (one of them; both games' commands share these words)."""
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help=f"local worker processes (default {workers_default}; 1 = in this process)",
-    )
-    group.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="an existing Dask scheduler, e.g. tcp://host:8786 (the dask extra)",
-    )
-    group.add_argument(
-        "--cluster",
-        metavar="local:N",
-        help="a Dask LocalCluster of N worker processes (the dask extra)",
-    )
-    parser.set_defaults(workers_default=workers_default)
+def __getattr__(name: str) -> Any:
+    """``add_executor_options`` and ``executor_for`` moved to :mod:`arena.cli` (they are the
+    command line's); the old names still work, with a DeprecationWarning."""
+    if name in ("add_executor_options", "executor_for"):
+        import warnings
 
+        import arena.cli
 
-@contextmanager
-def executor_for(args: argparse.Namespace) -> Iterator[tuple[Executor | None, int]]:
-    """The executor the options of :func:`add_executor_options` ask for, and the worker count
-    to plan tasks for: Dask when asked, a process pool for ``--workers N > 1``, ``None`` (work
-    in this process) for 1. Bad options and unreachable clusters raise :class:`ExecutorError`."""
-    workers = args.workers if args.workers is not None else args.workers_default
-    if args.scheduler is None and args.cluster is None:
-        if not isinstance(workers, int) or workers < 1:
-            raise ExecutorError(f"argument --workers: must be at least 1, not {workers!r}")
-        if workers == 1:
-            yield None, 1
-            return
-        with executor_from(workers=workers) as pool:
-            yield pool, workers
-        return
-    with executor_from(scheduler=args.scheduler, cluster=args.cluster) as executor:
-        yield executor, parse_cluster(args.cluster) if args.cluster is not None else 2
+        warnings.warn(
+            f"arena.executors.{name} is deprecated: use arena.cli.{name}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(arena.cli, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

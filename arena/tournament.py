@@ -44,13 +44,21 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 
 from arena.errors import ArenaError
+from arena.extras import import_extra
 from arena.play import play
 from arena.protocol import GameState, Policy
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["GameRecord", "PolicyStats", "TournamentResult", "deal_seed", "tournament"]
+__all__ = [
+    "GameRecord",
+    "PolicyStats",
+    "TournamentResult",
+    "deal_seed",
+    "seat_labels",
+    "tournament",
+]
 
 S = TypeVar("S", bound=GameState)
 
@@ -61,7 +69,23 @@ cost of sending it to a worker is small, short enough for a lively progress bar 
 CONFIDENCE = 0.95
 """The confidence level of every win-rate interval."""
 
-EXTRA_HINT = "pip install -e '.[tournament]'"
+
+def seat_labels(names: Sequence[str]) -> tuple[str, ...]:
+    """One distinct label per seat for bots given by name: a name given twice is labelled
+    ``name``, ``name#2``, ``name#3`` … (the rule of both games' ``tournament(players=...)``
+    and their command lines' ``--players``).
+
+    >>> seat_labels(["optimal", "random", "optimal", "optimal"])
+    ('optimal', 'random', 'optimal#2', 'optimal#3')
+    """
+    labels: list[str] = []
+    for name in names:
+        label, copy = name, 1
+        while label in labels:
+            copy += 1
+            label = f"{name}#{copy}"
+        labels.append(label)
+    return tuple(labels)
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -287,15 +311,11 @@ def _ignore_sigint() -> None:
 
 
 def _require_stats() -> tuple[ModuleType, type[Any]]:
-    """``scipy.stats`` and openskill's Plackett–Luce model, or an error naming the extra."""
-    try:
-        import scipy.stats
-        from openskill.models import PlackettLuce
-    except ImportError as err:
-        raise ImportError(
-            f"tournament statistics need scipy and openskill ({err.name} is missing): {EXTRA_HINT}"
-        ) from err
-    return scipy.stats, PlackettLuce
+    """``scipy.stats`` and openskill's Plackett–Luce model, or :class:`MissingExtraError`
+    naming the ``tournament`` extra."""
+    stats = import_extra("scipy.stats", "tournament")
+    models = import_extra("openskill.models", "tournament")
+    return stats, models.PlackettLuce
 
 
 def _progress(total: int, enabled: bool) -> Any:
@@ -392,7 +412,7 @@ def tournament(
 
     Bad input raises :class:`ArenaError` (wrong number of policies, repeated names, ``games`` or
     ``workers`` below 1, a negative seed) or :class:`TypeError` (wrong types); missing scipy or
-    openskill raise :class:`ImportError` naming the ``tournament`` extra.
+    openskill raise :class:`arena.extras.MissingExtraError` naming the ``tournament`` extra.
     """
     if not callable(new_game):
         raise TypeError(f"expected a zero-argument callable returning a game, got {new_game!r}")

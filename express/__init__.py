@@ -8,6 +8,7 @@ the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bot
 56
 """
 
+from arena import __version__ as __version__
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
 from express.cards import (
@@ -43,6 +44,7 @@ from express.match import Match, MatchEvent, MatchObservation
 from express.review import Decisive, PlayerHindsight, decisive, hindsight
 from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
 from express.search import TrainSearch, best_train
+from express.tournament import Decided, decided, tournament
 from express.train import Play, Run, Train, check_plays, connects, runs_of, without
 
 __all__ = [
@@ -108,4 +110,7 @@ __all__ = [
     "PerfectPolicy",
     "solve_deal",
     "solve_order",
+    "Decided",
+    "decided",
+    "tournament",
 ]

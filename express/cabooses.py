@@ -139,6 +139,15 @@ class Caboose:
     def __str__(self) -> str:
         return self.name
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: the name, points, kind and condition (``express cabooses --json``)."""
+        return {
+            "name": self.name,
+            "points": self.points,
+            "kind": self.kind.value,
+            "condition": self.condition,
+        }
+
 
 def _color_counts(row: Row) -> Counter[Color]:
     return Counter(car.color for car in row if car.color is not None)

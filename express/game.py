@@ -808,3 +808,25 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<express.Game {self.players} players, turn {self.turn} of {self.players * self.rounds}>"
+
+    def to_dict(self) -> dict[str, object]:
+        """The game as JSON-ready data: the caboose, every turn, the events' text, the trains
+        and, once the game is over, the score (``express play --json`` adds players and seed)."""
+        return {
+            "caboose": None if self.caboose is None else self.caboose.name,
+            "turns": [
+                {
+                    "round": e.round,
+                    "player": e.player,
+                    "drew": str(e.drew),
+                    "hand": [str(c) for c in e.hand],
+                    "play": str(e.play),
+                    "train": str(e.train),
+                }
+                for e in self.events
+                if isinstance(e, Turn)
+            ],
+            "events": [str(e) for e in self.events],
+            "trains": [str(train) for train in self.trains],
+            "score": self.score().to_dict() if self.is_terminal() else None,
+        }

@@ -46,6 +46,17 @@ class PlayerHindsight:
         """How far the actual train fell short of the best one, on the same solo scale."""
         return self.best.score - self.solo
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: the player, the cards seen, the best train's result, solo, total, gap."""
+        return {
+            "player": self.player,
+            "seen": [str(c) for c in self.seen],
+            "best": self.best.to_dict(),
+            "solo": self.solo,
+            "total": self.total,
+            "gap": self.gap,
+        }
+
 
 def hindsight(game: Game) -> tuple[PlayerHindsight, ...]:
     """For each player of a finished game, the best train it could have built from the cards that

@@ -6,6 +6,7 @@
 (18, True)
 """
 
+from arena import __version__ as __version__
 from packing.bots import BOTS, bot, greedy_load, tournament
 from packing.deck import SAMPLE_DECK, dump_deck, load_deck, parse_deck, save_deck
 from packing.errors import DeckError, InternalError, InvalidPlan, PackingError, ParseError

@@ -408,8 +408,9 @@ def tournament(
     bot_options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> arena.TournamentResult:
     """A duplicate-deal tournament (:func:`arena.tournament`) between bots named in ``players``,
-    one per seat; a name given twice plays as ``name``, ``name 2``, ... ``bot_options`` gives
-    options by bot name (``{"mcts": {"simulations": 100}}``), passed to :func:`bot`.
+    one per seat; a name given twice plays as ``name``, ``name#2``, ...
+    (:func:`arena.seat_labels`). ``bot_options`` gives options by bot name
+    (``{"mcts": {"simulations": 100}}``), passed to :func:`bot`.
 
     Needs the ``tournament`` extra (scipy, openskill).
 
@@ -420,13 +421,8 @@ def tournament(
     if isinstance(players, str):
         raise TypeError("players must be a sequence of bot names, not one str")
     made: dict[str, Any] = {}
-    for name in players:
-        made_bot = bot(name, **(bot_options or {}).get(name, {}))
-        label, k = name, 1
-        while label in made:
-            k += 1
-            label = f"{name} {k}"
-        made[label] = replace(made_bot, name=label)
+    for name, label in zip(players, arena.seat_labels(players)):
+        made[label] = replace(bot(name, **(bot_options or {}).get(name, {})), name=label)
     new_game = partial(Game, len(made), deck=tuple(deck), start_points=start_points)
     new_game()  # bad options (player count, deck) fail here, before any worker starts
     return arena.tournament(

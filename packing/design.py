@@ -423,6 +423,32 @@ class DeckReport:
     def skill(self) -> float:
         return self.heuristic_loss
 
+    def to_dict(self) -> dict[str, object]:
+        """The report as JSON-ready data (fractions as floats), as ``packing decks compare
+        --json`` prints it."""
+        trucks = zip(self.deck, self.expected_penalty, self.p_best)
+        return {
+            "deck": self.label,
+            "coverage": float(self.coverage),
+            "balance": float(self.balance),
+            "skill": self.skill,
+            "best_mean_penalty": float(self.best_mean),
+            "dominated": [t.name for t in self.dominated],
+            "facts_broken": list(self.facts),
+            "best_by_volume": {str(v): float(e) for v, e in enumerate(self.best_by_volume, 1)},
+            "trucks": [
+                {
+                    "truck": t.name,
+                    "mask": str(t),
+                    "height": t.height,
+                    "capacity": t.capacity,
+                    "expected_penalty": float(e),
+                    "p_best": float(p),
+                }
+                for t, e, p in trucks
+            ],
+        }
+
 
 def deck_report(table: OptimalTable, *, label: str = "") -> DeckReport:
     """What :func:`compare` reports about one deck, from its table."""

@@ -1113,6 +1113,16 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {self}>"
 
+    def to_dict(self) -> dict[str, object]:
+        """The game as JSON-ready data: start points, every round's record, the points and, once
+        the game is over, the winners (``packing play --json`` adds the players and the seed)."""
+        return {
+            "start_points": self._setup.start_points,
+            "rounds": [record.to_dict() for record in self._rounds],
+            "points": list(self._points),
+            "winners": sorted(self.winners()),
+        }
+
 
 def loaders_of(policies: Sequence[Any]) -> tuple[Loader | None, ...]:
     """Each policy's ``loader`` attribute (None — the optimal loading — when it has none)."""

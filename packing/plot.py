@@ -32,6 +32,8 @@ import os
 from pathlib import Path
 from typing import Any, Final
 
+from arena.extras import MissingExtraError
+
 try:
     from matplotlib.axes import Axes
     from matplotlib.colors import PowerNorm, to_rgb
@@ -43,9 +45,7 @@ try:
         Poly3DCollection,
     )
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        "packing.plot needs matplotlib: pip install 'tabletop-solvers[plot]'"
-    ) from error
+    raise MissingExtraError("matplotlib", "plot") from error
 
 import numpy as np
 

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from collections.abc import Callable, Sequence
 
 import pytest
 
-COMMANDS = [
-    ("packing", "tournament", "--players", "optimal,capacity", "--games", "2"),
-    ("express", "tournament", "--players", "greedy,random", "--games", "2"),
+import express.cli
+import packing.cli
+
+Main = Callable[[Sequence[str] | None], int]
+COMMANDS: list[tuple[Main, tuple[str, ...]]] = [
+    (packing.cli.main, ("tournament", "--players", "optimal,capacity", "--games", "2")),
+    (express.cli.main, ("tournament", "--players", "greedy,random", "--games", "2")),
 ]
 
 
-def run(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", *argv], capture_output=True, text=True, timeout=300
-    )
+def run(capsys: pytest.CaptureFixture[str], main: Main, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=["packing", "express"])
@@ -26,22 +29,30 @@ def run(*argv: str) -> subprocess.CompletedProcess[str]:
     [
         (("--scheduler", "tcp://127.0.0.1:1"), "tcp://127.0.0.1:1"),
         (("--cluster", "remote:3"), "remote:3"),
-        (("--workers", "0"), "0"),
+        (("--workers", "0"), "'0'"),
     ],
 )
 def test_bad_executor_choices_are_one_line(
-    command: tuple[str, ...], options: tuple[str, ...], quoted: str
+    capsys: pytest.CaptureFixture[str],
+    command: tuple[Main, tuple[str, ...]],
+    options: tuple[str, ...],
+    quoted: str,
 ) -> None:
-    done = run(*command, *options)
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1 and quoted in done.stderr
-    as_json = run(*command, *options, "--json")
-    assert as_json.returncode == 2 and quoted in json.loads(as_json.stdout)["error"]
+    main, words = command
+    code, _, err = run(capsys, main, *words, *options)
+    assert code == 2 and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and quoted in err
+    code, out, _ = run(capsys, main, *words, *options, "--json")
+    assert code == 2 and quoted in json.loads(out)["error"]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=["packing", "express"])
-def test_a_process_pool_gives_the_serial_result(command: tuple[str, ...]) -> None:
-    serial = run(*command, "--seed", "3", "--json")
-    pooled = run(*command, "--seed", "3", "--workers", "2", "--json")
-    assert serial.returncode == 0 and pooled.returncode == 0, serial.stderr + pooled.stderr
-    assert json.loads(serial.stdout)["stats"] == json.loads(pooled.stdout)["stats"]
+def test_a_process_pool_gives_the_serial_result(
+    capsys: pytest.CaptureFixture[str], command: tuple[Main, tuple[str, ...]]
+) -> None:
+    main, words = command
+    code, serial, err = run(capsys, main, *words, "--seed", "3", "--json")
+    assert code == 0, err
+    code, pooled, err = run(capsys, main, *words, "--seed", "3", "--workers", "2", "--json")
+    assert code == 0, err
+    assert json.loads(serial)["stats"] == json.loads(pooled)["stats"]

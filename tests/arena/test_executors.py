@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from arena.executors import ExecutorError, executor_from, parse_cluster
+from arena.extras import MissingExtraError
 
 
 def test_workers_give_a_process_pool() -> None:
@@ -49,6 +50,8 @@ def test_an_unreachable_scheduler_is_one_clear_error_soon() -> None:
 
 def test_a_missing_dask_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
-    with pytest.raises(ExecutorError, match=r"dask extra \(pip install '\.\[dask\]'\)"):
+    with pytest.raises(
+        MissingExtraError, match=r"dask extra \(pip install 'tabletop-solvers\[dask\]'\)"
+    ):
         with executor_from(cluster="local:1"):
             pass

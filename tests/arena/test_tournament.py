@@ -23,6 +23,7 @@ import scipy.stats
 from arena import (
     ArenaError,
     GameRecord,
+    MissingExtraError,
     Policy,
     RandomPolicy,
     TournamentResult,
@@ -434,7 +435,7 @@ def test_progress_bar_with_and_without_tqdm(
 @pytest.mark.parametrize("module", ["scipy.stats", "openskill.models"])
 def test_missing_statistics_extra_is_named(module: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, module, None)
-    with pytest.raises(ImportError, match=r"pip install -e '\.\[tournament\]'"):
+    with pytest.raises(MissingExtraError, match=r"pip install 'tabletop-solvers\[tournament\]'"):
         tournament(DiceRace, KEEP_BANK, games=1, seed=0, progress=False)
 
 

@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -83,8 +85,12 @@ def test_best_with_cards_start_and_caboose(capsys: pytest.CaptureFixture[str]) -
 def test_best_from_a_deck_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("; my printed edition\nR4|B4, B4|G4\nG4|Y4\n", encoding="utf-8")
-    code, out, _ = run(capsys, "best", "--length", "3", "--deck-file", str(deck), "--json")
-    assert code == 0 and json.loads(out)["score"] == 24 + 2
+    code, out, err = run(capsys, "best", "--length", "3", "--deck", str(deck), "--json")
+    assert code == 0 and json.loads(out)["score"] == 24 + 2 and err == ""
+    # The old spelling still works, with a note that it is deprecated.
+    code, old, err = run(capsys, "best", "--length", "3", "--deck-file", str(deck), "--json")
+    assert code == 0 and json.loads(old)["train"] == json.loads(out)["train"]
+    assert err == "express: note: --deck-file is deprecated: use --deck FILE\n"
 
 
 def test_score_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -117,15 +123,28 @@ def test_listings(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(json.loads(out)) == 24
 
 
-def express(*argv: str) -> subprocess.CompletedProcess[str]:
-    """The real command in a fresh interpreter (``-m express`` honours PYTHONPATH)."""
-    return subprocess.run(
-        [sys.executable, "-m", "express", *argv],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+@dataclass(frozen=True)
+class Done:
+    """What one ``express`` command did: its exit status and output."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+Run = Callable[..., Done]
+
+
+@pytest.fixture
+def express(capsys: pytest.CaptureFixture[str]) -> Run:
+    """``express ARGV`` in this process, through ``main(argv)``."""
+
+    def run(*argv: str) -> Done:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return Done(code, out, err)
+
+    return run
 
 
 def test_main_returns_the_exit_status_instead_of_exiting(
@@ -143,7 +162,9 @@ def test_main_returns_the_exit_status_instead_of_exiting(
 
 
 @pytest.mark.parametrize("players", [None, 2, 4])
-def test_deck_prints_a_deck_file_that_loads_back(players: int | None, tmp_path: Path) -> None:
+def test_deck_prints_a_deck_file_that_loads_back(
+    players: int | None, tmp_path: Path, express: Run
+) -> None:
     option = [] if players is None else ["--players", str(players)]
     deck = DECK if players is None else deck_for(players)
     printed = express("deck", *option)
@@ -154,9 +175,7 @@ def test_deck_prints_a_deck_file_that_loads_back(players: int | None, tmp_path: 
     path.write_text(printed.stdout, encoding="utf-8")
     assert load_deck(path) == deck
     # The file, read back by the command line, is the deck it was printed from.
-    from_file = express(
-        "best", "--length", "6", "--deck-file", str(path), "--start", "R4|B4", "--json"
-    )
+    from_file = express("best", "--length", "6", "--deck", str(path), "--start", "R4|B4", "--json")
     from_deck = express("best", "--length", "6", *option, "--start", "R4|B4", "--json")
     assert from_file.returncode == from_deck.returncode == 0, from_file.stderr
     keys = ("train", "score", "nodes")
@@ -165,18 +184,18 @@ def test_deck_prints_a_deck_file_that_loads_back(players: int | None, tmp_path: 
     ]
 
 
-def test_deck_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+def test_deck_file_with_a_byte_order_mark_is_read(tmp_path: Path, express: Run) -> None:
     path = tmp_path / "bom.txt"
     path.write_bytes("\ufeffR4|B4 ; first\r\nB4|G4\r\n".encode())
-    done = express("best", "--length", "2", "--deck-file", str(path), "--json")
+    done = express("best", "--length", "2", "--deck", str(path), "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["train"] == "R4|B4,B4|G4"
 
 
-def test_start_takes_the_cards_out_of_the_deck_file_too(tmp_path: Path) -> None:
+def test_start_takes_the_cards_out_of_the_deck_file_too(tmp_path: Path, express: Run) -> None:
     path = tmp_path / "deck.txt"
     path.write_text("R4|B4\nB4|G4\nG4|Y4\n", encoding="utf-8")
-    done = express("best", "--length", "2", "--deck-file", str(path), "--start", "R4|B4", "--json")
+    done = express("best", "--length", "2", "--deck", str(path), "--start", "R4|B4", "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["plays"] == ["B4|G4", "G4|Y4"] and data["train"] == "R4|B4,B4|G4,G4|Y4"
@@ -260,19 +279,19 @@ BAD_ARGUMENTS = [
     ),
     (["score", "--train", "P4|P4", "--train", ""], "'P4|P4' (checked against the 2-player deck"),
     (["score", "--train", "R4|B4", "--train", "", "--cards", "B4|G4"], "'R4|B4'"),
-    (["best", "--length", "3", "--deck-file", "/nonexistent/deck.txt"], "'/nonexistent/deck.txt'"),
+    (["best", "--length", "3", "--deck", "/nonexistent/deck.txt"], "'/nonexistent/deck.txt'"),
     (["deck", "--players", "6"], "6"),
 ]
 
 
-def assert_one_line_error(done: subprocess.CompletedProcess[str], quoted: str) -> None:
+def assert_one_line_error(done: Done, quoted: str) -> None:
     assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
     assert done.stdout == "" and "Traceback" not in done.stderr
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("express: error: ") and quoted in lines[0], lines
 
 
-def assert_json_error(done: subprocess.CompletedProcess[str], quoted: str) -> None:
+def assert_json_error(done: Done, quoted: str) -> None:
     assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
     assert done.stderr == ""
     data = json.loads(done.stdout)
@@ -280,13 +299,16 @@ def assert_json_error(done: subprocess.CompletedProcess[str], quoted: str) -> No
 
 
 @pytest.mark.parametrize(("argv", "quoted"), BAD_ARGUMENTS)
-def test_bad_input_is_one_line_quoting_it_with_status_2(argv: list[str], quoted: str) -> None:
-    # A real process: checks the exit status, that stderr is one line, and that no traceback leaks.
+def test_bad_input_is_one_line_quoting_it_with_status_2(
+    argv: list[str], quoted: str, express: Run
+) -> None:
     assert_one_line_error(express(*argv), quoted)
 
 
 @pytest.mark.parametrize(("argv", "quoted"), BAD_ARGUMENTS)
-def test_bad_input_under_json_is_a_json_error_with_status_2(argv: list[str], quoted: str) -> None:
+def test_bad_input_under_json_is_a_json_error_with_status_2(
+    argv: list[str], quoted: str, express: Run
+) -> None:
     assert_json_error(express(*argv, "--json"), quoted)
 
 
@@ -297,15 +319,15 @@ BAD_DECK_CASES = [("best", name) for name in sorted(BAD_DECK_REASONS)] + [
 
 @pytest.mark.parametrize(("command", "name"), BAD_DECK_CASES)
 def test_bad_deck_files_are_one_line_naming_the_file(
-    command: str, name: str, tmp_path: Path
+    command: str, name: str, tmp_path: Path, express: Run
 ) -> None:
     path = bad_deck_files(tmp_path)[name]
     argv = ["best", "--length", "1"] if command == "best" else ["score", "--train", ""]
-    done = express(*argv, "--deck-file", str(path))
+    done = express(*argv, "--deck", str(path))
     assert_one_line_error(done, BAD_DECK_REASONS[name])
     assert repr(str(path)) in done.stderr
     assert len(done.stderr) < 300  # a damaged file is quoted by its name, not dumped
-    assert_json_error(express(*argv, "--deck-file", str(path), "--json"), BAD_DECK_REASONS[name])
+    assert_json_error(express(*argv, "--deck", str(path), "--json"), BAD_DECK_REASONS[name])
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from arena import play
 from express import Game, Train, bot
 from express.cli import main
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -153,24 +148,39 @@ def test_tournament_table_and_what_decided(capsys: pytest.CaptureFixture[str]) -
         (["play", "--players", "random,random", "--caboose", "Red Caboose"], "'Red Caboose'"),
         (["play", "--players", "random,random", "--rounds", "0"], "0"),
         (["play", "--players", "random,random", "--rounds", "12"], "12"),
-        (["play", "--players", "random,random", "--seed", "-1"], "-1"),
+        (["play", "--players", "random,random", "--seed", "-1"], "'-1'"),
+        (["play", "--players", "perfect,random"], "express solve"),
+        (["play", "--players", "random,,random"], "'random,,random'"),
+        (["play", "--players", "random,random", "--simulations", "0"], "'0'"),
         (["play", "--players", "random,random", "--seed", "one"], "'one'"),
-        (["tournament", "--players", "random,greedy", "--games", "0"], "0"),
+        (
+            ["tournament", "--players", "random,greedy", "--games", "0"],
+            "--games: invalid value '0'",
+        ),
         (["tournament", "--players", "random,greedy", "--games", "2", "--seed", "-3"], "-3"),
-        (["tournament", "--players", "random,greedy", "--games", "2", "--workers", "0"], "0"),
+        (
+            ["tournament", "--players", "random,greedy", "--games", "2", "--workers", "0"],
+            "--workers: invalid value '0'",
+        ),
         (["tournament", "--players", "random,dumb", "--games", "2"], "'dumb'"),
         (["tournament", "--players", "random,greedy", "--caboose", "nope", "--match"], "'nope'"),
     ],
 )
-def test_bad_input_is_one_line_quoting_it_with_status_2(argv: list[str], quoted: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "express", *argv],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
-    assert done.returncode == 2, done.stderr
-    assert done.stdout == ""
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and quoted in lines[0] and "Traceback" not in done.stderr
+def test_bad_input_is_one_line_quoting_it_with_status_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], quoted: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2, err
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and quoted in lines[0] and "Traceback" not in err
+
+
+def test_a_library_tournament_by_bot_names_is_the_command_s() -> None:
+    """``express.tournament(players=[names])`` is what ``express tournament`` runs."""
+    import express
+
+    result = express.tournament(["greedy", "greedy", "random"], games=2, seed=4)
+    assert result.policies == ("greedy", "greedy#2", "random")
+    counts = express.decided(result)
+    assert counts.games == 6 and 0 <= counts.run_award <= 6

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from packing import (
@@ -115,6 +116,10 @@ JUNK = st.one_of(
 
 @settings(max_examples=200)
 @given(st.sampled_from([best_truck, rank_trucks, expected_penalty]), JUNK, JUNK, JUNK)
+@example(best_truck, CARGO, SAMPLE_DECK[:3], None)
+@example(best_truck, CARGO, SAMPLE_DECK[:3], 2)
+@example(rank_trucks, CARGO, SAMPLE_DECK[:3], None)
+@example(expected_penalty, CARGO, SAMPLE_DECK[:3], None)
 def test_queries_fail_only_with_type_or_packing_errors(
     query: Callable[..., object], cargo: object, trucks: object, top: object
 ) -> None:
@@ -122,9 +127,25 @@ def test_queries_fail_only_with_type_or_packing_errors(
     # bare ValueError, AttributeError, KeyError or IndexError from inside.
     options = {"top": top} if query is best_truck else {}
     try:
-        query(cargo, trucks, use_table=False, **options)
-    except (TypeError, PackingError):
-        pass
+        answer = query(cargo, trucks, use_table=False, **options)
+    except (TypeError, PackingError) as error:
+        assert str(error), f"{type(error).__name__} without a message"
+        return
+    # An answer comes only from valid input (a Cargo, a sequence of Trucks), and it is a real
+    # answer about those trucks.
+    assert isinstance(cargo, Cargo) and isinstance(trucks, list | tuple)
+    assert all(isinstance(t, Truck) for t in trucks)
+    if query is expected_penalty:
+        assert isinstance(answer, Fraction) and answer >= 0
+    elif query is rank_trucks:
+        assert isinstance(answer, list)
+        assert sorted(t.name for t, _ in answer) == sorted(t.name for t in trucks)
+        penalties = [p for _, p in answer]
+        assert penalties == sorted(penalties) and all(p >= 0 for p in penalties)
+    else:
+        assert isinstance(answer, list) and answer
+        assert all(isinstance(p, LoadPlan) and not problems(p) for p in answer)
+        assert all(p.truck in trucks for p in answer)
 
 
 def test_a_text_cargo_names_the_parser() -> None:

@@ -172,6 +172,6 @@ def test_tournament_seats_loaders_with_their_bots() -> None:
             not r.plans[greedy].optimal and r.plans[1 - greedy].optimal for r in state.rounds
         )
     twice = tournament(["optimal", "optimal", "random"], games=1, seed=0)
-    assert twice.policies == ("optimal", "optimal 2", "random")
+    assert twice.policies == ("optimal", "optimal#2", "random")
     with pytest.raises(PackingError, match="2 to 6 players"):
         tournament(["optimal"] * 7, games=1, seed=0)

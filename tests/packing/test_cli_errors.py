@@ -1,6 +1,7 @@
-"""Bad input to the real ``packing`` command, run in a subprocess: exit status 2, exactly one
-line on stderr quoting the input (or a JSON object with ``error`` on stdout under ``--json``),
-no traceback, nothing half-written; and the round trip of ``packing deck``."""
+"""Bad input to the ``packing`` command, called in-process through ``main(argv)``: exit status 2,
+exactly one line on stderr quoting the input (or a JSON object with ``error`` on stdout under
+``--json``), no traceback, nothing half-written; and the round trip of ``packing deck``. Ctrl-C
+is checked on a real process."""
 
 from __future__ import annotations
 
@@ -11,12 +12,16 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import packing.table as table_module
 from packing import SAMPLE_DECK, Truck, load_deck, parse_deck
+from packing.cli import main
 from packing.table import OptimalTable, build_table, table_filename
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,25 +30,38 @@ SMALL_DECK = parse_deck(SMALL_DECK_TEXT)
 PLAN = ["--roll", "3,2,3,0,1", "--truck", "#####/###../#####", "--height", "3"]
 
 
-def packing(
-    *argv: str, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m packing ARGV`` with this checkout first on the path."""
-    environment = dict(os.environ if env is None else env)
-    environment["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT), *filter(None, [environment.get("PYTHONPATH")])]
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "packing", *argv],
-        capture_output=True,
-        text=True,
-        env=environment,
-        cwd=cwd,
-        timeout=300,
-    )
+@dataclass(frozen=True)
+class Done:
+    """What one ``packing`` command did: its exit status and output."""
+
+    returncode: int
+    stdout: str
+    stderr: str
 
 
-def assert_error(result: subprocess.CompletedProcess[str], *quoted: str) -> str:
+Run = Callable[..., Done]
+
+
+@pytest.fixture
+def packing(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Iterator[Run]:
+    """``packing ARGV`` in this process, with ``env`` set and in ``cwd``; every call starts with
+    no table registered (as a fresh process would)."""
+
+    def run(*argv: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Done:
+        with monkeypatch.context() as patch:
+            patch.setattr(table_module, "_known", {})
+            for name, value in (env or {}).items():
+                patch.setenv(name, value)
+            if cwd is not None:
+                patch.chdir(cwd)
+            code = main(list(argv))
+        out, err = capsys.readouterr()
+        return Done(code, out, err)
+
+    yield run
+
+
+def assert_error(result: Done, *quoted: str) -> str:
     """Exit 2, nothing on stdout, one ``packing: error:`` line quoting the input; the line."""
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 2, result.stderr
@@ -56,7 +74,7 @@ def assert_error(result: subprocess.CompletedProcess[str], *quoted: str) -> str:
     return lines[0]
 
 
-def assert_json_error(result: subprocess.CompletedProcess[str], *quoted: str) -> str:
+def assert_json_error(result: Done, *quoted: str) -> str:
     """Exit 2, nothing on stderr, a JSON object with an ``error`` quoting the input on stdout."""
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 2 and result.stderr == ""
@@ -70,7 +88,7 @@ def assert_json_error(result: subprocess.CompletedProcess[str], *quoted: str) ->
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     """An environment whose table folder is empty (tables built here stay here)."""
-    return dict(os.environ, PACKING_TABLE_DIR=str(tmp_path / "tables"))
+    return {"PACKING_TABLE_DIR": str(tmp_path / "tables")}
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +118,7 @@ def small_table() -> OptimalTable:
         (["table", "build", "--workers", "-2"], "'-2'"),
     ],
 )
-def test_bad_option_values(argv: list[str], quoted: str) -> None:
+def test_bad_option_values(argv: list[str], quoted: str, packing: Run) -> None:
     assert_error(packing(*argv), quoted, argv[-2])
 
 
@@ -112,11 +130,11 @@ def test_bad_option_values(argv: list[str], quoted: str) -> None:
         (["--revealed", "S03,S17", "--pile", "S01,S17"], "'S17'"),
     ],
 )
-def test_grab_refuses_a_truck_named_twice(argv: list[str], quoted: str) -> None:
+def test_grab_refuses_a_truck_named_twice(argv: list[str], quoted: str, packing: Run) -> None:
     assert_error(packing("grab", "--roll", "3,2,3,0,1", *argv), quoted)
 
 
-def test_json_errors_go_to_stdout() -> None:
+def test_json_errors_go_to_stdout(packing: Run) -> None:
     assert_json_error(packing("best", "--roll", "9,9,9,9,9", "--json"), "'9,9,9,9,9'")
     assert_json_error(packing("stats", "--samples", "0", "--json"), "'0'")
     assert_json_error(packing("best", "--roll", "3,2,3,0,1", "--deck", "", "--json"), "deck ''")
@@ -136,7 +154,7 @@ def _bad_deck(kind: str) -> bytes:
 
 
 @pytest.mark.parametrize("kind", ["random", "zeros", "latin-1", "utf-16"])
-def test_binary_or_non_utf8_deck(tmp_path: Path, kind: str) -> None:
+def test_binary_or_non_utf8_deck(tmp_path: Path, kind: str, packing: Run) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_bytes(_bad_deck(kind))
     assert_error(packing("best", "--roll", "3,2,3,0,1", "--deck", str(deck)), repr(str(deck)))
@@ -153,7 +171,7 @@ def test_binary_or_non_utf8_deck(tmp_path: Path, kind: str) -> None:
     ],
 )
 def test_every_command_reading_a_deck_refuses_a_binary_one(
-    tmp_path: Path, env: dict[str, str], argv: list[str]
+    tmp_path: Path, env: dict[str, str], argv: list[str], packing: Run
 ) -> None:
     deck = tmp_path / "deck.bin"
     deck.write_bytes(_bad_deck("random"))
@@ -161,7 +179,7 @@ def test_every_command_reading_a_deck_refuses_a_binary_one(
     assert not (tmp_path / "tables").exists() and not (tmp_path / "pictures").exists()
 
 
-def test_binary_deck_under_json(tmp_path: Path) -> None:
+def test_binary_deck_under_json(tmp_path: Path, packing: Run) -> None:
     deck = tmp_path / "deck.bin"
     deck.write_bytes(_bad_deck("zeros"))
     assert_json_error(
@@ -169,7 +187,7 @@ def test_binary_deck_under_json(tmp_path: Path) -> None:
     )
 
 
-def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+def test_a_byte_order_mark_is_accepted(tmp_path: Path, packing: Run) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_bytes(b"\xef\xbb\xbf" + SMALL_DECK_TEXT.encode())
     assert load_deck(deck) == SMALL_DECK
@@ -197,7 +215,7 @@ DAMAGE = ["truncated", "empty", "random", "zeros"]
 
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_a_damaged_table_names_the_file_and_the_rebuild(
-    tmp_path: Path, env: dict[str, str], small_table: OptimalTable, kind: str
+    tmp_path: Path, env: dict[str, str], small_table: OptimalTable, kind: str, packing: Run
 ) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
@@ -228,7 +246,7 @@ def test_a_damaged_table_names_the_file_and_the_rebuild(
 
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_a_damaged_checkpoint_is_discarded_and_the_build_runs(
-    tmp_path: Path, kind: str, small_table: OptimalTable
+    tmp_path: Path, kind: str, small_table: OptimalTable, packing: Run
 ) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
@@ -244,7 +262,9 @@ def test_a_damaged_checkpoint_is_discarded_and_the_build_runs(
     assert rebuilt.penalties.tolist() == small_table.penalties.tolist()
 
 
-def test_rebuilding_a_current_table_says_so(tmp_path: Path, small_table: OptimalTable) -> None:
+def test_rebuilding_a_current_table_says_so(
+    tmp_path: Path, small_table: OptimalTable, packing: Run
+) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
     table = small_table.save(tmp_path / table_filename(SMALL_DECK))
@@ -268,22 +288,22 @@ def a_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_table_build_out_is_a_file(a_file: Path) -> None:
+def test_table_build_out_is_a_file(a_file: Path, packing: Run) -> None:
     assert_error(packing("table", "build", "--out", str(a_file)), repr(str(a_file)), "is a file")
     assert_error(packing("table", "build", "--out", str(a_file / "sub")), repr(str(a_file / "sub")))
     assert a_file.read_text() == "not a folder\n"
 
 
-def test_table_build_out_is_a_folder_where_the_table_goes(tmp_path: Path) -> None:
+def test_table_build_out_is_a_folder_where_the_table_goes(tmp_path: Path, packing: Run) -> None:
     (tmp_path / table_filename(SAMPLE_DECK)).mkdir()
     assert_error(packing("table", "build", "--out", str(tmp_path)), "is a folder")
 
 
-def test_stats_with_a_table_folder_under_a_file(tmp_path: Path, a_file: Path) -> None:
+def test_stats_with_a_table_folder_under_a_file(tmp_path: Path, a_file: Path, packing: Run) -> None:
     """Fails before building: one line, no "building it once" note, nothing written."""
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
-    env = dict(os.environ, PACKING_TABLE_DIR=str(a_file / "tables"))
+    env = {"PACKING_TABLE_DIR": str(a_file / "tables")}
     assert_error(
         packing("stats", "--deck", str(deck), env=env),
         "PACKING_TABLE_DIR",
@@ -292,7 +312,7 @@ def test_stats_with_a_table_folder_under_a_file(tmp_path: Path, a_file: Path) ->
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
-def test_read_only_folder(tmp_path: Path) -> None:
+def test_read_only_folder(tmp_path: Path, packing: Run) -> None:
     folder = tmp_path / "read-only"
     folder.mkdir(mode=0o555)
     assert_error(
@@ -310,13 +330,15 @@ def test_read_only_folder(tmp_path: Path) -> None:
         ("folder.png", "folder.png"),
     ],
 )
-def test_plot_plan_out(tmp_path: Path, a_file: Path, out: str, quoted: str) -> None:
+def test_plot_plan_out(tmp_path: Path, a_file: Path, out: str, quoted: str, packing: Run) -> None:
     (tmp_path / "folder.png").mkdir()
     assert_error(packing("plot", "plan", *PLAN, "--out", out, cwd=tmp_path), quoted)
     assert not (tmp_path / "plan.jpg").exists() and not (tmp_path / "plan").exists()
 
 
-def test_plot_deck_out_is_a_file(tmp_path: Path, a_file: Path, env: dict[str, str]) -> None:
+def test_plot_deck_out_is_a_file(
+    tmp_path: Path, a_file: Path, env: dict[str, str], packing: Run
+) -> None:
     """Checked before the deck's missing table is built: no table folder appears."""
     deck = tmp_path / "deck.txt"
     deck.write_text(SMALL_DECK_TEXT)
@@ -334,7 +356,7 @@ def test_plot_deck_out_is_a_file(tmp_path: Path, a_file: Path, env: dict[str, st
 # --- the limits of the game, and Ctrl-C ---------------------------------------------------------
 
 
-def test_variants_are_accepted_and_labelled(tmp_path: Path) -> None:
+def test_variants_are_accepted_and_labelled(tmp_path: Path, packing: Run) -> None:
     assert "variant" in packing("solve", "--help").stdout
     result = packing("solve", "--cargo", "0,0,0,0,2", "--truck", "######", "--height", "5")
     assert result.returncode == 0 and result.stdout.startswith("variant truck: 1×6 grid, height 5")
@@ -349,7 +371,7 @@ def test_variants_are_accepted_and_labelled(tmp_path: Path) -> None:
     assert {r["truck"]: r["variant"] for r in data["ranking"]} == {"big": True, "small": False}
 
 
-def test_plurals_for_one(tmp_path: Path) -> None:
+def test_plurals_for_one(tmp_path: Path, packing: Run) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("only height 1\n###\n")
     assert "on 1 truck\n" in packing("best", "--roll", "3,2,3,0,1", "--deck", str(deck)).stdout
@@ -399,8 +421,6 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
 
 
 def test_main_returns_the_status_and_never_raises(capsys: pytest.CaptureFixture[str]) -> None:
-    from packing.cli import main
-
     assert main(["--help"]) == 0
     assert main(["best", "--roll", "x"]) == 2
     assert main([]) == 2
@@ -411,7 +431,7 @@ def test_main_returns_the_status_and_never_raises(capsys: pytest.CaptureFixture[
 # --- packing deck: a round trip -----------------------------------------------------------------
 
 
-def test_packing_deck_prints_the_sample_deck_loadably(tmp_path: Path) -> None:
+def test_packing_deck_prints_the_sample_deck_loadably(tmp_path: Path, packing: Run) -> None:
     result = packing("deck")
     assert result.returncode == 0 and result.stdout.startswith("; ")
     assert "NOT the printed cards" in result.stdout
@@ -424,7 +444,7 @@ def test_packing_deck_prints_the_sample_deck_loadably(tmp_path: Path) -> None:
     assert again.stdout.splitlines()[1:] == result.stdout.splitlines()[1:]
 
 
-def test_packing_deck_round_trips_a_deck_file(tmp_path: Path) -> None:
+def test_packing_deck_round_trips_a_deck_file(tmp_path: Path, packing: Run) -> None:
     deck = tmp_path / "mine.txt"
     deck.write_bytes(
         b"\xef\xbb\xbf; my cards\n\nwide height 6\n######\n.####.\n\nT2 height 2\n#.#\n"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -65,7 +63,8 @@ def test_play_json_gives_the_records(capsys: pytest.CaptureFixture[str]) -> None
         (["play", "--players", "optimal,fastest"], "'fastest'"),
         (["play", "--players", ",".join(["random"] * 7)], "names 7 players"),
         (["play", "--players", "optimal,,random"], "'optimal,,random'"),
-        (["play", "--players", "optimal,random", "--seed", "-4"], "-4"),
+        (["play", "--players", "optimal,random", "--seed", "-4"], "'-4'"),
+        (["play", "--players", "optimal,ismcts"], "perfect information"),
         (["play", "--players", "optimal,random", "--seed", "x"], "'x'"),
         (
             ["play", "--players", "optimal,random", "--deck", "/no/such/deck.txt"],
@@ -73,12 +72,14 @@ def test_play_json_gives_the_records(capsys: pytest.CaptureFixture[str]) -> None
         ),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(argv: list[str], quoted: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "packing", *argv], capture_output=True, text=True)
-    assert done.returncode == 2, done
-    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
-    assert quoted in done.stderr
-    assert done.stdout == ""
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], quoted: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert quoted in err
+    assert out == ""
 
 
 def test_tournament_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,23 +104,39 @@ def test_tournament_json_seats_a_bot_twice(capsys: pytest.CaptureFixture[str]) -
         "--json",
     )
     data = json.loads(out)
-    assert code == 0 and data["policies"] == ["optimal", "optimal 2"] and data["games"] == 6
+    assert code == 0 and data["policies"] == ["optimal", "optimal#2"] and data["games"] == 6
     assert sum(s["wins"] for s in data["stats"]) == pytest.approx(6)
 
 
 @pytest.mark.parametrize(
     ("argv", "quoted"),
     [
-        (["tournament", "--players", "optimal,random", "--games", "0"], "not 0"),
-        (["tournament", "--players", "optimal,random", "--workers", "0"], "not 0"),
+        (
+            ["tournament", "--players", "optimal,random", "--games", "0"],
+            "--games: invalid value '0'",
+        ),
+        (
+            ["tournament", "--players", "optimal,random", "--workers", "0"],
+            "--workers: invalid value '0'",
+        ),
+        (["tournament", "--players", "optimal,random", "--simulations", "0"], "'0'"),
         (["tournament", "--players", "optimal,wizard"], "'wizard'"),
         (["tournament", "--players", "random"], "'random'"),
-        (["tournament", "--players", "optimal,random", "--seed", "-1"], "-1"),
+        (["tournament", "--players", "optimal,random", "--seed", "-1"], "'-1'"),
         (["tournament", "--players", "optimal,random", "--games", "many"], "'many'"),
     ],
 )
-def test_tournament_bad_input_is_one_line_and_exit_2(argv: list[str], quoted: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "packing", *argv], capture_output=True, text=True)
-    assert done.returncode == 2, done
-    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
-    assert quoted in done.stderr and done.stdout == ""
+def test_tournament_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], quoted: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert quoted in err and out == ""
+
+
+def test_play_labels_a_bot_named_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "--players", "random,random", "--seed", "2", "--json")
+    assert code == 0 and json.loads(out)["players"] == ["random", "random#2"]
+    code, out, _ = run(capsys, "play", "--players", "random,random", "--seed", "2")
+    assert code == 0 and "players: P0 random, P1 random#2" in out

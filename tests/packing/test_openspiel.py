@@ -482,7 +482,7 @@ def test_cli_plays_mcts_and_refuses_bad_input(capsys: pytest.CaptureFixture[str]
         (["play", "--players", "ismcts,optimal"], "perfect information"),
         (
             ["play", "--players", "mcts,optimal", "--simulations", "0"],
-            "--simulations: must be at least 1",
+            "--simulations: invalid value '0'",
         ),
         (
             ["tournament", "--players", "mcts,optimal", "--games", "1", "--simulations", "-3"],

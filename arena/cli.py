@@ -1,0 +1,373 @@
+"""The command-line contract both games' commands stand on (``packing`` and ``express``).
+
+Each command's ``main(argv) -> int`` is :func:`run_main` over its parser, so both behave alike:
+
+- the exit status is returned, never raised: 0 on success; :data:`EXIT_USAGE` (2) on bad input,
+  after one line ``PROG: error: …`` on stderr that quotes the input — or, when ``--json`` is
+  among the arguments, a JSON object ``{"error": "…"}`` on stdout instead; :data:`EXIT_INTERRUPTED`
+  (130) after one line on stderr when interrupted (Ctrl-C);
+- bad input is a :class:`UsageError`, the game's root error, an :class:`arena.ArenaError` or a
+  missing optional extra (:class:`arena.extras.MissingExtraError`, whose line names the extra and
+  the command that installs it);
+- an option's value may start with ``-`` (``--roll -1,2,3,0,1``): :func:`attach_values` joins it
+  to its option, so the check that quotes it sees it instead of argparse reporting a missing
+  value. The options that take a value are read from the parser itself;
+- ``--version`` prints the installed distribution's version;
+- long work runs where ``--workers N`` / ``--scheduler ADDRESS`` / ``--cluster local:N`` say
+  (:func:`add_executor_options`, :func:`executor_for`);
+- ``--players a,b,a`` names one bot per seat (:func:`parse_bot_list`); a name given twice seats
+  that bot twice, labelled as :func:`arena.tournament.seat_labels` says (``a``, ``a#2``).
+
+>>> parser = Parser(prog="demo")
+>>> _ = parser.add_argument("--seed", type=seed)
+>>> parser.set_defaults(run=lambda args: print(f"seed {args.seed}") or 0)
+>>> run_main("demo", parser, ["--seed", "3"], errors=())
+seed 3
+0
+>>> run_main("demo", parser, ["--seed", "-1", "--json"], errors=())
+{"error": "argument --seed: invalid seed '-1': a seed is 0 or more"}
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import arena
+from arena.errors import ArenaError
+from arena.executors import executor_from, parse_cluster
+from arena.extras import MissingExtraError
+from arena.tournament import seat_labels
+
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "Interrupted",
+    "Parser",
+    "UsageError",
+    "add_executor_options",
+    "add_version_option",
+    "attach_values",
+    "executor_for",
+    "fail",
+    "parse_bot_list",
+    "print_json",
+    "run_main",
+    "seat_labels",
+    "seconds",
+    "seed",
+    "version_text",
+    "wants_json",
+    "whole_number",
+]
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """Bad command-line input: :func:`run_main` prints it as one line and returns status 2."""
+
+
+class Interrupted(Exception):
+    """Ctrl-C, with what the user should know (e.g. where finished work was saved)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one :class:`UsageError`, not a usage block and exit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+# --- option values: each quotes the input it refuses -----------------------------------------
+
+
+def whole_number(text: str) -> int:
+    """A whole number of at least 1 (``--games``, ``--workers``, ``--top`` …).
+
+    >>> whole_number("3")
+    3
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: a whole number is needed"
+        ) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: it must be at least 1")
+    return value
+
+
+def seed(text: str) -> int:
+    """A seed: a whole number, 0 or more.
+
+    >>> seed("0")
+    0
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid seed {text!r}: a whole number is needed"
+        ) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: a seed is 0 or more")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds (``--time-limit``, ``--budget``).
+
+    >>> seconds("2.5")
+    2.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: a positive, finite number of seconds is needed"
+        )
+    return value
+
+
+# --- the arguments ---------------------------------------------------------------------------
+
+
+def _options(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
+    """Every option string of ``parser`` and its subcommands, and those that take one value."""
+    takes_value: set[str] = set()
+    options: set[str] = set()
+    parsers = [parser]
+    while parsers:
+        current = parsers.pop()
+        for action in current._actions:
+            options.update(action.option_strings)
+            if action.option_strings and action.nargs is None:
+                takes_value.update(action.option_strings)
+            if isinstance(action, argparse._SubParsersAction):
+                parsers.extend(action.choices.values())
+    return options, takes_value
+
+
+def attach_values(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """``--roll -1,2,3,0,1`` as ``--roll=-1,2,3,0,1``: argparse takes any word that starts with
+    ``-`` (and is not a plain negative number) for an option, so such a value would be reported
+    as missing instead of being quoted as bad. The options that take a value are those of the
+    parser (and its subcommands) that take exactly one.
+
+    >>> p = Parser(prog="demo")
+    >>> _ = p.add_argument("--start")
+    >>> attach_values(p, ["--start", "-R3", "--start", "R3"])
+    ['--start=-R3', '--start', 'R3']
+    """
+    options, takes_value = _options(parser)
+    out: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            out.append(word)
+            out.extend(words)
+            break
+        if word in takes_value:
+            following = next(words, None)
+            if following is None:
+                out.append(word)
+            elif following.startswith("-") and following not in options:
+                out.append(f"{word}={following}")
+            else:
+                out.extend((word, following))
+            continue
+        out.append(word)
+    return out
+
+
+def wants_json(argv: Sequence[str]) -> bool:
+    """Whether ``--json`` (or an abbreviation argparse accepts) is among the arguments, so that
+    even an error argparse finds is reported as JSON.
+
+    >>> wants_json(["best", "--js"]), wants_json(["best"])
+    (True, False)
+    """
+    words = list(argv)
+    if "--" in words:
+        words = words[: words.index("--")]
+    return any(len(word) >= 3 and "--json".startswith(word) for word in words)
+
+
+def version_text(prog: str) -> str:
+    """What ``PROG --version`` prints: the command and the installed distribution's version."""
+    return f"{prog} {arena.__version__} ({arena.extras.DISTRIBUTION})"
+
+
+def add_version_option(parser: argparse.ArgumentParser, prog: str) -> None:
+    """``--version``: prints :func:`version_text` and exits with status 0."""
+    parser.add_argument("--version", action="version", version=version_text(prog))
+
+
+def print_json(data: Any) -> None:
+    """``data`` (a result's ``to_dict()``) as indented JSON on stdout."""
+    print(json.dumps(data, indent=2))
+
+
+def fail(prog: str, message: str, *, as_json: bool) -> int:
+    """Report bad input in one line (stderr, or a JSON object on stdout); the status, 2.
+
+    >>> fail("demo", "no such deck 'x'\\nsecond line", as_json=True)
+    {"error": "no such deck 'x' second line"}
+    2
+    """
+    line = " ".join(message.split("\n"))  # one line, whatever the message held
+    if as_json:
+        print(json.dumps({"error": line}))
+    else:
+        print(f"{prog}: error: {line}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run_main(
+    prog: str,
+    parser: argparse.ArgumentParser,
+    argv: Sequence[str] | None,
+    *,
+    errors: tuple[type[Exception], ...],
+    explain: Callable[[Exception, argparse.Namespace | None], str] | None = None,
+) -> int:
+    """Parse ``argv`` (default ``sys.argv[1:]``) and run the chosen command, ``args.run(args)``;
+    the exit status. Never raises.
+
+    ``errors`` are the game's bad-input errors (its root error); ``explain(error, args)`` may
+    give a better line for one of them than ``str(error)``.
+    """
+    words = list(sys.argv[1:] if argv is None else argv)
+    as_json = wants_json(words)
+    bad_input: tuple[type[Exception], ...] = (*errors, ArenaError)
+    args: argparse.Namespace | None = None
+    try:
+        args = parser.parse_args(attach_values(parser, words))
+        run: Callable[[argparse.Namespace], int] = args.run
+        return run(args)
+    except UsageError as error:
+        return fail(prog, str(error), as_json=as_json)
+    except MissingExtraError as error:
+        return fail(prog, str(error), as_json=as_json)
+    except bad_input as error:
+        message = explain(error, args) if explain is not None else str(error)
+        return fail(prog, message, as_json=as_json)
+    except (KeyboardInterrupt, Interrupted) as interrupt:
+        detail = f": {interrupt}" if isinstance(interrupt, Interrupted) else ""
+        print(f"{prog}: interrupted{detail}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SystemExit as done:  # --help and --version exit through argparse
+        return done.code if isinstance(done.code, int) else EXIT_OK
+    except BrokenPipeError:
+        # The reader went away (e.g. `packing stats | head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+# --- executors -------------------------------------------------------------------------------
+
+
+def add_executor_options(parser: argparse.ArgumentParser, *, workers_default: int) -> None:
+    """``--workers N`` / ``--scheduler ADDRESS`` / ``--cluster local:N`` on a command that runs
+    long work (at most one of them)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--workers",
+        type=whole_number,
+        default=None,
+        help=f"local worker processes (default {workers_default}; 1 = in this process)",
+    )
+    group.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="an existing Dask scheduler, e.g. tcp://host:8786 (the dask extra)",
+    )
+    group.add_argument(
+        "--cluster",
+        metavar="local:N",
+        help="a Dask LocalCluster of N worker processes (the dask extra)",
+    )
+    parser.set_defaults(workers_default=workers_default)
+
+
+def executor_where(args: argparse.Namespace) -> str:
+    """Where :func:`executor_for` runs the work, in words: ``Dask local:2``, ``1 worker``."""
+    if args.scheduler is not None or args.cluster is not None:
+        return f"Dask {args.scheduler or args.cluster}"
+    workers = args.workers if args.workers is not None else args.workers_default
+    return f"{workers} worker" + ("" if workers == 1 else "s")
+
+
+@contextmanager
+def executor_for(args: argparse.Namespace) -> Iterator[tuple[Executor | None, int]]:
+    """The executor the options of :func:`add_executor_options` ask for, and the worker count
+    to plan tasks for: Dask when asked, a process pool for ``--workers N > 1``, ``None`` (work
+    in this process) for 1. A cluster that cannot be made or reached raises
+    :class:`arena.executors.ExecutorError` (bad input: one line)."""
+    workers = args.workers if args.workers is not None else args.workers_default
+    if args.scheduler is None and args.cluster is None:
+        if workers == 1:
+            yield None, 1
+            return
+        with executor_from(workers=workers) as pool:
+            yield pool, workers
+        return
+    with executor_from(scheduler=args.scheduler, cluster=args.cluster) as executor:
+        yield executor, parse_cluster(args.cluster) if args.cluster is not None else 2
+
+
+# --- bots by name ------------------------------------------------------------------------------
+
+
+def parse_bot_list(
+    text: str,
+    *,
+    known: Sequence[str],
+    players: tuple[int, int],
+    game: str,
+    refused: Mapping[str, str] | None = None,
+    option: str = "--players",
+) -> list[str]:
+    """The bot names of ``--players`` (``"optimal,random,optimal"``: one per seat, a name given
+    twice seats that bot twice), checked against ``known`` and the game's player range
+    ``players``; ``refused`` gives the reason a name the game knows cannot be seated here.
+
+    >>> parse_bot_list("greedy, random,greedy", known=["greedy", "random"], players=(2, 5),
+    ...                game="Demo")
+    ['greedy', 'random', 'greedy']
+    >>> parse_bot_list("greedy", known=["greedy"], players=(2, 5), game="Demo")
+    Traceback (most recent call last):
+    ...
+    arena.cli.UsageError: argument --players: 'greedy' names 1 player; Demo takes 2 to 5
+    """
+    names = [name.strip().lower() for name in text.split(",")]
+    if not all(names):
+        raise UsageError(f"argument {option}: {text!r} is not a comma-separated list of bots")
+    for name in names:
+        if refused and name in refused:
+            raise UsageError(f"argument {option}: {refused[name]} ({text!r})")
+        if name not in known:
+            raise UsageError(
+                f"argument {option}: unknown bot {name!r} in {text!r} "
+                f"(choose from {', '.join(known)})"
+            )
+    low, high = players
+    if not low <= len(names) <= high:
+        count = f"{len(names)} player" + ("" if len(names) == 1 else "s")
+        raise UsageError(f"argument {option}: {text!r} names {count}; {game} takes {low} to {high}")
+    return names

@@ -1,0 +1,58 @@
+"""The ``express`` command: a thin shell over the public API — parse, call the library, format.
+
+Commands (``express COMMAND --help`` for all options):
+
+* ``express best --length 7 [--players 2 | --cards "R4|B4,B4|G4,..." | --deck FILE]
+  [--start TRAIN] [--no-bonus] [--caboose NAME] [--count] [--node-limit N] [--time-limit S]``
+  — the optimal train (:func:`express.best_train`), its score breakdown and search statistics.
+  The deck is the standard one (the default, or ``--players``), ``--cards`` or ``--deck``;
+  the ``--start`` train's cards are taken out of it (:func:`express.without`), so the search
+  draws from the cards still available, and a start card the deck does not hold is an error.
+* ``express score --train "R4|B4,B4|G4" --train "B2|B2,~R3|G3" [--start-player 0]
+  [--caboose NAME] [--cards TEXT | --deck FILE]`` — score a finished game
+  (:func:`express.score_game`): one ``--train`` per player in clockwise order (at most five),
+  cards separated by commas, a face-down card marked with a leading ``~``; an engine-only
+  train is ``--train ""``. The trains may not use a card more often than the deck holds: the
+  standard deck for that many players unless ``--cards`` / ``--deck`` give another.
+* ``express cabooses`` — the 16 caboose cards; ``express deck [--players N]`` — the deck as a
+  deck file (one card per line, provenance in ``;`` comments) that ``--deck`` reads back.
+  (``--deck-file`` still works, as a deprecated spelling of ``--deck``.)
+* ``express play``, ``express tournament``, ``express solve`` — games between bots
+  (:mod:`express.cli.games`).
+* ``express --version``.
+
+:func:`main` follows the contract of :mod:`arena.cli`: every command takes ``--json`` for
+machine output; bad input prints one line on stderr quoting it (under ``--json``: a JSON object
+with an ``error`` field on stdout) and exits with status 2; Ctrl-C prints one line and exits
+with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from arena.cli import EXIT_INTERRUPTED, EXIT_USAGE, Parser, add_version_option, run_main
+from express.cli import games, trains
+from express.errors import ExpressError
+
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every ``express`` command."""
+    parser = Parser(
+        prog="express", description="Yardmaster Express: optimal trains and game scoring."
+    )
+    add_version_option(parser, "express")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    trains.add_commands(commands)
+    games.add_commands(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit status:
+    0, 2 for bad input (one line quoting it, or a JSON object under ``--json``), 130 when
+    interrupted."""
+    return run_main("express", build_parser(), argv, errors=(ExpressError,))

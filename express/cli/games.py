@@ -1,0 +1,308 @@
+"""``express play``, ``express tournament`` and ``express solve``: games between bots.
+
+* ``express play --players search,greedy,random [--seed 1] [--caboose NAME|random]
+  [--rounds N] [--hindsight] [--json]`` — one game turn by turn: every turn's draw, hand and
+  play, the trains as rows of cards after each round (a face-down card shows as ``~``), then the
+  final scoring with the run award and the caboose (and, with ``--hindsight``, the best train
+  each player could have built from the cards it saw).
+* ``express tournament --players search,greedy,random --games 2000 [--seed 1] [--match]
+  [--caboose NAME|random] [--workers N | --scheduler ADDRESS | --cluster local:N] [--json]`` —
+  a duplicate-deal tournament (:func:`express.tournament`): the table, plus how often the
+  longest-run award and the caboose decided the winner (:func:`express.decided`). ``--match``
+  plays the strategic variant (:class:`express.Match`) instead of single games.
+* ``express solve [--seed 1 | --order FILE] [--caboose NAME] [--rounds N] [--json]`` — the
+  exact value of a two-player deal (:func:`express.solve_deal`): the start player's score minus
+  the other's when both play perfectly, and an optimal line. ``--seed`` shuffles the 2-player
+  deck (numpy's generator seeded with it); ``--order`` reads the order, top card first, from a
+  deck file.
+
+A bot named twice gets a number (``greedy``, ``greedy#2``: :func:`arena.seat_labels`) so every
+seat has its own name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import numpy as np
+
+from arena import play
+from arena.cli import (
+    add_executor_options,
+    executor_for,
+    parse_bot_list,
+    seat_labels,
+    seed,
+    whole_number,
+)
+from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
+from express.cards import deck_for, load_deck
+from express.cli.trains import output
+from express.errors import ExpressError
+from express.exact import solve_deal
+from express.game import Dealt, Game, Turn
+from express.review import hindsight
+from express.scoring import MAX_PLAYERS, GameScore
+from express.tournament import decided, tournament
+from express.train import Train
+
+__all__ = ["add_commands", "play_text"]
+
+_REFUSED = {
+    "perfect": "the perfect bot needs the deck order: express solve plays a two-player deal "
+    "perfectly"
+}
+
+
+def players_of(args: argparse.Namespace) -> list[str]:
+    """The bot names of ``--players``, checked."""
+    return parse_bot_list(
+        args.players,
+        known=BOT_NAMES + OPENSPIEL_BOTS,
+        players=(2, MAX_PLAYERS),
+        game="Yardmaster Express",
+        refused=_REFUSED,
+    )
+
+
+def _bot_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The bots' options from the command line, by bot name."""
+    return {name: {"simulations": args.simulations} for name in OPENSPIEL_BOTS}
+
+
+def _cars(train: Train) -> str:
+    """A train as a row of cards after the engine; a face-down card shows only its back, ``~``."""
+    return " > ".join(
+        ["engine", *(str(play.card) if play.face_up else "~" for play in train.plays)]
+    )
+
+
+def _score_lines(score: GameScore, names: list[str], trains: list[Train]) -> list[str]:
+    width = max(len(name) for name in names)
+    lines = [
+        f"  {'player':<{width + 4}}{'value':>6}{'run':>5}{'award':>7}{'caboose':>9}{'total':>7}  train"
+    ]
+    for p, train in zip(score.players, trains):
+        mark = "*" if p.player == score.start_player else " "
+        lines.append(
+            f"  {p.player}{mark} {names[p.player]:<{width + 1}}{p.value:>6}{p.longest_run:>5}"
+            f"{p.run_bonus:>7}{p.caboose_points:>9}{p.total:>7}  {train}"
+        )
+    runners = " and ".join(f"{seat} ({names[seat]})" for seat in score.run_winners)
+    if score.run_winners:
+        lines.append(
+            f"longest run {score.longest_run}: player{'s' if len(score.run_winners) > 1 else ''} "
+            f"{runners} gain{'' if len(score.run_winners) > 1 else 's'} {score.longest_run}"
+        )
+    else:
+        lines.append("longest run: no coloured car, no award")
+    if score.caboose is not None:
+        winners = ", ".join(f"{seat} ({names[seat]})" for seat in score.caboose_winners) or "nobody"
+        lines.append(
+            f"caboose {score.caboose.name} ({score.caboose.points}, {score.caboose.condition}): {winners}"
+        )
+    winner = score.players[score.winner]
+    tied = [p.player for p in score.players if p.total == winner.total]
+    note = f" (tie-break among players {', '.join(map(str, tied))})" if len(tied) > 1 else ""
+    lines.append(
+        f"winner: player {winner.player} ({names[winner.player]}) with {winner.total}{note}"
+    )
+    return lines
+
+
+def play_text(game: Game, names: list[str], seed: int, with_hindsight: bool) -> str:
+    """``express play``'s report of a finished game; ``names`` label the seats."""
+    width = max(len(name) for name in names)
+    caboose = (
+        "no caboose"
+        if game.caboose is None
+        else f"caboose {game.caboose.name} ({game.caboose.points}): {game.caboose.condition}"
+    )
+    lines = [
+        f"Yardmaster Express, {game.players} players ({', '.join(names)}), seed {seed}, {caboose}"
+    ]
+    trains = [Train() for _ in range(game.players)]
+    for event in game.events:
+        if isinstance(event, Dealt):
+            lines.append(
+                f"player {event.player} ({names[event.player]}) is dealt "
+                f"{' '.join(str(card) for card in event.cards)}"
+            )
+        elif isinstance(event, Turn):
+            if event.player == game.start_player:
+                lines.append(f"round {event.round}")
+            way = "face up" if event.play.face_up else "face down"
+            lines.append(
+                f"  {event.player} {names[event.player]:<{width}}  draws {event.drew}, holds "
+                f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}"
+            )
+            trains[event.player] = event.train
+            if event.passed_to is None or event.passed_to == game.start_player:
+                for seat, train in enumerate(trains):
+                    mark = "*" if seat == game.start_player else " "
+                    lines.append(f"    {seat}{mark} {names[seat]:<{width}}  {_cars(train)}")
+    lines.append("final scoring (trains in full, ~ = face down)")
+    lines.extend(_score_lines(game.score(), names, game.trains))
+    if with_hindsight:
+        lines.append(
+            "hindsight: the best train from the cards each player saw (value + own longest run + caboose)"
+        )
+        for h in hindsight(game):
+            lines.append(
+                f"  {h.player} {names[h.player]:<{width}}  best {h.best.score} ({h.best.train}), "
+                f"actual {h.solo}, gap {h.gap}"
+            )
+    return "\n".join(lines)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    names = players_of(args)
+    options = _bot_options(args)
+    game = Game(len(names), caboose=args.caboose, rounds=args.rounds)
+    play(game, [bot(name, **options.get(name, {})) for name in names], args.seed)
+    labels = list(seat_labels(names))
+    if not args.json:
+        return output(play_text(game, labels, args.seed, args.hindsight))
+    data: dict[str, Any] = {"players": labels, "seed": args.seed} | game.to_dict()
+    if args.hindsight:
+        data["hindsight"] = [h.to_dict() for h in hindsight(game)]
+    return output(json.dumps(data, indent=2))
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    names = players_of(args)
+    options = _bot_options(args)
+    for name in set(names) & set(OPENSPIEL_BOTS):
+        bot(name, **options[name])  # a missing extra fails here, in one line, before any work
+    with executor_for(args) as (executor, workers):
+        result = tournament(
+            names,
+            games=args.games,
+            seed=args.seed,
+            match=args.match,
+            caboose=args.caboose,
+            workers=workers,
+            executor=executor,
+            progress=not args.json and sys.stderr.isatty(),
+            bot_options=options,
+        )
+    counts = decided(result)
+    if args.json:
+        data = result.to_dict() | {"match": bool(args.match), "decided": counts.to_dict()}
+        return output(json.dumps(data, indent=2))
+
+    def share(count: int) -> str:
+        if not counts.games:
+            return "no games"
+        return f"{count} of {counts.games} games ({100 * count / counts.games:.1f}%)"
+
+    lines = [
+        f"{'matches' if args.match else 'games'} of Yardmaster Express: {', '.join(result.policies)}",
+        str(result),
+        f"the longest-run award decided the winner in {share(counts.run_award)}",
+    ]
+    if args.caboose is None:
+        lines.append("the caboose decided nothing: no caboose in play (--caboose NAME|random)")
+    else:
+        lines.append(f"the caboose decided the winner in {share(counts.caboose)}")
+    return output("\n".join(lines))
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``express solve``: the exact value and an optimal line of a two-player deal."""
+    if args.order is not None:
+        order = load_deck(args.order)
+        source = f"the order in {args.order}"
+    else:
+        deck = deck_for(2)
+        order = tuple(deck[i] for i in np.random.default_rng(args.seed).permutation(len(deck)))
+        source = f"the 2-player deck shuffled with seed {args.seed}"
+    if args.caboose is not None and args.caboose.strip().lower() == "random":
+        raise ExpressError("solve needs a known caboose: name one (--caboose NAME), not 'random'")
+    game = Game(2, caboose=args.caboose, order=order, rounds=args.rounds)
+    solution = solve_deal(game)
+    for action in solution.line:
+        game.apply_action(action)
+    score = game.score()
+    if args.json:
+        data = solution.to_dict()
+        data["order"] = [str(card) for card in order]
+        data["caboose"] = None if game.caboose is None else game.caboose.name
+        data["score"] = score.to_dict()
+        return output(json.dumps(data, indent=2))
+    caboose = "no caboose" if game.caboose is None else f"caboose {game.caboose.name}"
+    used = order[: game.hand_size + game.players * game.rounds]
+    lines = [
+        f"two-player deal from {source}, {game.rounds} rounds, {caboose}",
+        f"cards dealt and drawn, in order: {' '.join(str(card) for card in used)}",
+        f"value (player 0's score minus player 1's, both playing perfectly): {solution.value:+d}",
+        f"an optimal line ({solution.nodes} states searched):",
+    ]
+    for event in game.events:
+        if isinstance(event, Turn):
+            way = "face up" if event.play.face_up else "face down"
+            lines.append(
+                f"  round {event.round}: player {event.player} holds "
+                f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}"
+            )
+    lines.append("final scoring (trains in full, ~ = face down)")
+    lines.extend(_score_lines(score, ["perfect", "perfect"], game.trains))
+    return output("\n".join(lines))
+
+
+def add_commands(commands: Any) -> None:
+    """``play``, ``tournament`` and ``solve``."""
+    names = ", ".join(BOT_NAMES) + "; with the openspiel extra " + ", ".join(OPENSPIEL_BOTS)
+    simulations = f"simulations per decision of mcts and ismcts (default {SEARCH_SIMULATIONS})"
+    game = commands.add_parser("play", help="play one game between bots, turn by turn")
+    game.add_argument(
+        "--players", required=True, help=f"one bot per seat, clockwise, comma-separated ({names})"
+    )
+    game.add_argument(
+        "--seed", type=seed, default=0, help="the seed of the shuffle and the bots (default 0)"
+    )
+    game.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
+    game.add_argument("--rounds", type=int, help="override the 9 - N rounds")
+    game.add_argument(
+        "--hindsight", action="store_true", help="also the best train each player could have built"
+    )
+    game.add_argument(
+        "--simulations", type=whole_number, default=SEARCH_SIMULATIONS, help=simulations
+    )
+    game.add_argument("--json", action="store_true", help="machine-readable output")
+    game.set_defaults(run=cmd_play)
+
+    tour = commands.add_parser("tournament", help="a duplicate-deal tournament between bots")
+    tour.add_argument(
+        "--players", required=True, help=f"one bot per seat, comma-separated ({names})"
+    )
+    tour.add_argument(
+        "--games", type=whole_number, default=2000, help="deals, each played once per seat rotation"
+    )
+    tour.add_argument("--seed", type=seed, default=0, help="the tournament's seed (default 0)")
+    tour.add_argument(
+        "--match", action="store_true", help="play the strategic variant (two games) per deal"
+    )
+    tour.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
+    tour.add_argument(
+        "--simulations", type=whole_number, default=SEARCH_SIMULATIONS, help=simulations
+    )
+    add_executor_options(tour, workers_default=1)
+    tour.add_argument("--json", action="store_true", help="machine-readable output")
+    tour.set_defaults(run=cmd_tournament)
+
+    solve = commands.add_parser(
+        "solve", help="the exact value and an optimal line of a two-player deal"
+    )
+    source = solve.add_mutually_exclusive_group()
+    source.add_argument(
+        "--seed", type=seed, default=0, help="shuffle the 2-player deck with this seed (default 0)"
+    )
+    source.add_argument("--order", help="a deck file with the deck order, top card first")
+    solve.add_argument("--caboose", help="a caboose by name (default: none)")
+    solve.add_argument("--rounds", type=int, help="override the 7 rounds of a two-player game")
+    solve.add_argument("--json", action="store_true", help="machine-readable output")
+    solve.set_defaults(run=cmd_solve)

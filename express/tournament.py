@@ -1,0 +1,90 @@
+"""A duplicate-deal tournament between Yardmaster Express bots named by name.
+
+>>> result = tournament(["greedy", "random", "greedy"], games=2, seed=1)
+>>> result.policies
+('greedy', 'random', 'greedy#2')
+>>> decided(result).games
+6
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import arena
+from express.bots import bot
+from express.game import Game
+from express.match import Match
+from express.review import Decisive, decisive
+
+__all__ = ["Decided", "decided", "tournament"]
+
+
+def tournament(
+    players: Sequence[str],
+    *,
+    games: int,
+    seed: int,
+    match: bool = False,
+    caboose: str | None = None,
+    workers: int = 1,
+    executor: Executor | None = None,
+    progress: bool = False,
+    bot_options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> arena.TournamentResult:
+    """A duplicate-deal tournament (:func:`arena.tournament`) between the bots named in
+    ``players``, one per seat; a name given twice plays as ``name``, ``name#2``, ...
+    (:func:`arena.seat_labels`). ``match`` plays the strategic variant (:class:`express.Match`)
+    per deal; ``caboose`` is a caboose's name or ``"random"``; ``bot_options`` gives options by
+    bot name (``{"mcts": {"simulations": 100}}``), passed to :func:`express.bot`. Every game's
+    record carries :func:`express.decisive`'s summary (see :func:`decided`).
+
+    Needs the ``tournament`` extra (scipy, openskill).
+    """
+    if isinstance(players, str):
+        raise TypeError("players must be a sequence of bot names, not one str")
+    seats = {
+        label: bot(name, **(bot_options or {}).get(name, {}))
+        for name, label in zip(players, arena.seat_labels(players))
+    }
+    new_game: Callable[[], Game | Match] = partial(
+        Match if match else Game, len(seats), caboose=caboose
+    )
+    new_game()  # bad game options fail here, before any worker starts
+    return arena.tournament(
+        new_game,
+        seats,
+        games=games,
+        seed=seed,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        summarise=decisive,
+    )
+
+
+@dataclass(frozen=True)
+class Decided:
+    """How often the longest-run award and the caboose decided the winner, over ``games``."""
+
+    games: int
+    run_award: int
+    caboose: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"games": self.games, "run_award": self.run_award, "caboose": self.caboose}
+
+
+def decided(result: arena.TournamentResult) -> Decided:
+    """Count the games of ``result`` (from :func:`tournament`) the run award or the caboose
+    decided (:func:`express.decisive`)."""
+    summaries = [r.summary for r in result.records if isinstance(r.summary, Decisive)]
+    return Decided(
+        games=len(summaries),
+        run_award=sum(1 for s in summaries if s.run_award),
+        caboose=sum(1 for s in summaries if s.caboose),
+    )

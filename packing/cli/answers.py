@@ -1,0 +1,153 @@
+"""``packing solve``, ``best``, ``grab`` and ``deck``: answers about one cargo, and the deck file."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from arena.cli import UsageError, print_json, seconds, whole_number
+from packing.cli.common import (
+    cargo_of,
+    cargo_options,
+    deck_of,
+    deck_option,
+    json_option,
+    plural,
+    print_ranking,
+    truck_of,
+    truck_options,
+    trucks_by_name,
+    variant,
+    variant_note,
+)
+from packing.deck import dump_deck
+from packing.queries import best_truck
+from packing.stats import grab_advice, ranking
+from packing.verify import verify
+
+
+def time_limit_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=None,
+        metavar="SECONDS",
+        help="stop CP-SAT early (the plan is then only feasible, with its bound)",
+    )
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    truck = truck_of(args)
+    plan = verify(best_truck(cargo_of(args), [truck], time_limit=args.time_limit)[0])
+    if args.json:
+        print_json(plan.to_dict() | {"variant": truck.is_variant})
+        return 0
+    note = variant_note(truck)
+    if note:
+        print(note)
+    print(plan.render())
+    return 0
+
+
+def cmd_best(args: argparse.Namespace) -> int:
+    cargo, deck = cargo_of(args), deck_of(args)
+    plans = [verify(p) for p in best_truck(cargo, deck, top=args.top, time_limit=args.time_limit)]
+    result = ranking(cargo, deck, plans=plans)
+    if args.json:
+        print_json(result.to_dict())
+        return 0
+    print(f"cargo {cargo} (volume {cargo.volume}) on {plural(len(deck), 'truck')}")
+    print_ranking(result.entries)
+    blind = result.blind_draw
+    print(f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})")
+    print()
+    print("best load plan:")
+    print(plans[0].render())
+    return 0
+
+
+def cmd_grab(args: argparse.Namespace) -> int:
+    cargo, deck = cargo_of(args), deck_of(args)
+    revealed = trucks_by_name(deck, args.revealed, "--revealed")
+    if args.pile is not None:
+        pile = trucks_by_name(deck, args.pile, "--pile")
+        both = [t.name for t in pile if t in revealed]
+        if both:
+            raise UsageError(f"argument --pile: truck {both[0]!r} is also in --revealed")
+    else:
+        pile = [t for t in deck if t not in revealed]
+    if not revealed and not pile:
+        raise UsageError("nothing to choose from: give --revealed trucks or a --pile")
+    advice = grab_advice(cargo, revealed, pile)
+    if args.json:
+        print_json(advice.to_dict())
+        return 0
+    print(
+        f"cargo {cargo} (volume {cargo.volume}); {len(revealed)} revealed, "
+        f"pile of {plural(len(pile), 'truck')}"
+    )
+    for c in advice.choices:
+        what = "draw" if c.truck is None else f"take (capacity {c.truck.capacity})"
+        mark = "" if c.truck is None else variant(c.truck)
+        print(f"  {c.label:<10} {what:<20} expected penalty {float(c.expected_penalty):6.2f}{mark}")
+    print(f"best choice: {advice.choices[0].label}")
+    heuristic = advice.closest_capacity
+    if heuristic is not None:
+        print(
+            f"closest-capacity heuristic would take {heuristic.name} "
+            f"(capacity {heuristic.capacity})"
+        )
+    return 0
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    deck = deck_of(args)
+    source = (
+        f"the deck file {args.deck}"
+        if args.deck is not None
+        else "the sample deck (designed by this project: NOT the printed cards)"
+    )
+    print(f"; Pack & Stack: {plural(len(deck), 'truck')}, {source}")
+    print("; one block per truck: 'NAME height N', then the mask rows ('#' usable, '.' not);")
+    print("; lines starting with ';' are comments. Load it with --deck FILE or load_deck(FILE).")
+    for truck in deck:
+        if truck.is_variant:
+            print(f"; {truck.name} is a variant: {variant_note(truck)}")
+    print()
+    print(dump_deck(deck), end="")
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """``solve``, ``best``, ``grab``, ``deck``."""
+    p = sub.add_parser("solve", help="the best loading of a cargo onto one truck")
+    cargo_options(p)
+    truck_options(p)
+    time_limit_option(p)
+    json_option(p)
+    p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("best", help="rank a deck's trucks for a cargo, show the best plan")
+    cargo_options(p)
+    deck_option(p)
+    p.add_argument("--top", type=whole_number, default=None, help="only the best K trucks")
+    time_limit_option(p)
+    json_option(p)
+    p.set_defaults(run=cmd_best)
+
+    p = sub.add_parser("grab", help="take a revealed truck or draw from the pile?")
+    cargo_options(p)
+    deck_option(p)
+    p.add_argument("--revealed", default="", help="names of the trucks you may take, e.g. S03,S17")
+    p.add_argument(
+        "--pile",
+        default=None,
+        help="names of the trucks the pile may hold "
+        "(default: the deck without the revealed ones; none may be revealed too)",
+    )
+    json_option(p)
+    p.set_defaults(run=cmd_grab)
+
+    p = sub.add_parser("deck", help="print a deck as a deck file (--deck FILE loads it back)")
+    deck_option(p)
+    p.set_defaults(run=cmd_deck)

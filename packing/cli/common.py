@@ -1,0 +1,189 @@
+"""What the ``packing`` commands share: option values, the deck and cargo options, output
+paths checked before any work, and the text of a ranking."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.cli import Parser, UsageError
+from packing.deck import SAMPLE_DECK, load_deck
+from packing.errors import PackingError
+from packing.model import Cargo, Truck
+from packing.stats import RankedTruck
+
+#: Suffixes ``packing plot plan --out`` writes (the format follows the suffix).
+PICTURE_SUFFIXES = (".png", ".svg", ".pdf")
+VARIANT_HELP = (
+    "the game's trucks fit 3 rows × 5 columns with height 1–4; larger ones are "
+    "accepted on purpose, as variants, and labelled so"
+)
+DECK_HELP = (
+    "a deck file, UTF-8 text (default: the sample deck, not the printed cards; "
+    f"`packing deck` prints it); {VARIANT_HELP}"
+)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def subcommands(parser: argparse.ArgumentParser, dest: str) -> Any:
+    """The subcommands of ``parser``, whose errors are one line too."""
+    return parser.add_subparsers(dest=dest, required=True, parser_class=Parser)
+
+
+# --- option values ----------------------------------------------------------------------------
+
+
+def _counts_text(text: str, what: str) -> str:
+    """``text`` when it holds exactly five counts (split by commas, or by spaces)."""
+    parts = text.split(",") if "," in text else text.split()
+    if len(parts) != 5 or not all(p.strip() for p in parts):
+        raise argparse.ArgumentTypeError(
+            f"invalid {what} {text!r}: five counts are needed, one per rod length 1..5 "
+            f"(e.g. {'3,2,3,0,1' if what == 'roll' else '6,0,0,0,3'})"
+        )
+    return text
+
+
+def roll(text: str) -> Cargo:
+    try:
+        return Cargo.parse(_counts_text(text, "roll"), roll=True)
+    except PackingError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def cargo_counts(text: str) -> Cargo:
+    try:
+        return Cargo.parse(_counts_text(text, "cargo"))
+    except PackingError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+# --- options ----------------------------------------------------------------------------------
+
+
+def cargo_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    group = p.add_mutually_exclusive_group(required=required)
+    group.add_argument(
+        "--roll", type=roll, help="five dice results for lengths 1..5, e.g. 3,2,3,0,1"
+    )
+    group.add_argument(
+        "--cargo", type=cargo_counts, help="any five rod counts for lengths 1..5, e.g. 6,0,0,0,3"
+    )
+
+
+def truck_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--truck",
+        required=True,
+        help=f"mask rows split by '/', e.g. '#####/###../#####'; {VARIANT_HELP}",
+    )
+    p.add_argument(
+        "--height", required=True, type=int, help="the truck's height cap (≥ 1; the game's are 1–4)"
+    )
+    p.add_argument("--name", help="a name for the truck")
+
+
+def deck_option(p: argparse.ArgumentParser, help: str = DECK_HELP) -> None:
+    p.add_argument("--deck", metavar="FILE", help=help)
+
+
+def json_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="machine-readable output (errors too: an object with 'error')",
+    )
+
+
+def cargo_of(args: argparse.Namespace) -> Cargo:
+    cargo: Cargo = args.roll if args.roll is not None else args.cargo
+    return cargo
+
+
+def deck_of(args: argparse.Namespace) -> tuple[Truck, ...]:
+    return load_deck(args.deck) if args.deck is not None else SAMPLE_DECK  # --deck "" is bad
+
+
+def truck_of(args: argparse.Namespace) -> Truck:
+    return Truck.parse(args.truck, height=args.height, name=args.name or "")
+
+
+def trucks_by_name(deck: Sequence[Truck], names: str, option: str) -> list[Truck]:
+    index = {t.name: t for t in deck}
+    chosen: list[Truck] = []
+    for name in (n.strip() for n in names.split(",") if n.strip()):
+        if name not in index:
+            raise UsageError(f"argument {option}: no truck named {name!r} in the deck")
+        if index[name] in chosen:
+            raise UsageError(f"argument {option}: truck {name!r} is named twice")
+        chosen.append(index[name])
+    return chosen
+
+
+# --- output paths: checked before any work ----------------------------------------------------
+
+
+def check_folder(folder: Path, option: str, *, target: Path | None = None) -> None:
+    """Fail now, quoting the input, unless ``folder`` is (or can be created as) a writable
+    folder; ``target`` is the file to be written there, when the input named a file."""
+    quoted = repr(os.fspath(target if target is not None else folder))
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(
+            f"{option}: cannot write {quoted}: {os.fspath(folder)!r} is a file, not a folder"
+        )
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(
+            f"{option}: cannot write {quoted}: {os.fspath(existing)!r} is a file, not a folder"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(
+            f"{option}: cannot write {quoted}: permission denied in {os.fspath(existing)!r}"
+        )
+
+
+def check_file(path: Path, option: str) -> None:
+    """Fail now, quoting the input, unless a file can be written at ``path``."""
+    if path.is_dir():
+        raise UsageError(f"{option}: cannot write {os.fspath(path)!r}: it is a folder")
+    check_folder(path.parent, option, target=path)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{option}: cannot write {os.fspath(path)!r}: permission denied")
+
+
+# --- text -------------------------------------------------------------------------------------
+
+
+def variant(truck: Truck) -> str:
+    return " (variant)" if truck.is_variant else ""
+
+
+def variant_note(truck: Truck) -> str | None:
+    if not truck.is_variant:
+        return None
+    return (
+        f"variant truck: {truck.rows}×{truck.columns} grid, height {truck.height} "
+        f"(the game's trucks fit 3×5, height 1–4)"
+    )
+
+
+def print_ranking(entries: Sequence[RankedTruck]) -> None:
+    width = max([18, *(len(str(e.truck)) for e in entries)])
+    print(
+        f"{'rank':>4}  {'truck':<8} {'mask':<{width}} {'height':>6} {'capacity':>8} {'penalty':>7}"
+    )
+    for rank, e in enumerate(entries, start=1):
+        t = e.truck
+        notes = ("" if e.optimal else " (not proven optimal)") + variant(t)
+        print(
+            f"{rank:>4}  {t.name:<8} {str(t):<{width}} {t.height:>6} {t.capacity:>8} "
+            f"{e.penalty:>7}{notes}"
+        )

@@ -1,0 +1,188 @@
+"""``packing decks random|compare|optimize``: the deck designer (:mod:`packing.design`)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.cli import UsageError, add_executor_options, executor_for, print_json, seconds, seed
+from arena.cli import whole_number as whole
+from packing.cli.common import deck_of, subcommands
+from packing.cli.pictures import plot_module
+from packing.deck import dump_deck, load_deck, save_deck
+from packing.design import DeckReport, DesignError, Improvement, compare, optimise, random_deck
+
+
+def cmd_decks_random(args: argparse.Namespace) -> int:
+    folder = Path(args.out)
+    texts = [
+        (
+            folder / f"random-{args.seed}-{i:03d}.txt",
+            f"; random deck {i} of seed {args.seed}: honours the published facts, not the "
+            f"printed cards\n" + dump_deck(random_deck(seed=f"{args.seed}.{i}")),
+        )
+        for i in range(1, args.count + 1)
+    ]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, text in texts:
+            path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write decks into {args.out!r}: {error.strerror}") from None
+    for path, _ in texts:
+        print(path)
+    return 0
+
+
+def cmd_decks_compare(args: argparse.Namespace) -> int:
+    decks = [load_deck(p) for p in args.decks]
+    plot = plot_module() if args.out else None
+    with executor_for(args) as (executor, _):
+        reports = compare(decks, labels=args.decks, executor=executor)
+    if plot is not None:
+        from packing.designplot import plot_comparison
+
+        try:
+            plot_comparison(reports, args.out)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
+    if args.json:
+        picture = {"picture": args.out} if args.out else {}
+        print_json({"decks": [r.to_dict() for r in reports], **picture})
+        return 0
+    print_comparison(reports)
+    if args.out:
+        print(f"picture: {args.out}")
+    return 0
+
+
+def print_comparison(reports: Sequence[DeckReport]) -> None:
+    width = max(12, *(len(Path(r.label).name) for r in reports))
+    names = [Path(r.label).name for r in reports]
+    print("fairness summary (smaller is better; see packing.design):")
+    print(
+        f"  {'deck':<{width}} {'coverage':>8} {'balance':>8} {'skill':>6} {'E[best]':>7} "
+        f"{'dominated':>9}  facts"
+    )
+    for name, r in zip(names, reports):
+        print(
+            f"  {name:<{width}} {float(r.coverage):>8.2f} {float(r.balance):>8.1%} "
+            f"{r.skill:>6.2f} {float(r.best_mean):>7.2f} {len(r.dominated):>9}  "
+            f"{'all kept' if not r.facts else f'{len(r.facts)} broken: ' + r.facts[0]}"
+        )
+    print(
+        "  coverage: worst E[penalty] of the best truck over loads 9..40; balance: max − min "
+        "P(best); skill: mean loss of the capacity heuristic"
+    )
+    print()
+    print("expected penalty of the best truck, by load volume:")
+    print(f"  {'volume':>6} " + " ".join(f"{n:>{width}}" for n in names))
+    for v in range(1, 41):
+        print(
+            f"  {v:>6} "
+            + " ".join(f"{float(r.best_by_volume[v - 1]):>{width}.2f}" for r in reports)
+        )
+    for name, r in zip(names, reports):
+        print()
+        print(f"{name}: trucks by P(best)")
+        print(f"  {'truck':<6} {'mask':<18} {'h':>1} {'cap':>3} {'E[penalty]':>10} {'P(best)':>8}")
+        for t, e, p in sorted(zip(r.deck, r.expected_penalty, r.p_best), key=lambda x: -x[2]):
+            mark = "  dominated" if t in r.dominated else ""
+            print(
+                f"  {t.name:<6} {str(t):<18} {t.height:>1} {t.capacity:>3} {float(e):>10.2f} "
+                f"{float(p):>8.1%}{mark}"
+            )
+
+
+def cmd_decks_optimize(args: argparse.Namespace) -> int:
+    budget = args.budget if args.budget is not None or args.rounds is not None else 60.0
+    start = deck_of(args)
+    sense = "maximising" if args.maximize else "minimising"
+
+    def report(step: Improvement) -> None:
+        print(f"round {step.round}: {args.objective} {step.value:.4f}  ({step.move})", flush=True)
+
+    print(
+        f"{sense} {args.objective} from {args.deck or 'the sample deck'}, seed {args.seed}",
+        flush=True,
+    )
+    with executor_for(args) as (executor, _):
+        try:
+            result = optimise(
+                start,
+                objective_name=args.objective,
+                seed=args.seed,
+                maximise=args.maximize,
+                budget=budget,
+                rounds=args.rounds,
+                batch=args.batch,
+                executor=executor,
+                report=report,
+            )
+        except DesignError as error:
+            raise UsageError(str(error)) from None
+    print(
+        f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after {result.rounds} "
+        f"rounds ({result.candidates} decks tried, {result.solved} truck columns solved)"
+    )
+    if args.out:
+        try:
+            save_deck(result.deck, args.out)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
+        print(f"best deck: {args.out}")
+    else:
+        print()
+        print(dump_deck(result.deck), end="")
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """``decks random``, ``decks compare``, ``decks optimize`` (``optimise`` accepted too)."""
+    decks = sub.add_parser("decks", help="design decks: random, compare, optimize")
+    decks_sub = subcommands(decks, "decks_command")
+
+    p = decks_sub.add_parser("random", help="random decks honouring every published fact")
+    p.add_argument("--count", type=whole, required=True, help="how many decks")
+    p.add_argument("--seed", type=seed, required=True, help="the same seed gives the same decks")
+    p.add_argument("--out", required=True, help="the folder to write the deck files into")
+    p.set_defaults(run=cmd_decks_random)
+
+    p = decks_sub.add_parser("compare", help="decks side by side: coverage, P(best), fairness")
+    p.add_argument("decks", nargs="+", metavar="DECK", help="deck files")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--out", metavar="PNG", help="also draw the comparison (the plot extra)")
+    add_executor_options(p, workers_default=2)
+    p.set_defaults(run=cmd_decks_compare)
+
+    p = decks_sub.add_parser(
+        "optimize",
+        aliases=["optimise"],
+        help="local search for a deck minimising an objective",
+    )
+    p.add_argument("--objective", required=True, choices=("coverage", "balance", "skill"))
+    p.add_argument("--seed", type=seed, default=0, help="the search's seed (default 0)")
+    p.add_argument(
+        "--budget",
+        type=seconds,
+        default=None,
+        metavar="SECONDS",
+        help="stop after this long (default 60 s unless --rounds is given)",
+    )
+    p.add_argument("--rounds", type=whole, default=None, help="stop after this many rounds")
+    p.add_argument("--batch", type=whole, default=4, help="candidate decks per round (default 4)")
+    p.add_argument(
+        "--maximize",
+        "--maximise",
+        dest="maximize",
+        action="store_true",
+        help="maximize the objective instead",
+    )
+    p.add_argument(
+        "--deck", metavar="FILE", help="the starting deck file (default: the sample deck)"
+    )
+    p.add_argument("--out", help="write the best deck here (default: print it)")
+    add_executor_options(p, workers_default=2)
+    p.set_defaults(run=cmd_decks_optimize)

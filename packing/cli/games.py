@@ -1,0 +1,179 @@
+"""``packing play`` and ``packing tournament``: the whole game between bots.
+
+    packing play --players optimal,capacity,greedy-loader,random --seed 1 [--deck FILE] [--json]
+    packing tournament --players optimal,bonus-aware,capacity,greedy-loader --games 2000 --seed 1
+                       [--workers N | --scheduler ADDRESS | --cluster local:N] [--deck FILE] [--json]
+
+Both take ``mcts`` among the bots with the ``openspiel`` extra (OpenSpiel's Monte-Carlo tree
+search), and ``--simulations N`` for its simulations per decision. A bot named twice plays as
+``optimal``, ``optimal#2`` (:func:`arena.seat_labels`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from arena.cli import (
+    add_executor_options,
+    executor_for,
+    parse_bot_list,
+    print_json,
+    seat_labels,
+    seed,
+    whole_number,
+)
+from packing.bots import BOTS, MCTS_SIMULATIONS, SEARCH_BOTS, bot, tournament
+from packing.cli.common import deck_of, deck_option
+from packing.errors import PackingError
+from packing.game import MAX_PLAYERS, MIN_PLAYERS, Game, RoundRecord, play_game
+
+__all__ = ["add_commands", "report"]
+
+
+def _refusal(name: str) -> str:
+    """Why :func:`packing.bot` refuses a name it knows (``ismcts``)."""
+    try:
+        bot(name)
+    except PackingError as error:
+        return str(error)
+    raise AssertionError(f"bot {name!r} is not refused")
+
+
+def players_of(args: argparse.Namespace) -> list[str]:
+    """The bot names of ``--players``, checked."""
+    return parse_bot_list(
+        args.players,
+        known=BOTS + SEARCH_BOTS,
+        players=(MIN_PLAYERS, MAX_PLAYERS),
+        game="Pack & Stack",
+        refused={"ismcts": _refusal("ismcts")},
+    )
+
+
+def report(state: Game, names: Sequence[str]) -> str:
+    """A finished game, round by round, like a game report; ``names`` label the seats."""
+    label = [f"P{p} {name}" for p, name in enumerate(names)]
+    width = max(map(len, label))
+    data = state.to_dict()
+    lines = [f"Pack & Stack: {state.num_players} players, {data['start_points']} points each"]
+    lines.append("players: " + ", ".join(label))
+    records: list[RoundRecord] = list(state.rounds)
+    for record in records:
+        lines.append("")
+        lines += _round_lines(record, label, width)
+    winners = sorted(state.winners())
+    best = state.points[winners[0]]
+    lines.append("")
+    lines.append(
+        f"game over after {len(records)} rounds: "
+        + " and ".join(label[p] for p in winners)
+        + (" share the win" if len(winners) > 1 else " wins")
+        + f" with {best} points"
+    )
+    return "\n".join(lines)
+
+
+def _round_lines(record: RoundRecord, label: Sequence[str], width: int) -> list[str]:
+    lines = [f"round {record.number} (first roller P{record.first_roller})"]
+    n = len(label)
+    order = [(record.first_roller + i) % n for i in range(n)]
+    for p in order:
+        cargo = record.cargos[p]
+        trucks = " ".join(f"{t.name}({t.capacity})" for t in record.revealed[p])
+        lines.append(
+            f"  {label[p]:<{width}}  rolls {str(cargo):<9} = {cargo.volume:>2} cubes, "
+            f"reveals {trucks}"
+        )
+    lines.append("  grab order: " + ", ".join(f"P{p}" for p in record.grab_order))
+    for p in record.grab_order:
+        truck, source, plan = record.taken[p], record.sources[p], record.plans[p]
+        where = "from the pile" if source[0] == "pile" else f"from P{source[1]}"
+        lines.append(
+            f"  {label[p]:<{width}}  takes {truck.name} {where:<13} loads {plan.loaded:>2}/"
+            f"{record.cargos[p].volume:>2} cubes into {truck.capacity:>2} -> penalty "
+            f"{record.penalties[p]:>2}{'  +10' if p in record.bonus else ''}"
+        )
+    lines.append("  standings: " + ", ".join(f"P{p} {x}" for p, x in enumerate(record.points)))
+    return lines
+
+
+def _bot_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The bots' options from the command line, by bot name."""
+    return {"mcts": {"simulations": args.simulations}}
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``packing play``: one game, round by round (``--json``: the records)."""
+    names = players_of(args)
+    options = _bot_options(args)
+    state = play_game(
+        [bot(n, **options.get(n, {})) for n in names], seed=args.seed, deck=deck_of(args)
+    )
+    labels = list(seat_labels(names))
+    if args.json:
+        print_json({"players": labels, "seed": args.seed} | state.to_dict())
+    else:
+        print(report(state, labels))
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``packing tournament``: duplicate deals between bots; the table (``--json``: its data)."""
+    names = players_of(args)
+    deck = deck_of(args)
+    options = _bot_options(args)
+    for name in set(names) & set(SEARCH_BOTS):
+        bot(name, **options[name])  # a missing extra fails here, in one line, before any work
+    with executor_for(args) as (executor, workers):
+        result = tournament(
+            names,
+            games=args.games,
+            seed=args.seed,
+            workers=workers,
+            executor=executor,
+            deck=deck,
+            progress=not args.json and sys.stderr.isatty(),
+            bot_options=options,
+        )
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print(result)
+    return 0
+
+
+def _common_options(p: argparse.ArgumentParser, seat_help: str, seed_help: str) -> None:
+    names = ", ".join(BOTS + SEARCH_BOTS) + "; mcts needs the openspiel extra"
+    p.add_argument("--players", required=True, help=f"{seat_help} (bots: {names})")
+    p.add_argument("--seed", type=seed, default=0, help=f"{seed_help} (default 0)")
+    p.add_argument(
+        "--simulations",
+        type=whole_number,
+        default=MCTS_SIMULATIONS,
+        help=f"mcts's simulations per decision (default {MCTS_SIMULATIONS})",
+    )
+    deck_option(p, help="a deck file (default: the sample deck, not the printed cards)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def add_commands(sub: Any) -> None:
+    """``play`` and ``tournament``."""
+    p = sub.add_parser("play", help="play one game with bots and print it round by round")
+    _common_options(p, "2 to 6 comma-separated bots, e.g. optimal,capacity", "the game's seed")
+    p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser(
+        "tournament", help="duplicate-deal tournament between bots: wins, intervals, ratings"
+    )
+    _common_options(p, "2 to 6 comma-separated bots, one per seat", "the tournament's seed")
+    p.add_argument(
+        "--games",
+        type=whole_number,
+        default=200,
+        help="deals, each played in every seat rotation (default 200)",
+    )
+    add_executor_options(p, workers_default=1)
+    p.set_defaults(run=cmd_tournament)

@@ -1,0 +1,84 @@
+"""``packing plot plan`` and ``packing plot deck``: pictures (the plot extra)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from arena.cli import UsageError
+from packing.cli.answers import time_limit_option
+from packing.cli.common import (
+    PICTURE_SUFFIXES,
+    cargo_of,
+    cargo_options,
+    check_file,
+    check_folder,
+    deck_of,
+    deck_option,
+    subcommands,
+    truck_of,
+    truck_options,
+)
+from packing.cli.tables import table_for
+from packing.queries import best_truck
+from packing.verify import verify
+
+
+def picture_path(text: str) -> Path:
+    """``--out`` of a picture: a writable file whose suffix names a format."""
+    path = Path(text)
+    if path.suffix.lower() not in PICTURE_SUFFIXES:
+        raise UsageError(
+            f"argument --out: cannot tell the picture format of {text!r}: end the "
+            f"name in {', '.join(PICTURE_SUFFIXES[:-1])} or {PICTURE_SUFFIXES[-1]}"
+        )
+    check_file(path, "argument --out")
+    return path
+
+
+def plot_module() -> Any:
+    """:mod:`packing.plot`; without matplotlib, :class:`arena.extras.MissingExtraError`."""
+    from packing import plot
+
+    return plot
+
+
+def cmd_plot_plan(args: argparse.Namespace) -> int:
+    out = picture_path(args.out)
+    truck = truck_of(args)
+    plot = plot_module()
+    plan = verify(best_truck(cargo_of(args), [truck], time_limit=args.time_limit)[0])
+    print(plot.plot_plan(plan, out))
+    return 0
+
+
+def cmd_plot_deck(args: argparse.Namespace) -> int:
+    folder = Path(args.out)
+    check_folder(folder, "argument --out")
+    for name in ("penalty-by-volume.png", "penalty-distributions.png"):
+        check_file(folder / name, "argument --out")
+    plot = plot_module()
+    for path in plot.plot_deck(table_for(deck_of(args)), folder):
+        print(path)
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """``plot plan`` and ``plot deck``."""
+    plot = sub.add_parser("plot", help="pictures (needs the plot extra)")
+    plot_sub = subcommands(plot, "plot_command")
+    p = plot_sub.add_parser("plan", help="a 3D picture of the best load plan")
+    cargo_options(p)
+    truck_options(p)
+    time_limit_option(p)
+    p.add_argument(
+        "--out",
+        required=True,
+        help="the picture to write; its suffix sets the format: .png, .svg or .pdf",
+    )
+    p.set_defaults(run=cmd_plot_plan)
+    p = plot_sub.add_parser("deck", help="heat map of expected penalty and penalty distributions")
+    deck_option(p)
+    p.add_argument("--out", required=True, help="the folder to write the PNGs into")
+    p.set_defaults(run=cmd_plot_deck)

@@ -1,0 +1,294 @@
+"""``packing table build`` and ``packing stats``: the deck's optimal table and what it says."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
+
+from arena.cli import (
+    Interrupted,
+    UsageError,
+    add_executor_options,
+    executor_for,
+    executor_where,
+    print_json,
+    whole_number,
+)
+from packing.cli.common import (
+    cargo_of,
+    cargo_options,
+    check_folder,
+    deck_of,
+    deck_option,
+    json_option,
+    plural,
+    print_ranking,
+    subcommands,
+    variant,
+)
+from packing.model import Truck
+from packing.stats import deck_stats, ranking
+from packing.table import (
+    CheckpointError,
+    DamagedTableError,
+    OptimalTable,
+    TableBuild,
+    TableError,
+    build_table_file,
+    checkpoint_for,
+    ensure_table,
+    find_table,
+    rebuild_command,
+    register,
+    table_filename,
+    user_table_dir,
+)
+
+
+def progress_bar(what: str) -> Callable[[int, int], None]:
+    """tqdm when installed (the progress extra), else a plain line every 10 %; both on stderr."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        shown = [-1]
+
+        def plain(done: int, total: int) -> None:
+            tenth = done * 10 // total
+            if tenth != shown[0]:
+                shown[0] = tenth
+                print(f"{what}: {done}/{total} entries", file=sys.stderr)
+
+        return plain
+    bar: list[Any] = []
+
+    def update(done: int, total: int) -> None:
+        if not bar:  # disable=None: no bar when stderr is not a terminal (logs, CI)
+            bar.append(
+                tqdm(
+                    total=total,
+                    initial=done,
+                    desc=what,
+                    unit="entry",
+                    file=sys.stderr,
+                    disable=None,
+                )
+            )
+        bar[0].update(done - bar[0].n)
+        if done == total:
+            bar[0].close()
+
+    return update
+
+
+def note(text: str) -> None:
+    print(f"packing: note: {text}", file=sys.stderr)
+
+
+def table_path(deck: Sequence[Truck], folder: Path, option: str) -> Path:
+    """Where the deck's table goes in ``folder``, checked writable before any solving."""
+    check_folder(folder, option)
+    path = folder / table_filename(deck)
+    for target in (path, checkpoint_for(path)):
+        if target.is_dir():
+            raise UsageError(f"{option}: cannot write {os.fspath(target)!r}: it is a folder")
+    return path
+
+
+def explain(error: Exception, args: argparse.Namespace | None) -> str:
+    """The error's line; for a damaged table, the exact command that rebuilds it."""
+    if isinstance(error, DamagedTableError) and not isinstance(error, CheckpointError):
+        command = rebuild_command(error.path)
+        deck = getattr(args, "deck", None) if args is not None else None
+        if deck and command != "make table":
+            command += f" --deck {shlex.quote(deck)}"
+        return (
+            f"table file {os.fspath(error.path)!r} is damaged ({error.reason}): rebuild it "
+            f"with `{command}`"
+        )
+    return str(error)
+
+
+def _summary(build: TableBuild, where: str) -> str:
+    report = build.report
+    rate = report.solved / report.wall_time if report.wall_time else float("inf")
+    return (
+        f"table {build.path}: {report.entries} entries, {report.optimal} proven optimal, "
+        f"{report.entries - report.optimal} not; {report.solved} solved in this run "
+        f"{'(resumed) ' if build.resumed else ''}in {report.wall_time:.1f} s "
+        f"({rate:.0f} solves/s, {where})"
+    )
+
+
+def _build(
+    deck: Sequence[Truck], path: Path, *, workers: int, executor: Executor | None = None
+) -> TableBuild:
+    try:
+        return build_table_file(
+            deck,
+            path,
+            workers=workers,
+            executor=executor,
+            progress=progress_bar("building table"),
+            note=note,
+        )
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"finished work is saved in {os.fspath(checkpoint_for(path))!r}; "
+            "run the same command to resume"
+        ) from None
+
+
+def cmd_table_build(args: argparse.Namespace) -> int:
+    deck = deck_of(args)
+    given = args.out is not None
+    path = table_path(
+        deck,
+        Path(args.out) if given else user_table_dir(),
+        "argument --out" if given else "the table folder",
+    )
+    if path.exists() and not args.force:
+        try:
+            current = OptimalTable.load(path, deck=deck)
+        except TableError as error:  # damaged, another format: this build replaces it
+            reason = error.reason if isinstance(error, DamagedTableError) else str(error)
+            note(f"replacing table {os.fspath(path)!r} ({reason})")
+        else:
+            register(current)
+            if args.json:
+                print_json(
+                    {
+                        "path": os.fspath(path),
+                        "up_to_date": True,
+                        "entries": current.penalties.size,
+                        "deck_key": current.key,
+                    }
+                )
+            else:
+                print(
+                    f"table {path}: complete and current for this deck "
+                    f"({current.penalties.size} entries); nothing to rebuild (--force rebuilds it)"
+                )
+            return 0
+    if args.scheduler is None and args.cluster is None:
+        # build_table's own pool: its workers leave Ctrl-C to this process, which checkpoints.
+        build = _build(deck, path, workers=args.workers or args.workers_default)
+    else:
+        with executor_for(args) as (executor, workers):
+            build = _build(deck, path, workers=workers, executor=executor)
+    if args.json:
+        print_json(build.to_dict())
+    else:
+        print(_summary(build, executor_where(args)))
+    return 0
+
+
+def table_for(deck: Sequence[Truck]) -> OptimalTable:
+    """The deck's table; when there is none yet, built once into the user's table folder
+    (checked writable first), the summary on stderr (stdout is the answer's)."""
+    if find_table(deck) is None:
+        where = (
+            "the table folder $PACKING_TABLE_DIR"
+            if os.environ.get("PACKING_TABLE_DIR")
+            else "the table folder"
+        )
+        path = table_path(deck, user_table_dir(), where)
+        print("no table for this deck yet: building it once (about 5 s)", file=sys.stderr)
+        try:
+            return ensure_table(deck, progress=progress_bar("building table"), note=note)
+        except KeyboardInterrupt:
+            raise Interrupted(
+                f"finished work is saved in {os.fspath(checkpoint_for(path))!r}; "
+                "run the same command to resume"
+            ) from None
+    return ensure_table(deck)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    deck = deck_of(args)
+    roll = cargo_of(args) if (args.roll is not None or args.cargo is not None) else None
+    table = table_for(deck)
+    stats = deck_stats(table, samples=args.samples)
+    roll_ranking = ranking(roll, deck) if roll is not None else None
+    if args.json:
+        data = stats.to_dict()
+        if roll_ranking is not None:
+            data["roll"] = roll_ranking.to_dict()
+        print_json(data)
+        return 0
+    width = max([18, *(len(str(t)) for t in deck)])
+    print(
+        f"{plural(len(deck), 'truck')}, table {table.key[:16]}; load volume over all 7,776 "
+        f"rolls: mean {float(stats.mean_volume):.2f} cubes"
+    )
+    print(
+        f"{'truck':<6} {'mask':<{width}} {'h':>1} {'cap':>3}  {'E[penalty]':>10} {'P(best)':>8} "
+        f"{'P(perfect)':>10} {'perfect rolls':>13}"
+    )
+    for s in sorted(stats.trucks, key=lambda s: s.expected_penalty):
+        t = s.truck
+        print(
+            f"{t.name:<6} {str(t):<{width}} {t.height:>1} {t.capacity:>3}  "
+            f"{float(s.expected_penalty):>10.2f} {float(s.p_best):>8.1%} "
+            f"{float(s.p_perfect):>10.1%} {s.perfect_rolls:>13}{variant(t)}"
+        )
+    print(
+        "P(best) counts ties: every truck tied for the least penalty is best. "
+        "Perfect rolls: of the 7,776, those loaded with penalty 0."
+    )
+    print()
+    print("the closest-capacity heuristic against the optimal grab (penalty points per round):")
+    for h in stats.heuristics:
+        where = (
+            "any truck of the deck (exact)"
+            if h.revealed == 0
+            else f"{h.revealed} revealed + pile ({plural(h.samples, 'sampled set')})"
+        )
+        print(
+            f"  {where:<36} mean loss {h.mean_loss:5.2f}, worst {h.worst_loss:5.2f} "
+            f"(roll {h.worst_cargo}), worse in {h.p_loses:.1%} of rolls"
+        )
+    if roll is not None and roll_ranking is not None:
+        print()
+        print(f"roll {roll} (volume {roll.volume}):")
+        print_ranking(roll_ranking.entries)
+        blind = roll_ranking.blind_draw
+        print(
+            f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})"
+        )
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """``stats`` and ``table build``."""
+    p = sub.add_parser("stats", help="what the deck's table says: odds per truck and per roll")
+    deck_option(p)
+    cargo_options(p, required=False)
+    p.add_argument(
+        "--samples",
+        type=whole_number,
+        default=200,
+        help="revealed sets sampled for the heuristic comparison (≥ 1, default 200)",
+    )
+    json_option(p)
+    p.set_defaults(run=cmd_stats)
+
+    table = sub.add_parser("table", help="build the optimal table of a deck")
+    p = subcommands(table, "table_command").add_parser(
+        "build", help="solve every roll on every truck (resumable)"
+    )
+    deck_option(p)
+    p.add_argument("--out", help=f"folder for the table (default {user_table_dir()})")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="rebuild even when the folder holds the complete, current table",
+    )
+    json_option(p)
+    add_executor_options(p, workers_default=2)
+    p.set_defaults(run=cmd_table_build)
