@@ -52,7 +52,13 @@ from packing.deck import SAMPLE_DECK
 from packing.errors import InvalidPlan, PackingError
 from packing.model import Cargo, LoadPlan, Truck
 from packing.odds import roll_distribution
-from packing.rules import ROUND_WIN_BONUS, START_POINTS
+from packing.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROUND_WIN_BONUS,
+    START_POINTS,
+    draws_per_player,
+)
 from packing.solver import solve
 from packing.table import find_table
 from packing.verify import verify
@@ -79,8 +85,6 @@ Loader = Callable[[Cargo, Truck], LoadPlan]
 
 Source = tuple[Literal["revealed"], int] | tuple[Literal["pile"]]
 """Where a player's truck came from: ``("revealed", owner)`` or ``("pile",)``."""
-
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 # Phases of a round (the state's ``_phase``); the chance phases come first, below ``_GRAB``.
 _ROLL, _DRAW, _ORDER, _TOP, _GRAB, _OVER = range(6)
@@ -496,7 +500,7 @@ class _Setup:
         self.players, self.deck, self.start_points = players, deck, start_points
         self.max_rounds = max_rounds
         self.speeds, self.loaders, self.use_table = speeds, loaders, use_table
-        self.draws_each = 1 if players >= 5 else 2
+        self.draws_each = draws_per_player(players)
         self.draws = players * self.draws_each  # draws a round
         self.index = {truck: j for j, truck in enumerate(deck)}
         self.penalties = penalties_for(deck, use_table=use_table)
@@ -589,13 +593,15 @@ def _check_options(
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be an int, not {type(players).__name__}")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise PackingError(f"Pack & Stack takes 2 to 6 players, not {players!r}")
+        raise PackingError(
+            f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
+        )
     if isinstance(start_points, bool) or not isinstance(start_points, int):
         raise TypeError(f"start_points must be an int, not {type(start_points).__name__}")
     if start_points < 1:
         raise PackingError(f"start_points must be at least 1, not {start_points!r}")
     trucks = _check_deck(deck)
-    need = players * ((1 if players >= 5 else 2) + 1)
+    need = players * (draws_per_player(players) + 1)
     if len(trucks) < need:
         raise PackingError(
             f"a deck of {len(trucks)} trucks is too small for {players} players "

@@ -66,11 +66,9 @@ from typing import Any, Final
 import numpy as np
 
 from arena.openspiel import Codec, Limits, Parameters, register
-from packing.deck import SAMPLE_DECK, dump_deck, parse_deck
+from packing.deck import SAMPLE_DECK, format_deck, parse_deck
 from packing.errors import PackingError
 from packing.game import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     Draw,
     Game,
     Grab,
@@ -81,7 +79,17 @@ from packing.game import (
     roll_outcomes,
 )
 from packing.model import Cargo, Truck
-from packing.rules import DEFAULT_MAX_ROUNDS, LENGTHS, ROUND_WIN_BONUS, START_POINTS, penalty_floor
+from packing.rules import (
+    DEFAULT_MAX_ROUNDS,
+    LENGTHS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROUND_WIN_BONUS,
+    START_POINTS,
+    draws_per_player,
+    penalty,
+    penalty_floor,
+)
 
 __all__ = ["CODEC", "PackAndStackCodec", "deck_from_parameter", "deck_parameter"]
 
@@ -129,7 +137,7 @@ def deck_parameter(deck: tuple[Truck, ...]) -> str:
                 f"{SHORT_NAME}: truck name {truck.name!r} cannot be a game parameter "
                 f"(no {' '.join(sorted(_NOT_IN_GAME_STRINGS))} in names)"
             )
-    return dump_deck(deck).strip().replace("\n", _LINE_BREAK)
+    return format_deck(deck).strip().replace("\n", _LINE_BREAK)
 
 
 def _whole(params: Parameters, name: str, low: int) -> int:
@@ -219,7 +227,7 @@ class PackAndStackCodec(Codec):
         players, rounds = _whole(params, "players", 1), _whole(params, "max_rounds", 1)
         start = _whole(params, "start_points", 1)
         deck = deck_from_parameter(params["deck"])
-        draws_each = 1 if players >= 5 else 2
+        draws_each = draws_per_player(players)
         worst, best = _penalty_range(deck)
         # A player enters every round with at least 1 point (else the game would have ended),
         # and loses at most ``worst`` in it: 1 − worst is the lowest final score (a player who
@@ -404,7 +412,7 @@ def _penalty_range(deck: tuple[Truck, ...]) -> tuple[int, int]:
         values = [x for row in rows if row is not None for x in row]
         return max(values), min(values)
     volumes = {cargo.volume for cargo, _ in roll_outcomes()}
-    worst = max(t.capacity for t in deck) + 2 * max(volumes)
+    worst = max(penalty(capacity=t.capacity, volume=max(volumes), loaded=0) for t in deck)
     best = min(penalty_floor(capacity=t.capacity, volume=v) for t in deck for v in volumes)
     return worst, best
 

@@ -14,7 +14,8 @@ import pytest
 
 import arena
 from packing import (
-    BOTS,
+    BOT_NAMES,
+    OPENSPIEL_BOTS,
     SAMPLE_DECK,
     Cargo,
     Game,
@@ -140,8 +141,9 @@ def test_greedy_load_golden_cases() -> None:
 
 
 def test_bot_names_options_and_errors() -> None:
-    assert BOTS == ("optimal", "bonus-aware", "capacity", "greedy-loader", "random")
-    for name in BOTS:
+    assert BOT_NAMES == ("optimal", "bonus-aware", "capacity", "greedy-loader", "random", "mcts")
+    assert OPENSPIEL_BOTS == ("mcts",)
+    for name in BOT_NAMES[:-1]:
         made = bot(name)
         assert made.name == name and isinstance(made, arena.Policy)
         assert pickle.loads(pickle.dumps(made)) == made
@@ -175,3 +177,20 @@ def test_tournament_seats_loaders_with_their_bots() -> None:
     assert twice.policies == ("optimal", "optimal 2", "random")
     with pytest.raises(PackingError, match="2 to 6 players"):
         tournament(["optimal"] * 7, games=1, seed=0)
+
+
+def test_the_old_registry_names_still_work_with_a_deprecation_warning() -> None:
+    import packing
+    import packing.bots
+
+    own = ("optimal", "bonus-aware", "capacity", "greedy-loader", "random")
+    with pytest.warns(DeprecationWarning, match="BOT_NAMES"):
+        assert packing.BOTS == own  # the bots needing no extra, as it always was
+    with pytest.warns(DeprecationWarning, match="BOT_NAMES"):
+        assert packing.bots.BOTS == own
+    with pytest.warns(DeprecationWarning, match="OPENSPIEL_BOTS"):
+        assert packing.bots.SEARCH_BOTS == packing.OPENSPIEL_BOTS
+    with pytest.warns(DeprecationWarning, match="SEARCH_SIMULATIONS"):
+        assert packing.bots.MCTS_SIMULATIONS == packing.SEARCH_SIMULATIONS
+    with pytest.warns(DeprecationWarning, match="format_deck"):
+        assert packing.dump_deck is packing.format_deck
