@@ -24,7 +24,7 @@ rng)`` sees only the public :class:`~packing.game.Observation` — and loads wit
 
 >>> from packing import bot, play_game
 >>> state = play_game([bot("optimal"), bot("greedy-loader")], seed=3)
->>> state.is_terminal(), state.rounds[0].plans[1].optimal  # P1's plans come from greedy_load
+>>> state.is_terminal(), state.round_records[0].plans[1].optimal  # P1's plans come from greedy_load
 (True, False)
 """
 
@@ -43,8 +43,9 @@ import arena
 from packing._deprecated import aliases
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
-from packing.game import PILE, Game, Grab, Loader, Observation, penalties_for
+from packing.game import PILE, Game, Grab, Loader, Observation
 from packing.model import AXES, Axis, Cargo, LoadPlan, Placement, Truck
+from packing.queries import penalties_for
 from packing.rules import ROUND_WIN_BONUS, START_POINTS
 from packing.stats import closest_capacity
 

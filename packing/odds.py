@@ -37,6 +37,19 @@ def roll_distribution() -> dict[Cargo, Fraction]:
     return {cargo: Fraction(n, ROLLS) for cargo, n in roll_counts().items()}
 
 
+@cache
+def roll_outcomes() -> tuple[tuple[Cargo, Fraction], ...]:
+    """The outcomes of one player's roll: the 900 cargos with their exact probabilities.
+
+    One cached tuple, so a chance node hands over the same objects every time (a sampler is
+    built once for it, and its cargos can be found again by identity).
+
+    >>> len(roll_outcomes()), sum(p for _, p in roll_outcomes())
+    (900, Fraction(1, 1))
+    """
+    return tuple(roll_distribution().items())
+
+
 def volume_distribution() -> dict[int, Fraction]:
     """The probability of each load volume (1..40 cubes); the mean is about 20.2.
 

@@ -75,10 +75,10 @@ from packing.game import (
     GrabOrder,
     Observation,
     game_from_observation,
-    penalties_for,
     roll_outcomes,
 )
 from packing.model import Cargo, Truck
+from packing.queries import penalties_for
 from packing.rules import (
     DEFAULT_MAX_ROUNDS,
     LENGTHS,
@@ -170,8 +170,7 @@ def _order_rank(players: int) -> dict[tuple[int, ...], int]:
 
 
 def _deck_of(state: Game) -> tuple[Truck, ...]:
-    deck: tuple[Truck, ...] = state.setup["deck"]  # type: ignore[assignment]
-    return deck
+    return state.setup.deck
 
 
 # --- the tensor -------------------------------------------------------------------------------

@@ -171,7 +171,7 @@ def test_tournament_seats_loaders_with_their_bots() -> None:
         assert tuple(state.returns()) == record.returns
         greedy = record.seating.index("greedy-loader")
         assert all(
-            not r.plans[greedy].optimal and r.plans[1 - greedy].optimal for r in state.rounds
+            not r.plans[greedy].optimal and r.plans[1 - greedy].optimal for r in state.round_records
         )
     twice = tournament(["optimal", "optimal", "random"], games=1, seed=0)
     assert twice.policies == ("optimal", "optimal 2", "random")

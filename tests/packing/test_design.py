@@ -9,6 +9,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -254,7 +255,13 @@ def test_optimize_can_maximize(cache: ColumnCache) -> None:
 def test_the_old_spelling_still_works_with_a_deprecation_warning(cache: ColumnCache) -> None:
     import packing.design as design
 
-    options = {"objective_name": "balance", "seed": 3, "rounds": 2, "batch": 2, "cache": cache}
+    options: dict[str, Any] = {
+        "objective_name": "balance",
+        "seed": 3,
+        "rounds": 2,
+        "batch": 2,
+        "cache": cache,
+    }
     with pytest.warns(DeprecationWarning, match="optimize"):
         old = design.optimise(SAMPLE_DECK, maximise=True, **options)
     assert old == optimize(SAMPLE_DECK, maximize=True, **options)
