@@ -579,6 +579,37 @@ def _check_max_rounds(max_rounds: int | None) -> None:
         raise PackingError(f"max_rounds must be at least 1 (or None: no cap), not {max_rounds!r}")
 
 
+def _load(
+    setup: _Setup, cargos: tuple[Cargo, ...], taken: tuple[int, ...], trucks: tuple[Truck, ...]
+) -> tuple[list[int], list[LoadPlan | None]]:
+    """Each player's penalty this round, and the plan their loader gave (None where the
+    optimal loading was scored from the table: its plan is solved when first read)."""
+    given: list[LoadPlan | None] = []
+    penalties: list[int] = []
+    table = setup.penalties
+    rolled_rows = table.rolled_rows  # table.row's first lookup, written out (4 a round)
+    for p, load in enumerate(setup.loaders):
+        if load is None:
+            row = rolled_rows.get(id(cargos[p]))
+            if row is None:
+                row = table.row(cargos[p])
+            if row is not None:
+                penalties.append(row[taken[p]])
+                given.append(None)
+                continue
+            plan = optimal_plan(cargos[p], trucks[p])
+        else:
+            plan = load(cargos[p], trucks[p])
+            if not isinstance(plan, LoadPlan):
+                raise TypeError(f"P{p}'s loader returned {type(plan).__name__}, not a LoadPlan")
+            if plan.cargo != cargos[p] or plan.truck != trucks[p]:
+                raise InvalidPlan(f"P{p}'s loader planned another cargo or truck")
+            verify(plan)
+        penalties.append(plan.penalty)
+        given.append(plan)
+    return penalties, given
+
+
 class Game:
     """A state of a game of Pack & Stack (the :class:`arena.GameState` protocol).
 
@@ -824,29 +855,7 @@ class Game:
         cargos: tuple[Cargo, ...] = tuple(self._cargos)  # type: ignore[arg-type]  # all rolled
         taken: tuple[int, ...] = tuple(self._taken)  # type: ignore[arg-type]  # all taken
         trucks = tuple([deck[j] for j in taken])
-        given: list[LoadPlan | None] = []
-        penalties: list[int] = []
-        table = setup.penalties
-        rolled_rows = table.rolled_rows  # table.row's first lookup, written out (4 a round)
-        for p, load in enumerate(setup.loaders):
-            if load is None:
-                row = rolled_rows.get(id(cargos[p]))
-                if row is None:
-                    row = table.row(cargos[p])
-                if row is not None:
-                    penalties.append(row[taken[p]])
-                    given.append(None)
-                    continue
-                plan = optimal_plan(cargos[p], trucks[p])
-            else:
-                plan = load(cargos[p], trucks[p])
-                if not isinstance(plan, LoadPlan):
-                    raise TypeError(f"P{p}'s loader returned {type(plan).__name__}, not a LoadPlan")
-                if plan.cargo != cargos[p] or plan.truck != trucks[p]:
-                    raise InvalidPlan(f"P{p}'s loader planned another cargo or truck")
-                verify(plan)
-            penalties.append(plan.penalty)
-            given.append(plan)
+        penalties, given = _load(setup, cargos, taken, trucks)
         low = min(penalties)
         bonus = tuple([p for p in range(n) if penalties[p] == low])
         points = list(self._points)

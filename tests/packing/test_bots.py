@@ -101,13 +101,67 @@ def test_capacity_and_greedy_loader_take_the_closest_capacity() -> None:
                 assert choice.is_pile
 
 
+def bonus_aware_values(observation: Observation, legal: list[Grab]) -> list[Fraction] | None:
+    """Each grab's expected points this round, the +10 included, as bonus-aware's docstring
+    models them, computed exactly from the table: the players who have their truck have known
+    penalties, a pile draw is uniform over the pile, and every player is independent. Only
+    when at most the last grabber waits (it must take the pile), so no prediction of another
+    player's choice is needed; None otherwise."""
+    if len(observation.waiting) > 1:
+        return None
+    assert TABLE is not None and observation.cargo is not None
+    pool = [SAMPLE_DECK.index(t) for t in observation.draw_pool]
+
+    def pile(cargo: Cargo) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for j in pool:
+            x = TABLE.penalty(cargo, j)
+            out[x] = out.get(x, Fraction(0)) + Fraction(1, len(pool))
+        return out
+
+    others: list[dict[int, Fraction]] = []
+    for q, (cargo, truck) in enumerate(zip(observation.cargos, observation.taken)):
+        if q != observation.player and cargo is not None and truck is not None:
+            others.append({TABLE.penalty(cargo, SAMPLE_DECK.index(truck)): Fraction(1)})
+    for q in observation.waiting:
+        cargo = observation.cargos[q]
+        assert cargo is not None
+        others.append(pile(cargo))
+    values = []
+    for action in legal:
+        if action.truck is None:
+            mine = pile(observation.cargo)
+        else:
+            mine = {TABLE.penalty(observation.cargo, SAMPLE_DECK.index(action.truck)): Fraction(1)}
+        p_bonus = Fraction(0)
+        for m, p in mine.items():
+            for dist in others:
+                p *= sum((q for x, q in dist.items() if x >= m), Fraction(0))
+            p_bonus += p
+        values.append(10 * p_bonus - sum(m * p for m, p in mine.items()))
+    return values
+
+
 def test_bonus_aware_plays_legally_and_differs_from_optimal() -> None:
     seen = decisions("bonus-aware", games=40, players=3)
-    differs = 0
+    checked = differs = 0
     for observation, legal, choice in seen:
+        assert choice in legal  # legal: one of the options offered
         best = bot("optimal").act(observation, legal, np.random.default_rng(0))
-        differs += choice != best
-    assert differs > 0
+        # Never a lower expected penalty than optimal's (which has the lowest), so where it
+        # differs it pays in penalty for the chance of the +10.
+        assert expected(observation, choice) >= expected(observation, best)
+        values = bonus_aware_values(observation, legal)
+        if values is None or len(legal) == 1:
+            continue
+        checked += 1
+        # It takes the first grab of the highest expected points, bonus included.
+        assert choice == legal[values.index(max(values))]
+        if choice != best:
+            differs += 1
+            # Strictly more expected points than optimal's grab: the +10's chance decided.
+            assert values[legal.index(choice)] > values[legal.index(best)]
+    assert checked >= 40 and differs > 0  # both cases are met, and checked exactly
 
 
 def test_random_grabs_every_kind_of_option() -> None:

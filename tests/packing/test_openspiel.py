@@ -17,7 +17,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is part of 
 
 import arena  # noqa: E402
 from arena.openspiel import SearchPolicy, arena_state, wrap  # noqa: E402
-from packing import SAMPLE_DECK, Cargo, Game, PackingError, bot, dump_deck, play_game  # noqa: E402
+from packing import SAMPLE_DECK, Cargo, Game, PackingError, bot, format_deck, play_game  # noqa: E402
 from packing.cli import main  # noqa: E402
 from packing.game import (  # noqa: E402
     PILE,
@@ -84,7 +84,7 @@ def test_random_simulation_passes_openspiel_checks_with_serialization() -> None:
     # survives OpenSpiel's line-based serialization.
     text = deck_parameter(SMALL_DECK)
     assert "\n" not in text and deck_from_parameter(text) == SMALL_DECK == deck_from_parameter(
-        dump_deck(SMALL_DECK)
+        format_deck(SMALL_DECK)
     )
     game = pyspiel.load_game(f"python_pack_and_stack(players=2,max_rounds=2,deck={text})")
     assert _game(game.new_initial_state()).setup.deck == SMALL_DECK
