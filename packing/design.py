@@ -28,9 +28,10 @@ Objectives (all minimized; :func:`objective` computes them from a deck's table):
   (:func:`packing.stats.heuristic_loss`, whole deck open) — small when the rule of thumb is
   as good as solving; ``maximize=True`` (``--maximise`` on the command line) rewards decks where skill pays.
 
-Long work (one solved table column, 900 cargos on one truck, per task: 0.1–1.5 s) goes through
-any :class:`concurrent.futures.Executor`; columns are cached by truck shape and height, so a
-search step re-solves only the trucks it changed.
+Long work (one solved table column, 900 cargos on one truck, per task: 0.1–1.5 s) is a table
+build (:func:`packing.table.build_table`) through any :class:`concurrent.futures.Executor`;
+columns are cached by truck shape and height, so a search step re-solves only the trucks it
+changed.
 
 >>> check_facts(SAMPLE_DECK)
 []
@@ -63,7 +64,7 @@ from packing.rules import DECK_HEIGHTS as HEIGHT_COUNTS
 from packing.rules import GRID_COLUMNS, GRID_ROWS, MAX_HEIGHT, MAX_LOAD
 from packing.rules import SMALLEST_CAPACITY as MIN_CAPACITY
 from packing.stats import expected_penalties, heuristic_loss, p_best, roll_weights
-from packing.table import OptimalTable, find_table
+from packing.table import OptimalTable, build_table, find_table
 from packing.table import solve_column as solve_table_column
 
 __all__ = [
@@ -341,16 +342,20 @@ class ColumnCache:
         return list(out.values())
 
     def fill(self, decks: Iterable[Sequence[Truck]], *, executor: Executor | None = None) -> int:
-        """Solve every missing column of ``decks`` (in parallel through ``executor``, else
-        here); returns how many were solved."""
+        """Solve every missing column of ``decks`` — a table build (:func:`packing.table.
+        build_table`, one task per truck) of the missing trucks, in parallel through
+        ``executor``, else in this process — and returns how many were solved. Every entry
+        must be proven optimal: a designed deck is judged on exact figures."""
         todo = self.missing(decks)
-        if executor is None:
-            results = [solve_column(t) for t in todo]
-        else:
-            futures = [executor.submit(solve_column, t) for t in todo]
-            results = [f.result() for f in futures]
-        for t, column in zip(todo, results):
-            self._columns[self._key(t)] = column
+        if not todo:
+            return 0
+        report = build_table(todo, executor=executor)
+        if not report.all_optimal:
+            raise PackingError(
+                f"{report.entries - report.optimal} entries without a proven optimum"
+            )
+        for j, t in enumerate(todo):
+            self._columns[self._key(t)] = report.table.loaded[:, j].copy()
         self.solved += len(todo)
         return len(todo)
 
