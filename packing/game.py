@@ -39,7 +39,6 @@ empty; with 2 players each draws 2 trucks.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -477,7 +476,7 @@ class _Setup:
         return hash(self.options)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_setup, (self.options,))  # unpickles to the cached setup of equal options
+        return (_setup_of, (self.options,))  # unpickles to the cached setup of equal options
 
 
 @lru_cache(maxsize=64)
@@ -491,20 +490,36 @@ def _cached_setup(options: GameSetup) -> _Setup:
 _setups_by_deck = IdentityMemo[tuple[Truck, ...], dict[tuple[object, ...], _Setup]]()
 
 
-def _setup(options: GameSetup) -> _Setup:
-    """The setup of a game, shared by the games created with the same options."""
-    o = options
-    rest = (o.players, o.start_points, o.speeds, o.loaders, o.use_table, o.max_rounds)
+def _setup(
+    players: int,
+    deck: tuple[Truck, ...],
+    start_points: int,
+    speeds: tuple[Fraction, ...] | None,
+    loaders: tuple[Loader | None, ...],
+    use_table: bool,
+    max_rounds: int | None,
+) -> _Setup:
+    """The setup of a game, shared by the games created with the same options (the options'
+    value is made only when a setup is: a game is created for every deal of a tournament)."""
+    rest = (players, start_points, speeds, loaders, use_table, max_rounds)
     try:
-        by_options = _setups_by_deck.get(o.deck)
+        by_options = _setups_by_deck.get(deck)
         if by_options is None:
-            by_options = _setups_by_deck.put(o.deck, {})
+            by_options = _setups_by_deck.put(deck, {})
         found = by_options.get(rest)
         if found is None:
-            found = by_options[rest] = _cached_setup(o)
+            options = GameSetup(players, deck, start_points, speeds, loaders, use_table, max_rounds)
+            found = by_options[rest] = _cached_setup(options)
     except TypeError:  # an unhashable loader: this game gets a setup of its own
-        return _Setup(o)
+        return _Setup(
+            GameSetup(players, deck, start_points, speeds, loaders, use_table, max_rounds)
+        )
     return found
+
+
+def _setup_of(options: GameSetup) -> _Setup:
+    o = options
+    return _setup(o.players, o.deck, o.start_points, o.speeds, o.loaders, o.use_table, o.max_rounds)
 
 
 _valid_decks = IdentityMemo[tuple[Truck, ...], bool]()
@@ -659,7 +674,7 @@ class Game:
         trucks, weights, chosen = _check_options(players, deck, start_points, speeds, loaders)
         _check_max_rounds(max_rounds)
         self._setup = _setup(
-            GameSetup(players, trucks, start_points, weights, chosen, bool(use_table), max_rounds)
+            players, trucks, start_points, weights, chosen, bool(use_table), max_rounds
         )
         self._round = 1
         self._phase = _ROLL
@@ -702,9 +717,12 @@ class Game:
             raise TypeError(
                 "a policy's loader must be a callable load(cargo, truck) -> LoadPlan, or None"
             )
-        options = self._setup.options
-        if loaders != options.loaders:
-            self._setup = _setup(dataclasses.replace(options, loaders=loaders))
+        s = self._setup
+        if loaders != s.loaders:
+            o = s.options
+            self._setup = _setup(
+                o.players, o.deck, o.start_points, o.speeds, loaders, o.use_table, o.max_rounds
+            )
 
     @property
     def setup(self) -> GameSetup:
