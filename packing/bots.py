@@ -340,10 +340,9 @@ OPENSPIEL_BOTS: tuple[str, ...] = ("mcts",)
 #: Every name :func:`bot` accepts: this package's bots (no extra needed), then ``OPENSPIEL_BOTS``.
 BOT_NAMES: tuple[str, ...] = (*_BOTS, *OPENSPIEL_BOTS)
 
-#: ``mcts``'s default simulations per decision: about 0.1 s of CPU a decision (2–6 players,
-#: sample deck), and on a par with ``optimal`` and ``bonus-aware`` — in a 4-player tournament
-#: against them and ``capacity`` (25 deals × 4 seatings, seed 1) it won 31.5 % (25.3–37.7 %),
-#: bonus-aware 32.0 %, optimal 26.0 %, capacity 10.5 %.
+#: ``mcts``'s default simulations per decision: a fraction of a second a decision, and enough to
+#: play on a par with ``optimal`` and ``bonus-aware`` (the measured tournament is in
+#: ``benchmarks/README.md``, the ``openspiel`` suite).
 SEARCH_SIMULATIONS = 300
 
 
