@@ -183,7 +183,8 @@ def _roll_set() -> frozenset[Cargo]:
 @cache
 def _roll_ids() -> frozenset[int]:
     # The cargos of the cached outcome tuple live as long as it: their ids identify them (a
-    # fast check for the usual case; other equal cargos are found by value).
+    # fast check for the usual case; other equal cargos are found by value). A fixed set of
+    # those objects, not an IdentityMemo: nothing is added or evicted.
     return frozenset(id(cargo) for cargo, _ in roll_outcomes())
 
 

@@ -154,6 +154,7 @@ def _whole(params: Parameters, name: str, low: int) -> int:
 def _roll_index_by_id() -> dict[int, int]:
     # ``chance_outcomes()`` hands over the same 900 cargo objects at every roll (one cached
     # tuple, alive as long as the process): their ids find the index without hashing a cargo.
+    # A fixed table of those 900 objects, not an IdentityMemo: nothing is added or evicted.
     return {id(cargo): i for i, (cargo, _) in enumerate(roll_outcomes())}
 
 
