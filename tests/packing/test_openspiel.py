@@ -398,6 +398,21 @@ def test_states_from_observations_observe_the_same_for_every_player() -> None:
                 "max_rounds": seen.round,
             }
             assert rebuilt.setup.max_rounds == seen.round  # the search's horizon: this round
+            # What the search values: played out, the rebuilt game ends with this round, and
+            # its returns are the points after this round's scoring (the standings then).
+            rng = np.random.default_rng(seed)
+            while not rebuilt.is_terminal():
+                assert rebuilt.returns() == [0.0] * 3 and rebuilt.winners() == frozenset()
+                if rebuilt.is_chance_node():
+                    outcomes = rebuilt.chance_outcomes()
+                    rebuilt.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                else:
+                    legal = rebuilt.legal_actions()
+                    rebuilt.apply_action(legal[int(rng.integers(len(legal)))])
+            (record,) = rebuilt.round_records
+            assert record.number == seen.round
+            assert rebuilt.returns() == [float(x) for x in record.points]
+            assert rebuilt.returns() == [float(x) for x in rebuilt.points] != [0.0] * 3
     assert deck_parameter(SAMPLE_DECK) == ""
     odd = (SMALL_DECK[0].__class__.parse("##", height=1, name="a,b"),)
     with pytest.raises(PackingError, match="'a,b' cannot be a game parameter"):
