@@ -61,7 +61,7 @@ from packing.errors import PackingError
 from packing.model import Cell, Truck
 from packing.odds import ROLLS
 from packing.rules import DECK_HEIGHTS as HEIGHT_COUNTS
-from packing.rules import GRID_COLUMNS, GRID_ROWS, MAX_HEIGHT, MAX_LOAD
+from packing.rules import GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT, MAX_LOAD
 from packing.rules import SMALLEST_CAPACITY as MIN_CAPACITY
 from packing.stats import expected_penalties, heuristic_loss, p_best, roll_weights
 from packing.table import OptimalTable, build_table, find_table
@@ -185,8 +185,8 @@ def check_facts(deck: Sequence[Truck]) -> list[str]:
     capacities = sorted(t.capacity for t in deck)
     if capacities[0] != MIN_CAPACITY:
         problems.append(f"the smallest truck holds {capacities[0]} cubes, not {MIN_CAPACITY}")
-    if all(t.longest_run() >= 5 for t in deck):
-        problems.append("every truck has a straight run of 5 cells")
+    if all(t.longest_run() >= max(LENGTHS) for t in deck):
+        problems.append(f"every truck has a straight run of {max(LENGTHS)} cells")
     if all(parts(_cells(t)) == 1 for t in deck):
         problems.append("no truck's area is split in two")
     if capacities[-1] < MAX_LOAD:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 from functools import cache
@@ -10,8 +11,8 @@ from functools import cache
 from packing.model import Cargo
 from packing.rules import DICE, LENGTHS
 
-#: Equally likely outcomes of rolling the five six-sided dice.
-ROLLS = 6 ** len(LENGTHS)
+#: Equally likely outcomes of rolling the five six-sided dice (6^5 = 7,776).
+ROLLS = math.prod(len(DICE[length]) for length in LENGTHS)
 
 
 @cache
