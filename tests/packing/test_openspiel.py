@@ -409,8 +409,9 @@ def test_states_from_observations_observe_the_same_for_every_player() -> None:
                 else:
                     legal = rebuilt.legal_actions()
                     rebuilt.apply_action(legal[int(rng.integers(len(legal)))])
-            (record,) = rebuilt.round_records
-            assert record.number == seen.round
+            records = list(rebuilt.round_records)
+            assert len(records) == 1 and records[0].number == seen.round
+            record = records[0]
             assert rebuilt.returns() == [float(x) for x in record.points]
             assert rebuilt.returns() == [float(x) for x in rebuilt.points] != [0.0] * 3
     assert deck_parameter(SAMPLE_DECK) == ""
