@@ -25,6 +25,7 @@ from packing.game import (  # noqa: E402
     Grab,
     GrabOrder,
     Observation,
+    RoundRecord,
     game_from_observation,
     roll_outcomes,
 )  # noqa: E402
@@ -409,7 +410,7 @@ def test_states_from_observations_observe_the_same_for_every_player() -> None:
                 else:
                     legal = rebuilt.legal_actions()
                     rebuilt.apply_action(legal[int(rng.integers(len(legal)))])
-            records = list(rebuilt.round_records)
+            records: list[RoundRecord] = list(rebuilt.round_records)
             assert len(records) == 1 and records[0].number == seen.round
             record = records[0]
             assert rebuilt.returns() == [float(x) for x in record.points]
