@@ -22,8 +22,7 @@ import time
 from collections import Counter
 
 from packing import bot, play_game
-from packing.game import MAX_PLAYERS, MIN_PLAYERS
-from packing.rules import DEFAULT_MAX_ROUNDS
+from packing.rules import DEFAULT_MAX_ROUNDS, MAX_PLAYERS, MIN_PLAYERS
 
 
 def _survival(lengths: Counter[int], games: int, k: int) -> float:
@@ -73,7 +72,7 @@ def main(argv: list[str]) -> int:
             lengths: Counter[int] = Counter()
             started = time.perf_counter()
             for seed in range(args.games):
-                lengths[len(play_game(policies, seed=seed).rounds)] += 1
+                lengths[len(play_game(policies, seed=seed).round_records)] += 1
             elapsed = time.perf_counter() - started
             median = _percentile(lengths, args.games, 0.5)
             last = max(

@@ -61,9 +61,9 @@ def _rate(games: int, use_table: bool, repeat: int) -> _Rate:
         for seed in range(games):
             state = play_game(players, seed=seed, use_table=use_table)
             # Reading the records is part of the API a user pays for (and costs <1% here).
-            rounds += len(state.rounds)
+            rounds += len(state.round_records)
             # Per round: 4 rolls, 8 draws, the grab order, and one top of the pile per pile grab.
-            chance += sum(13 + sum(s == ("pile",) for s in r.sources) for r in state.rounds)
+            chance += sum(13 + sum(s.is_pile for s in r.sources) for r in state.round_records)
         walls.append(time.perf_counter() - started)
         cpus.append(time.process_time() - cpu)
     return _Rate(

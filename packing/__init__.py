@@ -7,8 +7,9 @@
 """
 
 from arena import __version__ as __version__
-from packing.bots import BOTS, bot, greedy_load, tournament
-from packing.deck import SAMPLE_DECK, dump_deck, load_deck, parse_deck, save_deck
+from packing._deprecated import aliases
+from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, greedy_load, tournament
+from packing.deck import SAMPLE_DECK, format_deck, load_deck, parse_deck, save_deck
 from packing.errors import DeckError, InternalError, InvalidPlan, PackingError, ParseError
 from packing.game import Game, Grab, Observation, RoundRecord, play_game
 from packing.model import Cargo, Engine, LoadPlan, Placement, Status, Truck
@@ -19,10 +20,12 @@ from packing.solver import solve, upper_bound
 from packing.verify import problems, verify
 
 __all__ = [
-    "BOTS",
+    "BOT_NAMES",
     "DICE",
     "LENGTHS",
+    "OPENSPIEL_BOTS",
     "SAMPLE_DECK",
+    "SEARCH_SIMULATIONS",
     "SUPPLY",
     "Cargo",
     "DeckError",
@@ -42,8 +45,8 @@ __all__ = [
     "Truck",
     "best_truck",
     "bot",
-    "dump_deck",
     "expected_penalty",
+    "format_deck",
     "greedy_load",
     "load_deck",
     "parse_deck",
@@ -61,3 +64,10 @@ __all__ = [
     "verify",
     "volume_distribution",
 ]
+
+# ``BOTS``, of an earlier release, was the bots needing no extra: served as that tuple.
+_OWN_BOTS = tuple(name for name in BOT_NAMES if name not in OPENSPIEL_BOTS)
+
+__getattr__ = aliases(
+    __name__, {"BOTS": "BOT_NAMES", "dump_deck": "format_deck"}, served={"BOTS": "_OWN_BOTS"}
+)

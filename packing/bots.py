@@ -17,14 +17,14 @@ rng)`` sees only the public :class:`~packing.game.Observation` — and loads wit
 - ``random``: any legal grab, uniformly; loads optimally unless given a ``loader``.
 - ``mcts`` (the ``openspiel`` extra): OpenSpiel's Monte-Carlo tree search with random rollouts
   (:class:`arena.openspiel.SearchPolicy` on ``python_pack_and_stack``), ``simulations`` per
-  decision (default :data:`MCTS_SIMULATIONS`), searching to the end of the current round and
+  decision (default :data:`SEARCH_SIMULATIONS`), searching to the end of the current round and
   valuing its standings then (see :mod:`packing.openspiel`); loads optimally. ``ismcts`` is
   refused: Pack & Stack has perfect information (the pile's order is chance, drawn when a
   truck is revealed), so plain MCTS is the search for it.
 
 >>> from packing import bot, play_game
 >>> state = play_game([bot("optimal"), bot("greedy-loader")], seed=3)
->>> state.is_terminal(), state.rounds[0].plans[1].optimal  # P1's plans come from greedy_load
+>>> state.is_terminal(), state.round_records[0].plans[1].optimal  # P1's plans come from greedy_load
 (True, False)
 """
 
@@ -40,19 +40,22 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import arena
+from packing._deprecated import aliases
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
-from packing.game import PILE, Game, Grab, Loader, Observation, penalties_for
+from packing.game import PILE, Game, Grab, Loader, Observation
 from packing.model import AXES, Axis, Cargo, LoadPlan, Placement, Truck
-from packing.rules import START_POINTS
+from packing.queries import penalties_for
+from packing.rules import ROUND_WIN_BONUS, START_POINTS
+from packing.stats import closest_capacity
 
 if TYPE_CHECKING:  # the openspiel extra is imported only when an mcts bot is made
     from arena.openspiel import SearchPolicy
 
 __all__ = [
-    "BOTS",
-    "MCTS_SIMULATIONS",
-    "SEARCH_BOTS",
+    "BOT_NAMES",
+    "OPENSPIEL_BOTS",
+    "SEARCH_SIMULATIONS",
     "BonusAwareBot",
     "CapacityBot",
     "GreedyLoaderBot",
@@ -237,7 +240,7 @@ class BonusAwareBot:
             others = [{x: 1.0} for x in fixed]
             others += self._predicted(observation, action, pile)
             p_bonus = sum(p * _at_least_all(m, others) for m, p in mine.items())
-            value = 10 * p_bonus - sum(m * p for m, p in mine.items())
+            value = ROUND_WIN_BONUS * p_bonus - sum(m * p for m, p in mine.items())
             if value > best_value + 1e-12:
                 best, best_value = action, value
         return best
@@ -281,15 +284,11 @@ def _at_least_all(m: int, others: Sequence[dict[int, float]]) -> float:
 
 
 def _closest_capacity(observation: Observation, legal: Sequence[Grab]) -> Grab:
-    volume = _own_cargo(observation).volume
     revealed = [a for a in legal if a.truck is not None]
     if not revealed:
         return PILE
-    # Closest capacity; ties to the larger (a cube left over costs twice an empty one).
-    return min(
-        revealed,
-        key=lambda a: (abs(a.truck.capacity - volume), -a.truck.capacity),  # type: ignore[union-attr]
-    )
+    trucks = [a.truck for a in revealed if a.truck is not None]
+    return revealed[trucks.index(closest_capacity(_own_cargo(observation), trucks))]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -335,17 +334,16 @@ _BOTS: dict[str, type[OptimalBot | BonusAwareBot | CapacityBot | GreedyLoaderBot
     "random": RandomBot,
 }
 
-#: The bots of this package (no extra needed).
-BOTS: tuple[str, ...] = tuple(_BOTS)
-
 #: OpenSpiel's search bots :func:`bot` also builds, with the ``openspiel`` extra.
-SEARCH_BOTS: tuple[str, ...] = ("mcts",)
+OPENSPIEL_BOTS: tuple[str, ...] = ("mcts",)
 
-#: ``mcts``'s default simulations per decision: about 0.1 s of CPU a decision (2–6 players,
-#: sample deck), and on a par with ``optimal`` and ``bonus-aware`` — in a 4-player tournament
-#: against them and ``capacity`` (25 deals × 4 seatings, seed 1) it won 31.5 % (25.3–37.7 %),
-#: bonus-aware 32.0 %, optimal 26.0 %, capacity 10.5 %.
-MCTS_SIMULATIONS = 300
+#: Every name :func:`bot` accepts: this package's bots (no extra needed), then ``OPENSPIEL_BOTS``.
+BOT_NAMES: tuple[str, ...] = (*_BOTS, *OPENSPIEL_BOTS)
+
+#: ``mcts``'s default simulations per decision: a fraction of a second a decision, and enough to
+#: play on a par with ``optimal`` and ``bonus-aware`` (the measured tournament is in
+#: ``benchmarks/README.md``, the ``openspiel`` suite).
+SEARCH_SIMULATIONS = 300
 
 
 def bot(
@@ -365,7 +363,7 @@ def bot(
     """
     if not isinstance(name, str):
         raise TypeError(f"bot name must be a str, not {type(name).__name__}")
-    if name in SEARCH_BOTS:
+    if name in OPENSPIEL_BOTS:
         return _search_bot(name, **options)
     if name == "ismcts":
         raise PackingError(
@@ -374,11 +372,13 @@ def bot(
         )
     cls = _BOTS.get(name)
     if cls is None:
-        raise PackingError(f"unknown bot {name!r} (choose from {', '.join(BOTS + SEARCH_BOTS)})")
+        raise PackingError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})")
     return cls(**options)
 
 
-def _search_bot(name: str, *, simulations: int = MCTS_SIMULATIONS, **options: Any) -> SearchPolicy:
+def _search_bot(
+    name: str, *, simulations: int = SEARCH_SIMULATIONS, **options: Any
+) -> SearchPolicy:
     """OpenSpiel's search bot ``name`` on ``python_pack_and_stack`` (imported only here: the
     package never needs OpenSpiel otherwise)."""
     from arena.errors import ArenaError
@@ -434,3 +434,18 @@ def tournament(
         workers=workers,
         progress=progress,
     )
+
+
+# The names of an earlier release. ``BOTS`` was the bots needing no extra (``BOT_NAMES`` without
+# ``OPENSPIEL_BOTS``), so it is served as that tuple, not as ``BOT_NAMES``.
+_OWN_BOTS: tuple[str, ...] = tuple(_BOTS)
+
+__getattr__ = aliases(
+    __name__,
+    {
+        "BOTS": "BOT_NAMES",
+        "SEARCH_BOTS": "OPENSPIEL_BOTS",
+        "MCTS_SIMULATIONS": "SEARCH_SIMULATIONS",
+    },
+    served={"BOTS": "_OWN_BOTS"},
+)

@@ -10,7 +10,7 @@ comment line)::
     ###..
 
 The first line of a block is the truck's name (no spaces) and ``height N``; the following
-lines are the mask rows, ``#`` usable and ``.`` not. ``dump_deck`` writes this format and
+lines are the mask rows, ``#`` usable and ``.`` not. ``format_deck`` writes this format and
 ``load_deck`` reads it back. Files are UTF-8 text; a byte-order mark at the start is allowed.
 """
 
@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from packing._deprecated import aliases
 from packing.errors import DeckError, ParseError
 from packing.model import Truck
 
@@ -130,13 +131,13 @@ def _parse_block(block: Sequence[tuple[int, str]], source: str) -> Truck:
         raise DeckError(f"{source}:{number}: {error}") from None
 
 
-def dump_deck(trucks: Iterable[Truck]) -> str:
+def format_deck(trucks: Iterable[Truck]) -> str:
     """The deck-file text of ``trucks`` (unnamed trucks are named T01, T02, …).
 
     ``parse_deck`` reads it back equal (for trucks named without spaces, as every truck read
     from a deck file is):
 
-    >>> parse_deck(dump_deck(SAMPLE_DECK)) == SAMPLE_DECK
+    >>> parse_deck(format_deck(SAMPLE_DECK)) == SAMPLE_DECK
     True
     """
     blocks = []
@@ -172,4 +173,7 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[Truck, ...]:
 
 def save_deck(trucks: Iterable[Truck], path: str | os.PathLike[str]) -> None:
     """Write ``trucks`` to a deck file."""
-    Path(path).write_text(dump_deck(trucks), encoding="utf-8")
+    Path(path).write_text(format_deck(trucks), encoding="utf-8")
+
+
+__getattr__ = aliases(__name__, {"dump_deck": "format_deck"})

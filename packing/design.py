@@ -1,5 +1,5 @@
 """The deck designer: random decks that honour the published facts, side-by-side comparisons,
-and a local search that optimises a deck for a documented objective.
+and a local search that optimizes a deck for a documented objective.
 
 The published facts about the 30 printed trucks (``docs/rules/pack-and-stack.md``), as
 :func:`check_facts` reads them:
@@ -16,7 +16,7 @@ The published facts about the 30 printed trucks (``docs/rules/pack-and-stack.md`
   at least 40 cubes, and every load of 9..40 cubes has a truck whose capacity is within
   :data:`COVER_SLACK` cubes of it (below 9 the smallest truck is the nearest).
 
-Objectives (all minimised; :func:`objective` computes them from a deck's table):
+Objectives (all minimized; :func:`objective` computes them from a deck's table):
 
 - ``coverage``: the worst, over load volumes 9..40, of the best truck's expected penalty
   given that volume — how badly the deck serves its worst-served load. Loads below 9 cubes
@@ -26,11 +26,12 @@ Objectives (all minimised; :func:`objective` computes them from a deck's table):
   :func:`packing.stats.truck_stats`) — 0 would mean no dominant and no dominated truck;
 - ``skill``: the mean penalty the capacity heuristic loses against the exact grab
   (:func:`packing.stats.heuristic_loss`, whole deck open) — small when the rule of thumb is
-  as good as solving; ``maximise=True`` (``--maximise``) rewards decks where skill pays.
+  as good as solving; ``maximize=True`` (``--maximise`` on the command line) rewards decks where skill pays.
 
-Long work (one solved table column, 900 cargos on one truck, per task: 0.1–1.5 s) goes through
-any :class:`concurrent.futures.Executor`; columns are cached by truck shape and height, so a
-search step re-solves only the trucks it changed.
+Long work (one solved table column, 900 cargos on one truck, per task: 0.1–1.5 s) is a table
+build (:func:`packing.table.build_table`) through any :class:`concurrent.futures.Executor`;
+columns are cached by truck shape and height, so a search step re-solves only the trucks it
+changed.
 
 >>> check_facts(SAMPLE_DECK)
 []
@@ -43,34 +44,61 @@ from __future__ import annotations
 import math
 import random
 import time
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from packing._deprecated import aliases
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
-from packing.model import Truck
-from packing.odds import ROLLS, roll_counts
-from packing.solver import solve
-from packing.stats import heuristic_loss
-from packing.table import OptimalTable, find_table
-from packing.verify import verify
+from packing.model import Cell, Truck
+from packing.odds import ROLLS
+from packing.rules import DECK_HEIGHTS as HEIGHT_COUNTS
+from packing.rules import GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT, MAX_LOAD
+from packing.rules import SMALLEST_CAPACITY as MIN_CAPACITY
+from packing.stats import expected_penalties, heuristic_loss, p_best, roll_weights
+from packing.table import OptimalTable, build_table, find_table
+from packing.table import solve_column as solve_table_column
 
-#: Trucks of each height in the printed deck (medium confidence, see the rules page).
-HEIGHT_COUNTS: dict[int, int] = {1: 9, 2: 10, 3: 6, 4: 5}
-GRID_ROWS, GRID_COLUMNS = 3, 5
-MIN_CAPACITY = 9
-MAX_LOAD = 40
-#: How close (in cubes) some truck's capacity must be to every load of 9..40.
+__all__ = [
+    "COVER_SLACK",
+    "HEIGHT_COUNTS",
+    "MIN_CAPACITY",
+    "OBJECTIVES",
+    "ColumnCache",
+    "DeckReport",
+    "DesignError",
+    "Improvement",
+    "SearchResult",
+    "best_by_volume",
+    "check_facts",
+    "compare",
+    "coverage",
+    "deck_report",
+    "dominated",
+    "expected_penalties",
+    "objective",
+    "optimize",
+    "p_best",
+    "parts",
+    "random_deck",
+    "random_truck",
+    "shape_key",
+    "solve_column",
+]
+
+#: How close (in cubes) some truck's capacity must be to every load of 9..40 (a project reading
+#: of "the trucks cover the whole range of loads", see the module docstring).
 COVER_SLACK = 2
 OBJECTIVES = ("coverage", "balance", "skill")
 
-Cell = tuple[int, int]  # (row, column)
 Column = npt.NDArray[np.uint8]
 
 
@@ -82,7 +110,7 @@ class DesignError(PackingError):
 
 
 def _cells(truck: Truck) -> frozenset[Cell]:
-    return frozenset((y, x) for x, y in truck.cells)
+    return frozenset(truck.cells)
 
 
 def shape_key(truck: Truck) -> tuple[int, str]:
@@ -96,18 +124,18 @@ def shape_key(truck: Truck) -> tuple[int, str]:
     forms = []
     for turn in range(8):
         moved = set()
-        for y, x in cells:
+        for x, y in cells:
             for _ in range(turn % 4):
-                y, x = x, -y
+                x, y = -y, x
             if turn >= 4:
                 x = -x
-            moved.add((y, x))
-        top, left = min(y for y, _ in moved), min(x for _, x in moved)
-        moved = {(y - top, x - left) for y, x in moved}
-        rows, cols = max(y for y, _ in moved) + 1, max(x for _, x in moved) + 1
+            moved.add((x, y))
+        left, top = min(x for x, _ in moved), min(y for _, y in moved)
+        moved = {(x - left, y - top) for x, y in moved}
+        cols, rows = max(x for x, _ in moved) + 1, max(y for _, y in moved) + 1
         forms.append(
             "/".join(
-                "".join("#" if (y, x) in moved else "." for x in range(cols)) for y in range(rows)
+                "".join("#" if (x, y) in moved else "." for x in range(cols)) for y in range(rows)
             )
         )
     return truck.height, min(forms)
@@ -120,8 +148,8 @@ def parts(cells: Iterable[Cell]) -> int:
         count += 1
         stack = [todo.pop()]
         while stack:
-            y, x = stack.pop()
-            for near in ((y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)):
+            x, y = stack.pop()
+            for near in ((x, y + 1), (x, y - 1), (x + 1, y), (x - 1, y)):
                 if near in todo:
                     todo.remove(near)
                     stack.append(near)
@@ -144,7 +172,7 @@ def check_facts(deck: Sequence[Truck]) -> list[str]:
             problems.append(f"{label}: mask {str(t)!r} is larger than {GRID_ROWS}×{GRID_COLUMNS}")
         if t.capacity < MIN_CAPACITY:
             problems.append(f"{label}: holds {t.capacity} cubes, fewer than {MIN_CAPACITY}")
-        if t.height == 4 and len(t.cells) >= GRID_ROWS * GRID_COLUMNS:
+        if t.height == MAX_HEIGHT and len(t.cells) >= GRID_ROWS * GRID_COLUMNS:
             problems.append(f"{label}: a height-4 truck uses the full floor")
         if parts(_cells(t)) > 2:
             problems.append(f"{label}: area {str(t)!r} has more than two separate parts")
@@ -157,8 +185,8 @@ def check_facts(deck: Sequence[Truck]) -> list[str]:
     capacities = sorted(t.capacity for t in deck)
     if capacities[0] != MIN_CAPACITY:
         problems.append(f"the smallest truck holds {capacities[0]} cubes, not {MIN_CAPACITY}")
-    if all(t.longest_run() >= 5 for t in deck):
-        problems.append("every truck has a straight run of 5 cells")
+    if all(t.longest_run() >= max(LENGTHS) for t in deck):
+        problems.append(f"every truck has a straight run of {max(LENGTHS)} cells")
     if all(parts(_cells(t)) == 1 for t in deck):
         problems.append("no truck's area is split in two")
     if capacities[-1] < MAX_LOAD:
@@ -177,14 +205,19 @@ def check_facts(deck: Sequence[Truck]) -> list[str]:
 
 # --- random decks -----------------------------------------------------------------------------
 
-_GRID = [(y, x) for y in range(GRID_ROWS) for x in range(GRID_COLUMNS)]
+# The grid's cells in reading order (row by row), the order random choices are made in.
+_GRID = [(x, y) for y in range(GRID_ROWS) for x in range(GRID_COLUMNS)]
 
 
-def _neighbours(cell: Cell) -> list[Cell]:
-    y, x = cell
+def _reading_order(cell: Cell) -> tuple[int, int]:
+    return cell[1], cell[0]
+
+
+def _neighbors(cell: Cell) -> list[Cell]:
+    x, y = cell
     return [
-        (y + dy, x + dx)
-        for dy, dx in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        (x + dx, y + dy)
+        for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0))
         if 0 <= y + dy < GRID_ROWS and 0 <= x + dx < GRID_COLUMNS
     ]
 
@@ -192,13 +225,15 @@ def _neighbours(cell: Cell) -> list[Cell]:
 def _grow(rng: random.Random, size: int, taken: set[Cell]) -> set[Cell] | None:
     """A random connected piece of ``size`` cells, touching no cell of ``taken`` (not even
     along a side, so it stays a separate part); None when it does not fit."""
-    banned = taken | {n for c in taken for n in _neighbours(c)}
+    banned = taken | {n for c in taken for n in _neighbors(c)}
     free = [c for c in _GRID if c not in banned]
     if not free:
         return None
     piece = {rng.choice(free)}
     while len(piece) < size:
-        frontier = sorted({n for c in piece for n in _neighbours(c)} - piece - banned)
+        frontier = sorted(
+            {n for c in piece for n in _neighbors(c)} - piece - banned, key=_reading_order
+        )
         if not frontier:
             return None
         piece.add(rng.choice(frontier))
@@ -207,7 +242,7 @@ def _grow(rng: random.Random, size: int, taken: set[Cell]) -> set[Cell] | None:
 
 def _truck_from(cells: Iterable[Cell], height: int, name: str) -> Truck:
     chosen = set(cells)
-    mask = tuple(tuple((y, x) in chosen for x in range(GRID_COLUMNS)) for y in range(GRID_ROWS))
+    mask = tuple(tuple((x, y) in chosen for x in range(GRID_COLUMNS)) for y in range(GRID_ROWS))
     return Truck(mask, height, name)
 
 
@@ -216,7 +251,7 @@ def random_truck(
 ) -> Truck:
     """A random truck of ``height`` inside the 3×5 grid holding at least 9 cubes (never a
     full floor at height 4); its area is one piece, or (one time in five) two."""
-    largest = GRID_ROWS * GRID_COLUMNS - (1 if height == 4 else 0)
+    largest = GRID_ROWS * GRID_COLUMNS - (1 if height == MAX_HEIGHT else 0)
     while True:
         n = cells if cells is not None else rng.randint(math.ceil(MIN_CAPACITY / height), largest)
         if n >= 2 and rng.random() < 0.2:
@@ -260,14 +295,12 @@ def random_deck(*, seed: int | str, attempts: int = 10_000) -> tuple[Truck, ...]
 
 def solve_column(truck: Truck) -> Column:
     """Worker task: the optimal loaded volume of every distinct roll on ``truck`` (one table
-    column, 900 solves, each validated and proven optimal)."""
-    loaded = np.zeros(len(roll_counts()), dtype=np.uint8)
-    for i, cargo in enumerate(roll_counts()):
-        plan = verify(solve(cargo, truck))
-        if not plan.optimal:
-            raise PackingError(f"cargo {cargo} on truck {truck!r}: no proven optimum")
-        loaded[i] = plan.loaded
-    return loaded
+    column, 900 solves by :func:`packing.table.solve_column`, each validated), refused unless
+    every entry is proven optimal: a designed deck is judged on exact figures."""
+    solved = solve_table_column(truck)
+    if not all(solved.optimal):
+        raise PackingError(f"truck {truck!r}: a cargo without a proven optimum")
+    return np.array(solved.loaded, dtype=np.uint8)
 
 
 class ColumnCache:
@@ -309,16 +342,20 @@ class ColumnCache:
         return list(out.values())
 
     def fill(self, decks: Iterable[Sequence[Truck]], *, executor: Executor | None = None) -> int:
-        """Solve every missing column of ``decks`` (in parallel through ``executor``, else
-        here); returns how many were solved."""
+        """Solve every missing column of ``decks`` — a table build (:func:`packing.table.
+        build_table`, one task per truck) of the missing trucks, in parallel through
+        ``executor``, else in this process — and returns how many were solved. Every entry
+        must be proven optimal: a designed deck is judged on exact figures."""
         todo = self.missing(decks)
-        if executor is None:
-            results = [solve_column(t) for t in todo]
-        else:
-            futures = [executor.submit(solve_column, t) for t in todo]
-            results = [f.result() for f in futures]
-        for t, column in zip(todo, results):
-            self._columns[self._key(t)] = column
+        if not todo:
+            return 0
+        report = build_table(todo, executor=executor)
+        if not report.all_optimal:
+            raise PackingError(
+                f"{report.entries - report.optimal} entries without a proven optimum"
+            )
+        for j, t in enumerate(todo):
+            self._columns[self._key(t)] = report.table.loaded[:, j].copy()
         self.solved += len(todo)
         return len(todo)
 
@@ -333,15 +370,10 @@ class ColumnCache:
 # --- what a deck's table says -----------------------------------------------------------------
 
 
-def _weights(table: OptimalTable) -> npt.NDArray[np.int64]:
-    counts = roll_counts()
-    return np.array([counts[c] for c in table.cargos], dtype=np.int64)
-
-
 def best_by_volume(table: OptimalTable) -> tuple[Fraction, ...]:
     """For each load volume 1..40, the exact expected penalty of the deck's best truck over
     the rolls of that volume (index ``v - 1``)."""
-    weights = _weights(table)
+    weights = roll_weights(table)
     volumes = np.array([c.volume for c in table.cargos])
     best = table.penalties.astype(np.int64).min(axis=1)
     out = []
@@ -354,23 +386,6 @@ def best_by_volume(table: OptimalTable) -> tuple[Fraction, ...]:
 def coverage(by_volume: Sequence[Fraction]) -> Fraction:
     """The ``coverage`` objective from :func:`best_by_volume`: the worst of loads 9..40."""
     return max(by_volume[MIN_CAPACITY - 1 :])
-
-
-def p_best(table: OptimalTable) -> tuple[Fraction, ...]:
-    """Each truck's exact probability of being best or tied best for a random roll."""
-    penalties = table.penalties.astype(np.int64)
-    best = penalties == penalties.min(axis=1, keepdims=True)
-    weights = _weights(table)
-    return tuple(Fraction(int(weights @ best[:, j]), ROLLS) for j in range(len(table.deck)))
-
-
-def expected_penalties(table: OptimalTable) -> tuple[Fraction, ...]:
-    """Each truck's exact expected penalty over all rolls."""
-    weights = _weights(table)
-    return tuple(
-        Fraction(int(weights @ table.penalties[:, j].astype(np.int64)), ROLLS)
-        for j in range(len(table.deck))
-    )
 
 
 def dominated(table: OptimalTable) -> tuple[Truck, ...]:
@@ -452,7 +467,7 @@ class DeckReport:
 
 def deck_report(table: OptimalTable, *, label: str = "") -> DeckReport:
     """What :func:`compare` reports about one deck, from its table."""
-    weights = _weights(table)
+    weights = roll_weights(table)
     best = table.penalties.astype(np.int64).min(axis=1)
     return DeckReport(
         label=label,
@@ -496,10 +511,10 @@ class Improvement:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """What :func:`optimise` found."""
+    """What :func:`optimize` found."""
 
     objective: str
-    maximise: bool
+    maximize: bool
     start: tuple[Truck, ...]
     start_value: float
     deck: tuple[Truck, ...]
@@ -508,6 +523,16 @@ class SearchResult:
     candidates: int  # decks evaluated
     solved: int  # table columns solved (the rest came from the cache)
     improvements: tuple[Improvement, ...]
+
+    @property
+    def maximise(self) -> bool:
+        """Deprecated: :attr:`maximize`."""
+        warnings.warn(
+            "SearchResult.maximise is deprecated; use SearchResult.maximize",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.maximize
 
 
 def _move(rng: random.Random, deck: Sequence[Truck]) -> tuple[tuple[Truck, ...], str]:
@@ -523,9 +548,8 @@ def _move(rng: random.Random, deck: Sequence[Truck]) -> tuple[tuple[Truck, ...],
         if not cells:
             return tuple(trucks), "no change"
         trucks[i] = _truck_from(cells, t.height, t.name)
-        return tuple(
-            trucks
-        ), f"{t.name or i}: cell {cell[0]},{cell[1]} {'on' if cell in cells else 'off'}"
+        x, y = cell
+        return tuple(trucks), f"{t.name or i}: cell {x},{y} {'on' if cell in cells else 'off'}"
     if kind < 0.8:
         k = rng.randrange(len(trucks))
         u = trucks[k]
@@ -535,12 +559,46 @@ def _move(rng: random.Random, deck: Sequence[Truck]) -> tuple[tuple[Truck, ...],
     return tuple(trucks), f"{t.name or i}: replaced by {trucks[i]}"
 
 
-def optimise(
+def _proposals(
+    rng: random.Random, deck: tuple[Truck, ...], batch: int
+) -> list[tuple[tuple[Truck, ...], str]]:
+    """Up to ``batch`` random changes of ``deck`` that keep the facts (50 tries per wanted one)."""
+    proposals: list[tuple[tuple[Truck, ...], str]] = []
+    for _ in range(50 * batch):
+        if len(proposals) == batch:
+            break
+        candidate, move = _move(rng, deck)
+        if candidate != deck and not check_facts(candidate):
+            proposals.append((candidate, move))
+    return proposals
+
+
+def _check_request(
+    start: tuple[Truck, ...],
+    objective_name: str,
+    budget: float | None,
+    rounds: int | None,
+    batch: int,
+) -> None:
+    if objective_name not in OBJECTIVES:
+        raise DesignError(
+            f"unknown objective {objective_name!r} (choose from {', '.join(OBJECTIVES)})"
+        )
+    if rounds is None and budget is None:
+        raise DesignError("give a budget in seconds or a number of rounds")
+    if batch < 1:
+        raise DesignError(f"invalid batch size {batch} (at least 1)")
+    broken = check_facts(start)
+    if broken:
+        raise DesignError(f"the starting deck breaks the facts: {broken[0]}")
+
+
+def optimize(
     start: Sequence[Truck] = SAMPLE_DECK,
     *,
     objective_name: str = "coverage",
     seed: int = 0,
-    maximise: bool = False,
+    maximize: bool = False,
     budget: float | None = None,
     rounds: int | None = None,
     batch: int = 4,
@@ -550,26 +608,17 @@ def optimise(
 ) -> SearchResult:
     """Hill-climb from ``start``: each round proposes ``batch`` random changes that keep the
     facts, solves their new columns in parallel through ``executor``, and moves to the best
-    candidate when it strictly improves the objective (minimised, or maximised with
-    ``maximise``). Stops after ``rounds`` rounds or ``budget`` seconds, whichever comes first
+    candidate when it strictly improves the objective (minimized, or maximized with
+    ``maximize``). Stops after ``rounds`` rounds or ``budget`` seconds, whichever comes first
     (at least one is required). The same ``seed`` and ``rounds`` give the same result on any
     executor; ``report`` hears of each improvement.
     """
-    if objective_name not in OBJECTIVES:
-        raise DesignError(
-            f"unknown objective {objective_name!r} (choose from {', '.join(OBJECTIVES)})"
-        )
-    if rounds is None and budget is None:
-        raise DesignError("give a budget in seconds or a number of rounds")
-    if batch < 1:
-        raise DesignError(f"invalid batch size {batch} (at least 1)")
     start = tuple(start)
-    broken = check_facts(start)
-    if broken:
-        raise DesignError(f"the starting deck breaks the facts: {broken[0]}")
-    sign = -1.0 if maximise else 1.0
+    _check_request(start, objective_name, budget, rounds, batch)
+    sign = -1.0 if maximize else 1.0
     cache = cache if cache is not None else ColumnCache()
     solved_before = cache.solved
+    # The seed's text names the search as it always has, so a seed gives the same decks.
     rng = random.Random(f"packing.design.optimise {seed}")
 
     def score(deck: Sequence[Truck]) -> float:
@@ -585,13 +634,7 @@ def optimise(
         budget is None or time.monotonic() - began < budget
     ):
         done += 1
-        proposals: list[tuple[tuple[Truck, ...], str]] = []
-        for _ in range(50 * batch):
-            if len(proposals) == batch:
-                break
-            candidate, move = _move(rng, deck)
-            if candidate != deck and not check_facts(candidate):
-                proposals.append((candidate, move))
+        proposals = _proposals(rng, deck, batch)
         cache.fill([c for c, _ in proposals], executor=executor)
         candidates += len(proposals)
         scored = [(score(c), c, move) for c, move in proposals]
@@ -605,7 +648,7 @@ def optimise(
                     report(step)
     return SearchResult(
         objective=objective_name,
-        maximise=maximise,
+        maximize=maximize,
         start=start,
         start_value=sign * start_value,
         deck=deck,
@@ -615,3 +658,13 @@ def optimise(
         solved=cache.solved - solved_before,
         improvements=tuple(improvements),
     )
+
+
+def _optimise(
+    start: Sequence[Truck] = SAMPLE_DECK, *, maximise: bool = False, **options: Any
+) -> SearchResult:
+    """Deprecated: :func:`optimize` (``maximise`` is its ``maximize``)."""
+    return optimize(start, maximize=maximise, **options)
+
+
+__getattr__ = aliases(__name__, {"optimise": "optimize"}, served={"optimise": "_optimise"})

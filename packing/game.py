@@ -25,7 +25,7 @@ comes from them). The game ends after the round in which some player has no poin
 (≤ 0) — or, with the option ``max_rounds=R``, after round R at the latest, on the standings
 then (a project decision for programs that need a bounded game, such as OpenSpiel's; the
 rules' game has no cap, the default) — most points wins, tied players share the win. Each
-round leaves a :class:`RoundRecord` in ``state.rounds``.
+round leaves a :class:`RoundRecord` in ``state.round_records``.
 
 Decisions where the rules are silent: the trucks players took are discarded with the unclaimed
 ones after scoring (else the deck would run out); the pile is reshuffled when a draw finds it
@@ -33,33 +33,45 @@ empty; with 2 players each draws 2 trucks.
 
 >>> from packing import bot
 >>> state = arena.play(Game(players=3), [bot("optimal")] * 3, seed=1)
->>> state.is_terminal(), min(state.returns()) <= 0, state.rounds[0].number
+>>> state.is_terminal(), min(state.returns()) <= 0, state.round_records[0].number
 (True, True, 1)
 """
 
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any, Literal, overload
+from typing import Any, Literal, NamedTuple, overload
 
 import arena
 from arena import CHANCE, TERMINAL
+from arena.memo import IdentityMemo
 from packing.deck import SAMPLE_DECK
 from packing.errors import InvalidPlan, PackingError
 from packing.model import Cargo, LoadPlan, Truck
-from packing.odds import roll_distribution
-from packing.rules import ROUND_WIN_BONUS, START_POINTS
-from packing.solver import solve
-from packing.table import find_table
+from packing.odds import roll_outcomes
+from packing.queries import optimal_plan, penalties_for
+from packing.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROUND_WIN_BONUS,
+    START_POINTS,
+    draws_per_player,
+)
 from packing.verify import verify
 
 __all__ = [
+    "FROM_PILE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PILE",
     "Draw",
     "Game",
+    "GameSetup",
     "Grab",
     "GrabOrder",
     "Loader",
@@ -77,10 +89,29 @@ __all__ = [
 Loader = Callable[[Cargo, Truck], LoadPlan]
 """A player's way of loading: ``load(cargo, truck) -> LoadPlan`` (checked by the game)."""
 
-Source = tuple[Literal["revealed"], int] | tuple[Literal["pile"]]
-"""Where a player's truck came from: ``("revealed", owner)`` or ``("pile",)``."""
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
+class Source(NamedTuple):
+    """Where a player's truck came from: revealed in front of ``owner``, or the pile (``owner``
+    None). :data:`FROM_PILE` is the pile's; ``Source.revealed_by(owner)`` another player's."""
+
+    kind: Literal["revealed", "pile"]
+    owner: int | None = None
+
+    @classmethod
+    def revealed_by(cls, owner: int) -> Source:
+        return cls("revealed", owner)
+
+    @property
+    def is_pile(self) -> bool:
+        return self.owner is None
+
+    def to_list(self) -> list[object]:
+        """The JSON form: ``["revealed", owner]`` or ``["pile"]``."""
+        return ["pile"] if self.owner is None else [self.kind, self.owner]
+
+
+FROM_PILE = Source("pile")
+"""The source of a truck taken from the top of the pile."""
 
 # Phases of a round (the state's ``_phase``); the chance phases come first, below ``_GRAB``.
 _ROLL, _DRAW, _ORDER, _TOP, _GRAB, _OVER = range(6)
@@ -133,18 +164,6 @@ PILE = Grab()
 
 
 @cache
-def roll_outcomes() -> tuple[tuple[Cargo, Fraction], ...]:
-    """The outcomes of one player's roll: the 900 cargos with their exact probabilities.
-
-    One cached tuple, so :func:`arena.play` builds its sampler once.
-
-    >>> len(roll_outcomes()), sum(p for _, p in roll_outcomes())
-    (900, Fraction(1, 1))
-    """
-    return tuple(roll_distribution().items())
-
-
-@cache
 def _draw_outcomes(size: int) -> tuple[tuple[Draw, Fraction], ...]:
     p = Fraction(1, size)
     return tuple((Draw(i), p) for i in range(size))
@@ -164,7 +183,8 @@ def _roll_set() -> frozenset[Cargo]:
 @cache
 def _roll_ids() -> frozenset[int]:
     # The cargos of the cached outcome tuple live as long as it: their ids identify them (a
-    # fast check for the usual case; other equal cargos are found by value).
+    # fast check for the usual case; other equal cargos are found by value). A fixed set of
+    # those objects, not an IdentityMemo: nothing is added or evicted.
     return frozenset(id(cargo) for cargo, _ in roll_outcomes())
 
 
@@ -186,81 +206,6 @@ def _order_outcomes(
             left -= speeds[player]
         out.append((GrabOrder(order), prob))
     return tuple(out)
-
-
-# --- optimal loading --------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=1 << 16)
-def optimal_plan(cargo: Cargo, truck: Truck) -> LoadPlan:
-    """The optimal, verified plan of ``cargo`` on ``truck`` (memoised in this process)."""
-    plan = verify(solve(cargo, truck))
-    if not plan.optimal:
-        raise PackingError(
-            f"no proven optimal plan for cargo {str(cargo)!r} on truck {truck.name!r}"
-        )
-    return plan
-
-
-class _Penalties:
-    """Optimal penalties of a deck's trucks: from its table (lists, for speed) or by solving."""
-
-    __slots__ = ("deck", "index", "rows", "cargo_rows", "rolled_rows", "rolls")
-
-    def __init__(self, deck: tuple[Truck, ...], use_table: bool) -> None:
-        self.deck = deck
-        self.index = {truck: j for j, truck in enumerate(deck)}
-        table = find_table(deck) if use_table else None
-        self.rows: list[list[int]] | None = None
-        self.cargo_rows: dict[Cargo, int] = {}
-        # The rows of the cargos of the cached roll outcomes, by identity: every cargo a game
-        # rolls is one of those objects, and an id costs less than hashing the cargo (the
-        # game and the bots look a row up at every decision and every score). ``rolls`` keeps
-        # the outcome tuple alive, so the ids stay theirs.
-        self.rolls = roll_outcomes()
-        self.rolled_rows: dict[int, list[int]] = {}
-        if table is not None:
-            self.rows = table.penalties.tolist()
-            self.cargo_rows = {cargo: i for i, cargo in enumerate(table.cargos)}
-            self.rolled_rows = {
-                id(cargo): self.rows[self.cargo_rows[cargo]]
-                for cargo, _ in self.rolls
-                if cargo in self.cargo_rows
-            }
-
-    def row(self, cargo: Cargo) -> list[int] | None:
-        """The optimal penalty of ``cargo`` on each truck of the deck, when the table has it."""
-        row = self.rolled_rows.get(id(cargo))
-        if row is not None:
-            return row
-        if self.rows is None:
-            return None
-        i = self.cargo_rows.get(cargo)
-        return None if i is None else self.rows[i]
-
-    def of(self, cargo: Cargo, j: int) -> int:
-        row = self.row(cargo)
-        return row[j] if row is not None else optimal_plan(cargo, self.deck[j]).penalty
-
-
-_penalty_cache: dict[tuple[tuple[Truck, ...], bool], _Penalties] = {}
-# The same deck tuple is asked at every decision; hashing 30 trucks each time would dominate.
-_penalty_by_id: dict[tuple[int, bool], tuple[tuple[Truck, ...], _Penalties]] = {}
-
-
-def penalties_for(deck: tuple[Truck, ...], *, use_table: bool = True) -> _Penalties:
-    """The (cached) optimal-penalty lookup of ``deck``; shared by the game and the bots."""
-    seen = _penalty_by_id.get((id(deck), use_table))
-    if seen is not None and seen[0] is deck:
-        return seen[1]
-    key = (deck, use_table)
-    found = _penalty_cache.get(key)
-    if found is None:
-        found = _penalty_cache[key] = _Penalties(deck, use_table)
-    if len(_penalty_by_id) > 256:
-        _penalty_by_id.clear()
-    _penalty_by_id[(id(deck), use_table)] = (deck, found)  # keeps ``deck`` alive: ids stay unique
-    return found
 
 
 # --- records ----------------------------------------------------------------------------------
@@ -332,7 +277,7 @@ class RoundRecord:
     """What happened in one round (players are seat numbers 0..n-1).
 
     ``revealed[p]``: the trucks ``p`` drew and revealed; ``taken[p]``: the truck ``p`` loaded,
-    from ``sources[p]`` (``("revealed", owner)`` or ``("pile",)``); ``bonus``: the players who
+    from ``sources[p]`` (a :class:`Source`: revealed in front of its ``owner``, or the pile); ``bonus``: the players who
     gained the +10; ``points``: everyone's points after the round.
     """
 
@@ -357,7 +302,7 @@ class RoundRecord:
             "revealed": [[t.name for t in ts] for ts in self.revealed],
             "grab_order": list(self.grab_order),
             "taken": [t.name for t in self.taken],
-            "sources": [list(s) for s in self.sources],
+            "sources": [s.to_list() for s in self.sources],
             "plans": [
                 {
                     "truck": p.truck.name,
@@ -463,78 +408,87 @@ class _TrucksAt(dict[tuple[int, ...], tuple[Truck, ...]]):
         return trucks
 
 
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """The options a game was created with (:attr:`Game.setup`), the same for the whole game."""
+
+    players: int
+    deck: tuple[Truck, ...]
+    start_points: int
+    speeds: tuple[Fraction, ...] | None
+    loaders: tuple[Loader | None, ...]
+    use_table: bool
+    max_rounds: int | None = None
+
+    def __getitem__(self, name: str) -> object:
+        # An earlier release gave the setup as a dict: ``setup["deck"]`` keeps working.
+        warnings.warn(
+            f"Game.setup[{name!r}] is deprecated; use Game.setup.{name}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if name not in GameSetup.__dataclass_fields__:
+            raise KeyError(name)
+        return getattr(self, name)
+
+
 class _Setup:
-    """What does not change during a game, shared (not copied) by a state and its clones."""
+    """What does not change during a game, shared (not copied) by a state and its clones: the
+    options, and what the rules and the deck derive from them."""
 
     __slots__ = (
+        "options",
         "players",
         "deck",
         "start_points",
-        "speeds",
         "loaders",
-        "use_table",
         "draws_each",
         "draws",
         "index",
         "penalties",
         "orders",
         "grabs",
+        "sources",
         "trucks_at",
         "max_rounds",
     )
 
-    def __init__(
-        self,
-        players: int,
-        deck: tuple[Truck, ...],
-        start_points: int,
-        speeds: tuple[Fraction, ...] | None,
-        loaders: tuple[Loader | None, ...],
-        use_table: bool,
-        max_rounds: int | None = None,
-    ) -> None:
-        self.players, self.deck, self.start_points = players, deck, start_points
-        self.max_rounds = max_rounds
-        self.speeds, self.loaders, self.use_table = speeds, loaders, use_table
-        self.draws_each = 1 if players >= 5 else 2
+    def __init__(self, options: GameSetup) -> None:
+        self.options = options
+        players, deck = options.players, options.deck
+        # The options read at every action, as slots of their own.
+        self.players, self.deck, self.start_points = players, deck, options.start_points
+        self.loaders, self.max_rounds = options.loaders, options.max_rounds
+        self.draws_each = draws_per_player(players)
         self.draws = players * self.draws_each  # draws a round
         self.index = {truck: j for j, truck in enumerate(deck)}
-        self.penalties = penalties_for(deck, use_table=use_table)
-        self.orders = _order_outcomes(players, speeds)
+        self.penalties = penalties_for(deck, use_table=options.use_table)
+        self.orders = _order_outcomes(players, options.speeds)
         # grabs[owner][j]: the action of taking truck j from owner (built once per game setup).
         self.grabs = [[Grab(truck, owner) for truck in deck] for owner in range(players)]
+        # sources[owner]: where a truck grabbed from owner came from (made once, not per grab).
+        self.sources = [Source.revealed_by(owner) for owner in range(players)]
         self.trucks_at = _TrucksAt(deck)
 
-    def _key(self) -> tuple[object, ...]:
-        return (
-            self.players,
-            self.deck,
-            self.start_points,
-            self.speeds,
-            self.loaders,
-            self.use_table,
-            self.max_rounds,
-        )
-
     def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, _Setup) and self._key() == other._key())
+        return self is other or (isinstance(other, _Setup) and self.options == other.options)
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self.options)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_setup, self._key())  # unpickles to the cached setup of equal options
+        return (_setup_of, (self.options,))  # unpickles to the cached setup of equal options
 
 
 @lru_cache(maxsize=64)
-def _cached_setup(*key: Any) -> _Setup:
-    return _Setup(*key)
+def _cached_setup(options: GameSetup) -> _Setup:
+    return _Setup(options)
 
 
 # Games are created by the thousand with the same deck object: find their setup by the deck's
-# identity first (hashing 30 trucks per game would cost more than the lookup saves). Each entry
-# keeps its deck alive, so an id is never reused while cached.
-_setup_by_id: dict[tuple[object, ...], tuple[tuple[Truck, ...], _Setup]] = {}
+# identity first (hashing 30 trucks per game would cost more than the lookup saves), then by
+# the other options.
+_setups_by_deck = IdentityMemo[tuple[Truck, ...], dict[tuple[object, ...], _Setup]]()
 
 
 def _setup(
@@ -544,38 +498,44 @@ def _setup(
     speeds: tuple[Fraction, ...] | None,
     loaders: tuple[Loader | None, ...],
     use_table: bool,
-    max_rounds: int | None = None,
+    max_rounds: int | None,
 ) -> _Setup:
-    """The setup of a game, shared by the games created with the same options."""
+    """The setup of a game, shared by the games created with the same options (the options'
+    value is made only when a setup is: a game is created for every deal of a tournament)."""
+    rest = (players, start_points, speeds, loaders, use_table, max_rounds)
     try:
-        key = (players, id(deck), start_points, speeds, loaders, use_table, max_rounds)
-        seen = _setup_by_id.get(key)
-        if seen is not None and seen[0] is deck:
-            return seen[1]
-        found = _cached_setup(players, deck, start_points, speeds, loaders, use_table, max_rounds)
+        by_options = _setups_by_deck.get(deck)
+        if by_options is None:
+            by_options = _setups_by_deck.put(deck, {})
+        found = by_options.get(rest)
+        if found is None:
+            options = GameSetup(players, deck, start_points, speeds, loaders, use_table, max_rounds)
+            found = by_options[rest] = _cached_setup(options)
     except TypeError:  # an unhashable loader: this game gets a setup of its own
-        return _Setup(players, deck, start_points, speeds, loaders, use_table, max_rounds)
-    if len(_setup_by_id) > 256:
-        _setup_by_id.clear()
-    _setup_by_id[key] = (deck, found)
+        return _Setup(
+            GameSetup(players, deck, start_points, speeds, loaders, use_table, max_rounds)
+        )
     return found
 
 
-_valid_decks: dict[int, tuple[Truck, ...]] = {}
+def _setup_of(options: GameSetup) -> _Setup:
+    o = options
+    return _setup(o.players, o.deck, o.start_points, o.speeds, o.loaders, o.use_table, o.max_rounds)
+
+
+_valid_decks = IdentityMemo[tuple[Truck, ...], bool]()
 
 
 def _check_deck(deck: Sequence[Truck]) -> tuple[Truck, ...]:
     """``deck`` as a tuple of distinct trucks (checked once per deck object)."""
-    if isinstance(deck, tuple) and _valid_decks.get(id(deck)) is deck:
+    if isinstance(deck, tuple) and _valid_decks.get(deck):
         return deck
     trucks = tuple(deck)
     if not all(isinstance(t, Truck) for t in trucks):
         raise TypeError("deck must be a sequence of Truck")
     if len(set(trucks)) != len(trucks):
         raise PackingError("the deck holds the same truck twice")
-    if len(_valid_decks) > 256:
-        _valid_decks.clear()
-    _valid_decks[id(trucks)] = trucks
+    _valid_decks.put(trucks, True)
     return trucks
 
 
@@ -589,13 +549,15 @@ def _check_options(
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be an int, not {type(players).__name__}")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise PackingError(f"Pack & Stack takes 2 to 6 players, not {players!r}")
+        raise PackingError(
+            f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
+        )
     if isinstance(start_points, bool) or not isinstance(start_points, int):
         raise TypeError(f"start_points must be an int, not {type(start_points).__name__}")
     if start_points < 1:
         raise PackingError(f"start_points must be at least 1, not {start_points!r}")
     trucks = _check_deck(deck)
-    need = players * ((1 if players >= 5 else 2) + 1)
+    need = players * (draws_per_player(players) + 1)
     if len(trucks) < need:
         raise PackingError(
             f"a deck of {len(trucks)} trucks is too small for {players} players "
@@ -631,6 +593,37 @@ def _check_max_rounds(max_rounds: int | None) -> None:
         raise TypeError(f"max_rounds must be an int or None, not {type(max_rounds).__name__}")
     if max_rounds < 1:
         raise PackingError(f"max_rounds must be at least 1 (or None: no cap), not {max_rounds!r}")
+
+
+def _load(
+    setup: _Setup, cargos: tuple[Cargo, ...], taken: tuple[int, ...], trucks: tuple[Truck, ...]
+) -> tuple[list[int], list[LoadPlan | None]]:
+    """Each player's penalty this round, and the plan their loader gave (None where the
+    optimal loading was scored from the table: its plan is solved when first read)."""
+    given: list[LoadPlan | None] = []
+    penalties: list[int] = []
+    table = setup.penalties
+    rolled_rows = table.rolled_rows  # table.row's first lookup, written out (4 a round)
+    for p, load in enumerate(setup.loaders):
+        if load is None:
+            row = rolled_rows.get(id(cargos[p]))
+            if row is None:
+                row = table.row(cargos[p])
+            if row is not None:
+                penalties.append(row[taken[p]])
+                given.append(None)
+                continue
+            plan = optimal_plan(cargos[p], trucks[p])
+        else:
+            plan = load(cargos[p], trucks[p])
+            if not isinstance(plan, LoadPlan):
+                raise TypeError(f"P{p}'s loader returned {type(plan).__name__}, not a LoadPlan")
+            if plan.cargo != cargos[p] or plan.truck != trucks[p]:
+                raise InvalidPlan(f"P{p}'s loader planned another cargo or truck")
+            verify(plan)
+        penalties.append(plan.penalty)
+        given.append(plan)
+    return penalties, given
 
 
 class Game:
@@ -727,23 +720,15 @@ class Game:
             )
         s = self._setup
         if loaders != s.loaders:
+            o = s.options
             self._setup = _setup(
-                s.players, s.deck, s.start_points, s.speeds, loaders, s.use_table, s.max_rounds
+                o.players, o.deck, o.start_points, o.speeds, loaders, o.use_table, o.max_rounds
             )
 
     @property
-    def setup(self) -> dict[str, object]:
+    def setup(self) -> GameSetup:
         """The options this game was created with."""
-        s = self._setup
-        return {
-            "players": s.players,
-            "deck": s.deck,
-            "start_points": s.start_points,
-            "speeds": s.speeds,
-            "loaders": s.loaders,
-            "use_table": s.use_table,
-            "max_rounds": s.max_rounds,
-        }
+        return self._setup.options
 
     @property
     def first_roller(self) -> int:
@@ -823,7 +808,7 @@ class Game:
             player = self._order[self._step]
             j = self._draw(action)
             self._taken[player] = j
-            self._sources[player] = ("pile",)
+            self._sources[player] = FROM_PILE
             self._events.append((self._round, "top", player, j))
             self._step += 1
             if self._step < self._setup.players:
@@ -878,7 +863,7 @@ class Game:
         at = mine.index(j)
         fronts[owner] = mine[:at] + mine[at + 1 :]
         self._front = tuple(fronts)
-        self._sources[player] = ("revealed", owner)
+        self._sources[player] = setup.sources[owner]
         self._events.append((self._round, "take", player, j, owner))
         self._step += 1  # the next grabber's turn (the last one takes the pile, never this way)
 
@@ -889,29 +874,7 @@ class Game:
         cargos: tuple[Cargo, ...] = tuple(self._cargos)  # type: ignore[arg-type]  # all rolled
         taken: tuple[int, ...] = tuple(self._taken)  # type: ignore[arg-type]  # all taken
         trucks = tuple([deck[j] for j in taken])
-        given: list[LoadPlan | None] = []
-        penalties: list[int] = []
-        table = setup.penalties
-        rolled_rows = table.rolled_rows  # table.row's first lookup, written out (4 a round)
-        for p, load in enumerate(setup.loaders):
-            if load is None:
-                row = rolled_rows.get(id(cargos[p]))
-                if row is None:
-                    row = table.row(cargos[p])
-                if row is not None:
-                    penalties.append(row[taken[p]])
-                    given.append(None)
-                    continue
-                plan = optimal_plan(cargos[p], trucks[p])
-            else:
-                plan = load(cargos[p], trucks[p])
-                if not isinstance(plan, LoadPlan):
-                    raise TypeError(f"P{p}'s loader returned {type(plan).__name__}, not a LoadPlan")
-                if plan.cargo != cargos[p] or plan.truck != trucks[p]:
-                    raise InvalidPlan(f"P{p}'s loader planned another cargo or truck")
-                verify(plan)
-            penalties.append(plan.penalty)
-            given.append(plan)
+        penalties, given = _load(setup, cargos, taken, trucks)
         low = min(penalties)
         bonus = tuple([p for p in range(n) if penalties[p] == low])
         points = list(self._points)
@@ -943,7 +906,7 @@ class Game:
         for js in revealed:
             discards += js  # taken and unclaimed trucks alike
         for p, source in enumerate(self._sources):
-            if source == ("pile",):
+            if source.owner is None:  # type: ignore[union-attr]  # every player has taken
                 discards.append(taken[p])
         discards.sort()
         self._discards = tuple(discards)
@@ -956,20 +919,38 @@ class Game:
         self._new_round()
 
     def returns(self) -> list[float]:
+        """Everyone's final points; all zeros before the end (the arena protocol's meaning:
+        the standings so far are :attr:`points`)."""
+        if self._phase != _OVER:
+            return [0.0] * self._setup.players
         return [float(x) for x in self._points]
 
     def winners(self) -> frozenset[int]:
+        """The players with the most points at the end (tied players share the win); empty
+        before the end."""
+        if self._phase != _OVER:
+            return frozenset()
         best = max(self._points)
         return frozenset(p for p, x in enumerate(self._points) if x == best)
 
     @property
     def points(self) -> tuple[int, ...]:
-        """Everyone's points now."""
+        """Everyone's points now: the standings, during the game and at its end."""
         return self._points
 
     @property
-    def rounds(self) -> tuple[RoundRecord, ...]:
+    def round_records(self) -> tuple[RoundRecord, ...]:
         """The record of every finished round, oldest first."""
+        return tuple(self._rounds)
+
+    @property
+    def rounds(self) -> tuple[RoundRecord, ...]:
+        """Deprecated: :attr:`round_records` (a game's ``rounds`` is a count in other games)."""
+        warnings.warn(
+            "Game.rounds is deprecated; use Game.round_records",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return tuple(self._rounds)
 
     @property
@@ -1144,7 +1125,7 @@ def play_game(
 
     >>> from packing import bot
     >>> state = play_game([bot("optimal"), bot("capacity"), bot("random")], seed=1)
-    >>> len(state.rounds[-1].points), state.is_terminal()
+    >>> len(state.round_records[-1].points), state.is_terminal()
     (3, True)
     """
     state = Game(
@@ -1171,8 +1152,8 @@ def game_from_observation(
     draws as chance: there is nothing to guess). How a search bot, which sees only its
     observation, gets a state to search from.
 
-    The game has no past: no round records and no events (``rounds`` and ``events`` are
-    empty), and a truck taken this round counts as taken from the pile (an observation does not
+    The game has no past: no round records and no events (``round_records`` and ``events``
+    are empty), and a truck taken this round counts as taken from the pile (an observation does not
     say where it came from; only this round's record would). The round cap, not part of an
     observation, is ``max_rounds``. Two states have the same observation and are built alike:
     a pile grab waiting for its truck (a chance node) gives the grab's state; a game ended by
@@ -1212,7 +1193,7 @@ def game_from_observation(
     state._revealed = [list(js) for js in observation.revealed_at]
     state._front = tuple(tuple(js) for js in observation.revealed_at)
     state._taken = list(observation.taken_at)
-    state._sources = [None if j is None else ("pile",) for j in observation.taken_at]
+    state._sources = [None if j is None else FROM_PILE for j in observation.taken_at]
     state._order = observation.grab_order or ()
     state._pile = list(observation.pile_at)
     state._discards = tuple(observation.discards_at)

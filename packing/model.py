@@ -18,7 +18,7 @@ from packing.rules import DICE, GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT, pe
 
 Axis = Literal["x", "y", "z"]
 AXES: tuple[Axis, ...] = ("x", "y", "z")
-Cell = tuple[int, int]
+Cell = tuple[int, int]  # (x, y): the column, then the row (docs/rules/pack-and-stack.md)
 Cube = tuple[int, int, int]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 from functools import cache
@@ -10,8 +11,8 @@ from functools import cache
 from packing.model import Cargo
 from packing.rules import DICE, LENGTHS
 
-#: Equally likely outcomes of rolling the five six-sided dice.
-ROLLS = 6 ** len(LENGTHS)
+#: Equally likely outcomes of rolling the five six-sided dice (6^5 = 7,776).
+ROLLS = math.prod(len(DICE[length]) for length in LENGTHS)
 
 
 @cache
@@ -35,6 +36,19 @@ def roll_distribution() -> dict[Cargo, Fraction]:
     Fraction(1, 972)
     """
     return {cargo: Fraction(n, ROLLS) for cargo, n in roll_counts().items()}
+
+
+@cache
+def roll_outcomes() -> tuple[tuple[Cargo, Fraction], ...]:
+    """The outcomes of one player's roll: the 900 cargos with their exact probabilities.
+
+    One cached tuple, so a chance node hands over the same objects every time (a sampler is
+    built once for it, and its cargos can be found again by identity).
+
+    >>> len(roll_outcomes()), sum(p for _, p in roll_outcomes())
+    (900, Fraction(1, 1))
+    """
+    return tuple(roll_distribution().items())
 
 
 def volume_distribution() -> dict[int, Fraction]:

@@ -47,10 +47,8 @@ nothing but chance. That state ends with the current round (:data:`SEARCH_ROUNDS
 search values each grab by the standings after this round's scoring. A grab changes this
 round's penalty and bonus; later rounds feel it only through which trucks are left in the
 pile, so random rollouts through them add noise and time (each roll is a 900-outcome chance
-node) but hardly any signal. Measured on the sample deck, 4 players, 100 simulations: to the
-round's end 0.06 s a decision; two rounds ahead 1.5 s, and weaker (against three ``optimal``
-bots, 10 games: 2 wins and 20 points a game against 0 wins and 15); to the game's end about
-6 s. ``ismcts`` is refused: Pack & Stack has perfect information. Through pyspiel directly
+node) but hardly any signal: searching further ahead was slower and weaker (the figures are in
+``benchmarks/README.md``, the ``openspiel`` suite). ``ismcts`` is refused: Pack & Stack has perfect information. Through pyspiel directly
 (``MCTSBot`` on ``python_pack_and_stack``) the search sees the whole capped game.
 
 Importing this module without the extra raises :class:`arena.MissingExtraError` naming it.
@@ -66,22 +64,30 @@ from typing import Any, Final
 import numpy as np
 
 from arena.openspiel import Codec, Limits, Parameters, register
-from packing.deck import SAMPLE_DECK, dump_deck, parse_deck
+from packing.deck import SAMPLE_DECK, format_deck, parse_deck
 from packing.errors import PackingError
 from packing.game import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     Draw,
     Game,
     Grab,
     GrabOrder,
     Observation,
     game_from_observation,
-    penalties_for,
     roll_outcomes,
 )
 from packing.model import Cargo, Truck
-from packing.rules import DEFAULT_MAX_ROUNDS, LENGTHS, ROUND_WIN_BONUS, START_POINTS, penalty_floor
+from packing.queries import penalties_for
+from packing.rules import (
+    DEFAULT_MAX_ROUNDS,
+    LENGTHS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROUND_WIN_BONUS,
+    START_POINTS,
+    draws_per_player,
+    penalty,
+    penalty_floor,
+)
 
 __all__ = ["CODEC", "PackAndStackCodec", "deck_from_parameter", "deck_parameter"]
 
@@ -129,7 +135,7 @@ def deck_parameter(deck: tuple[Truck, ...]) -> str:
                 f"{SHORT_NAME}: truck name {truck.name!r} cannot be a game parameter "
                 f"(no {' '.join(sorted(_NOT_IN_GAME_STRINGS))} in names)"
             )
-    return dump_deck(deck).strip().replace("\n", _LINE_BREAK)
+    return format_deck(deck).strip().replace("\n", _LINE_BREAK)
 
 
 def _whole(params: Parameters, name: str, low: int) -> int:
@@ -148,6 +154,7 @@ def _whole(params: Parameters, name: str, low: int) -> int:
 def _roll_index_by_id() -> dict[int, int]:
     # ``chance_outcomes()`` hands over the same 900 cargo objects at every roll (one cached
     # tuple, alive as long as the process): their ids find the index without hashing a cargo.
+    # A fixed table of those 900 objects, not an IdentityMemo: nothing is added or evicted.
     return {id(cargo): i for i, (cargo, _) in enumerate(roll_outcomes())}
 
 
@@ -162,8 +169,7 @@ def _order_rank(players: int) -> dict[tuple[int, ...], int]:
 
 
 def _deck_of(state: Game) -> tuple[Truck, ...]:
-    deck: tuple[Truck, ...] = state.setup["deck"]  # type: ignore[assignment]
-    return deck
+    return state.setup.deck
 
 
 # --- the tensor -------------------------------------------------------------------------------
@@ -219,7 +225,7 @@ class PackAndStackCodec(Codec):
         players, rounds = _whole(params, "players", 1), _whole(params, "max_rounds", 1)
         start = _whole(params, "start_points", 1)
         deck = deck_from_parameter(params["deck"])
-        draws_each = 1 if players >= 5 else 2
+        draws_each = draws_per_player(players)
         worst, best = _penalty_range(deck)
         # A player enters every round with at least 1 point (else the game would have ended),
         # and loses at most ``worst`` in it: 1 − worst is the lowest final score (a player who
@@ -404,7 +410,7 @@ def _penalty_range(deck: tuple[Truck, ...]) -> tuple[int, int]:
         values = [x for row in rows if row is not None for x in row]
         return max(values), min(values)
     volumes = {cargo.volume for cargo, _ in roll_outcomes()}
-    worst = max(t.capacity for t in deck) + 2 * max(volumes)
+    worst = max(penalty(capacity=t.capacity, volume=max(volumes), loaded=0) for t in deck)
     best = min(penalty_floor(capacity=t.capacity, volume=v) for t in deck for v in volumes)
     return worst, best
 

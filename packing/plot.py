@@ -49,16 +49,17 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 import numpy as np
 
+from packing._deprecated import aliases
 from packing.errors import PackingError
 from packing.model import LoadPlan, Placement, Truck
 from packing.odds import ROLLS
-from packing.rules import COLOURS, LENGTHS
+from packing.rules import COLORS, LENGTHS
 from packing.stats import PenaltySummary, expected_penalty_by_volume, penalty_summaries, volume_odds
 from packing.table import OptimalTable
 
 __all__ = [
     "FORMATS",
-    "LENGTH_COLOURS",
+    "LENGTH_COLORS",
     "PlotError",
     "plot_deck",
     "plot_deck_heatmap",
@@ -67,9 +68,9 @@ __all__ = [
     "plot_plan",
 ]
 
-#: Face colour of each rod length, after the seed edition's pieces (``packing.rules.COLOURS``):
+#: Face colour of each rod length, after the seed edition's pieces (``packing.rules.COLORS``):
 #: white is drawn ivory and black a very dark grey so that shading and edges stay visible.
-LENGTH_COLOURS: Final[dict[int, str]] = {
+LENGTH_COLORS: Final[dict[int, str]] = {
     1: "#f7f2e2",  # white
     2: "#9a9a9a",  # grey
     3: "#f28e2b",  # orange
@@ -77,7 +78,7 @@ LENGTH_COLOURS: Final[dict[int, str]] = {
     5: "#2a2a2a",  # black
 }
 #: Edge colour per length: dark edges outline the light rods, light edges the black ones.
-_EDGE_COLOURS: Final[dict[int, str]] = {
+_EDGE_COLORS: Final[dict[int, str]] = {
     1: "#222222",
     2: "#222222",
     3: "#222222",
@@ -179,9 +180,9 @@ def _draw_floor_plan(ax: Axes, plan: LoadPlan) -> None:
             )
             continue
         levels, length = top.get((x, y), (0, 0))
-        colour = LENGTH_COLOURS[length] if levels else _FLOOR
-        ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="#444444", linewidth=0.8))
-        text_colour = "white" if length in (4, 5) else "#222222"
+        color = LENGTH_COLORS[length] if levels else _FLOOR
+        ax.add_patch(Rectangle((x, y), 1, 1, facecolor=color, edgecolor="#444444", linewidth=0.8))
+        text_color = "white" if length in (4, 5) else "#222222"
         if size >= 4.0:
             ax.text(
                 x + 0.5,
@@ -190,7 +191,7 @@ def _draw_floor_plan(ax: Axes, plan: LoadPlan) -> None:
                 ha="center",
                 va="center",
                 fontsize=size,
-                color=text_colour,
+                color=text_color,
             )
     ax.set_xlim(0, truck.columns)
     ax.set_ylim(truck.rows, 0)
@@ -230,9 +231,9 @@ def _plan_legend(plan: LoadPlan) -> list[Patch | Line2D]:
     handles: list[Patch | Line2D] = []
     for length, on_truck in zip(LENGTHS, loaded):
         rolled = plan.cargo.count(length)
-        label = f"{length} · {COLOURS[length]}: "
+        label = f"{length} · {COLORS[length]}: "
         label += f"{on_truck} of {rolled} loaded" if rolled else "none rolled"
-        handles.append(Patch(facecolor=LENGTH_COLOURS[length], edgecolor="#222222", label=label))
+        handles.append(Patch(facecolor=LENGTH_COLORS[length], edgecolor="#222222", label=label))
     handles.append(Patch(facecolor=_FLOOR, edgecolor="#8a8a8a", label="loading area (floor)"))
     if len(plan.truck.cells) < plan.truck.rows * plan.truck.columns:
         handles.append(
@@ -338,8 +339,8 @@ def _draw_rods(ax: Any, plan: LoadPlan) -> None:
     edges: list[tuple[float, float, float, float]] = []
     widths: list[float] = []
     for placement in plan.placements:
-        base = np.array(to_rgb(LENGTH_COLOURS[placement.length]))
-        outline = (*to_rgb(_EDGE_COLOURS[placement.length]), 1.0)
+        base = np.array(to_rgb(LENGTH_COLORS[placement.length]))
+        outline = (*to_rgb(_EDGE_COLORS[placement.length]), 1.0)
         for quad, view_normal, segments in _rod_faces(truck, placement):
             red, green, blue = (float(c) for c in np.clip(base * _SHADES[view_normal], 0.0, 1.0))
             polygons.append(quad)
@@ -384,9 +385,9 @@ def _rod_faces(
     out = []
     for cube in cubes:
         for normal in _NORMALS:
-            neighbour = (cube[0] + normal[0], cube[1] + normal[1], cube[2] + normal[2])
+            neighbor = (cube[0] + normal[0], cube[1] + normal[1], cube[2] + normal[2])
             view_normal = (normal[0], -normal[1], normal[2])  # rows run front to back
-            if neighbour in own or np.dot(view_normal, eye) <= 0:
+            if neighbor in own or np.dot(view_normal, eye) <= 0:
                 continue
             quad = _cube_face(truck, cube, normal, lo, hi)
             axis = next(i for i in range(3) if normal[i])
@@ -496,6 +497,8 @@ def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path
     truck for that volume) is outlined and labelled, and a bar chart above gives the odds of
     each volume, so the columns that matter in play stand out.
     """
+    # One long function on purpose: a figure's layout is a straight sequence of matplotlib
+    # calls on shared axes, and cutting it into pieces would only pass those axes around.
     grid = expected_penalty_by_volume(table)
     order = sorted(
         range(len(table.deck)), key=lambda j: (table.deck[j].capacity, table.deck[j].height, j)
@@ -527,8 +530,8 @@ def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path
         interpolation="nearest",
         extent=(0.5, grid.shape[1] + 0.5, len(trucks) - 0.5, -0.5),
     )
-    colourbar = fig.colorbar(image, cax=bar_ax)
-    colourbar.set_label("expected penalty of the best loading (points lost)")
+    color_bar = fig.colorbar(image, cax=bar_ax)
+    color_bar.set_label("expected penalty of the best loading (points lost)")
 
     for column in range(grid.shape[1]):
         values = grid[:, column]
@@ -605,6 +608,7 @@ def plot_penalty_distributions(table: OptimalTable, path: str | os.PathLike[str]
     middle half of the rolls, the whiskers 5 % to 95 %, small bars the extremes; a diamond
     marks the mean, written at the right with the chance of a perfect fit (penalty 0).
     """
+    # One long function on purpose, as plot_deck_heatmap: a straight sequence of drawing calls.
     summaries = sorted(
         zip(range(len(table.deck)), penalty_summaries(table)), key=lambda item: item[1].mean
     )
@@ -761,3 +765,6 @@ def _save(fig: Figure, path: str | os.PathLike[str]) -> Path:
     except OSError as error:
         raise PlotError(f"cannot write {os.fspath(path)!r}: {error.strerror or error}") from None
     return out
+
+
+__getattr__ = aliases(__name__, {"LENGTH_COLOURS": "LENGTH_COLORS"})

@@ -3,19 +3,27 @@
 Where the deck's :class:`~packing.table.OptimalTable` is available (shipped, built or
 registered) and the cargo is a roll of the dice, penalties come from the table in
 microseconds; otherwise every truck is solved. The answers are the same either way.
+
+The same lookups serve the game and its bots at every decision: :func:`penalties_for` (a
+deck's optimal penalties, by table row) and :func:`optimal_plan` (a verified optimal plan,
+memoized).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
+from arena.memo import IdentityMemo
 from packing.checks import cargo_arg, positive_int_arg, time_limit_arg, trucks_arg
 from packing.errors import PackingError
 from packing.model import Cargo, LoadPlan, Truck
+from packing.odds import roll_outcomes
 from packing.rules import penalty_floor
 from packing.solver import solve
 from packing.table import OptimalTable, TableError, find_table
+from packing.verify import verify
 
 
 def _table(trucks: Sequence[Truck], use_table: bool) -> OptimalTable | None:
@@ -106,3 +114,95 @@ def expected_penalty(cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool =
         return blind
     ranking = rank_trucks(cargo, trucks, use_table=False)
     return Fraction(sum(penalty for _, penalty in ranking), len(trucks))
+
+
+# --- the game's lookups: optimal plans and a deck's penalties -------------------------------
+
+
+@lru_cache(maxsize=1 << 16)
+def optimal_plan(cargo: Cargo, truck: Truck) -> LoadPlan:
+    """The optimal, verified plan of ``cargo`` on ``truck`` (memoized in this process).
+
+    >>> from packing import SAMPLE_DECK
+    >>> optimal_plan(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK[14]).penalty
+    1
+    """
+    plan = verify(solve(cargo, truck))
+    if not plan.optimal:
+        raise PackingError(
+            f"no proven optimal plan for cargo {str(cargo)!r} on truck {truck.name!r}"
+        )
+    return plan
+
+
+class DeckPenalties:
+    """The optimal penalty of a cargo on each truck of a deck, as the game and the bots ask it
+    at every decision: from the deck's table (as lists, for speed) or by solving (memoized).
+
+    >>> from packing import SAMPLE_DECK
+    >>> lookup = penalties_for(SAMPLE_DECK)
+    >>> cargo = Cargo.from_roll([3, 2, 3, 0, 1])
+    >>> lookup.of(cargo, lookup.index[SAMPLE_DECK[14]]), lookup.row(cargo) is not None
+    (1, True)
+    """
+
+    __slots__ = ("deck", "index", "rows", "cargo_rows", "rolled_rows", "rolls")
+
+    def __init__(self, deck: tuple[Truck, ...], use_table: bool) -> None:
+        self.deck = deck
+        #: The position of each truck in the deck (its table column).
+        self.index = {truck: j for j, truck in enumerate(deck)}
+        table = find_table(deck) if use_table else None
+        self.rows: list[list[int]] | None = None
+        self.cargo_rows: dict[Cargo, int] = {}
+        # The rows of the cargos of the cached roll outcomes, by identity: every cargo a game
+        # rolls is one of those objects, and an id costs less than hashing the cargo (the
+        # game and the bots look a row up at every decision and every score). ``rolls`` keeps
+        # the outcome tuple alive, so the ids stay theirs; this one fixed set of objects is why
+        # it is a plain dict and not an IdentityMemo (nothing to bound, nothing to evict).
+        self.rolls = roll_outcomes()
+        #: ``id(cargo)`` -> its row, for the cargos of :func:`packing.odds.roll_outcomes`.
+        self.rolled_rows: dict[int, list[int]] = {}
+        if table is not None:
+            self.rows = table.penalties.tolist()
+            self.cargo_rows = {cargo: i for i, cargo in enumerate(table.cargos)}
+            self.rolled_rows = {
+                id(cargo): self.rows[self.cargo_rows[cargo]]
+                for cargo, _ in self.rolls
+                if cargo in self.cargo_rows
+            }
+
+    def row(self, cargo: Cargo) -> list[int] | None:
+        """The optimal penalty of ``cargo`` on each truck of the deck, when the table has it."""
+        row = self.rolled_rows.get(id(cargo))
+        if row is not None:
+            return row
+        if self.rows is None:
+            return None
+        i = self.cargo_rows.get(cargo)
+        return None if i is None else self.rows[i]
+
+    def of(self, cargo: Cargo, j: int) -> int:
+        """The optimal penalty of ``cargo`` on the deck's truck ``j`` (solved without a table)."""
+        row = self.row(cargo)
+        return row[j] if row is not None else optimal_plan(cargo, self.deck[j]).penalty
+
+
+_penalties: dict[tuple[tuple[Truck, ...], bool], DeckPenalties] = {}
+# The same deck tuple is asked at every decision; hashing 30 trucks each time would dominate.
+_with_table = IdentityMemo[tuple[Truck, ...], DeckPenalties]()
+_without_table = IdentityMemo[tuple[Truck, ...], DeckPenalties]()
+
+
+def penalties_for(deck: tuple[Truck, ...], *, use_table: bool = True) -> DeckPenalties:
+    """The (cached) optimal-penalty lookup of ``deck``, shared by the game and the bots; with
+    ``use_table`` False every penalty is solved, even where the deck has a table."""
+    memo = _with_table if use_table else _without_table
+    found = memo.get(deck)
+    if found is not None:
+        return found
+    key = (deck, bool(use_table))
+    found = _penalties.get(key)
+    if found is None:
+        found = _penalties[key] = DeckPenalties(deck, bool(use_table))
+    return memo.put(deck, found)

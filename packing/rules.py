@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from packing._deprecated import aliases
+
 #: Rod lengths, one die each. Everything in the library is keyed by length.
 LENGTHS: Final = (1, 2, 3, 4, 5)
 
@@ -26,12 +28,35 @@ DICE: Final[dict[int, tuple[int, ...]]] = {
 SUPPLY: Final[dict[int, int]] = {1: 30, 2: 24, 3: 18, 4: 12, 5: 12}
 
 #: Display colours of the seed's edition (Kosmos uses white, grey, brown, green, violet).
-COLOURS: Final[dict[int, str]] = {1: "white", 2: "grey", 3: "orange", 4: "blue", 5: "black"}
+COLORS: Final[dict[int, str]] = {1: "white", 2: "grey", 3: "orange", 4: "blue", 5: "black"}
+
+#: The largest load a roll can give: every die on its largest face (40 cubes).
+MAX_LOAD: Final = sum(length * max(DICE[length]) for length in LENGTHS)
+
+#: The players a game takes ("2–6 players").
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 6
+
+
+def draws_per_player(players: int) -> int:
+    """How many trucks each player draws face down in a round: 2 with 2–4 players, 1 with 5–6
+    (the rules give no 2-player count: the project decision is 2, as with 3 or 4).
+
+    >>> [draws_per_player(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
+    [2, 2, 2, 1, 1]
+    """
+    return 1 if players >= 5 else 2
+
 
 #: The printed truck cards show a loading area inside this grid and a height of 1..4.
 GRID_ROWS: Final = 3
 GRID_COLUMNS: Final = 5
 MAX_HEIGHT: Final = 4
+
+#: The 30 printed trucks by height: 9 of height 1, 10 of 2, 6 of 3, 5 of 4 (medium confidence).
+DECK_HEIGHTS: Final[dict[int, int]] = {1: 9, 2: 10, 3: 6, 4: 5}
+#: The smallest printed truck holds exactly this many cubes.
+SMALLEST_CAPACITY: Final = 9
 
 #: Scoring: points lost per empty cube of capacity and per cube of cargo left over.
 EMPTY_COST: Final = 1
@@ -68,3 +93,6 @@ def penalty_floor(*, capacity: int, volume: int) -> int:
 #: docs/rules/pack-and-stack.md): about twice the longest game seen, so it essentially never ends
 #: a game the rules would have continued. ``packing.Game`` itself has no cap unless given one.
 DEFAULT_MAX_ROUNDS: Final = 40
+
+
+__getattr__ = aliases(__name__, {"COLOURS": "COLORS"})

@@ -260,6 +260,9 @@ def _cp_sat(
     ``deadline`` the model is built only while time is left and CP-SAT gets the rest. A model
     left unsolved gives back no loading and the bound it was given.
     """
+    # Long on purpose: the model (one Boolean per placement, at most one per cube, support
+    # and the capped objective) and the translation of every CP-SAT status read as one piece,
+    # as the OR-Tools examples are written; split, each part would need all the variables.
     # Imported on first use: ortools (with pandas) takes about a second to import, and most
     # answers — the fast path, the table — never need it.
     from ortools.sat.python import cp_model

@@ -75,6 +75,32 @@ def _mean(distribution: dict[int, int]) -> Fraction:
     return Fraction(sum(v * n for v, n in distribution.items()), sum(distribution.values()))
 
 
+def p_best(table: OptimalTable) -> tuple[Fraction, ...]:
+    """Each truck's exact probability (deck order) of being the deck's best or tied best for a
+    random roll: ties count as best, so the shares may sum to more than 1.
+
+    >>> from packing import SAMPLE_DECK
+    >>> sum(p_best(OptimalTable.for_deck(SAMPLE_DECK))) >= 1
+    True
+    """
+    penalties = table.penalties.astype(np.int64)
+    best = penalties == penalties.min(axis=1, keepdims=True)
+    weights = roll_weights(table)
+    return tuple(Fraction(int(weights @ best[:, j]), ROLLS) for j in range(len(table.deck)))
+
+
+def expected_penalties(table: OptimalTable) -> tuple[Fraction, ...]:
+    """Each truck's exact expected optimal penalty (deck order) over all rolls.
+
+    >>> from packing import SAMPLE_DECK
+    >>> expected_penalties(OptimalTable.for_deck(SAMPLE_DECK))[0]
+    Fraction(1781, 72)
+    """
+    weights = roll_weights(table)
+    penalties = table.penalties.astype(np.int64)
+    return tuple(Fraction(int(weights @ penalties[:, j]), ROLLS) for j in range(len(table.deck)))
+
+
 @dataclass(frozen=True)
 class TruckStats:
     """How one truck of a deck fares over every roll of the dice."""
@@ -115,18 +141,16 @@ def truck_stats(table: OptimalTable) -> list[TruckStats]:
     >>> s.truck.name, s.perfect_rolls, len(s.perfect_cargos), sum(s.penalty_distribution.values())
     ('S30', 4, 1, Fraction(1, 1))
     """
-    weights = roll_weights(table)
-    penalties = table.penalties.astype(np.int64)
-    best = penalties == penalties.min(axis=1, keepdims=True)
+    shares = p_best(table)
     out = []
     for j, (truck, distribution) in enumerate(zip(table.deck, _distributions(table))):
-        column = penalties[:, j]
+        column = table.penalties[:, j]
         out.append(
             TruckStats(
                 truck=truck,
                 expected_penalty=_mean(distribution),
                 penalty_distribution={p: Fraction(n, ROLLS) for p, n in distribution.items()},
-                p_best=Fraction(int(weights[best[:, j]].sum()), ROLLS),
+                p_best=shares[j],
                 perfect_cargos=tuple(c for c, p in zip(table.cargos, column.tolist()) if p == 0),
                 perfect_rolls=distribution.get(0, 0),
                 p_perfect=Fraction(distribution.get(0, 0), ROLLS),
@@ -358,12 +382,24 @@ def grab_advice(cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck]) 
     return GrabAdvice(cargo, tuple(grab_decision(cargo, revealed, pile)), heuristic)
 
 
+def capacity_preference(capacity: int, volume: int) -> tuple[int, int]:
+    """How the closest-capacity heuristic ranks a truck of ``capacity`` for a load of
+    ``volume`` cubes, least first: by the distance between them, ties to the larger capacity
+    (a cube left over costs twice an empty one); among equal keys the earlier truck wins.
+
+    >>> sorted([12, 18, 14, 16], key=lambda c: capacity_preference(c, 15))
+    [16, 14, 18, 12]
+    """
+    return abs(capacity - volume), -capacity
+
+
 def closest_capacity(cargo: Cargo, trucks: Sequence[Truck]) -> Truck:
     """The common player heuristic: the truck whose capacity is closest to the load volume
-    (ties: the larger capacity, since a cube left over costs twice an empty one; then order)."""
+    (:func:`capacity_preference`: ties to the larger capacity, then the earlier truck)."""
     if not trucks:
         raise PackingError("closest_capacity needs at least one truck")
-    return min(trucks, key=lambda t: (abs(t.capacity - cargo.volume), -t.capacity))
+    volume = cargo.volume
+    return min(trucks, key=lambda t: capacity_preference(t.capacity, volume))
 
 
 @dataclass(frozen=True)
@@ -403,7 +439,7 @@ def heuristic_loss(
     penalties = table.penalties.astype(np.int64)
     weights = roll_weights(table) / ROLLS
     volumes = np.array([c.volume for c in table.cargos])
-    capacities = np.array([t.capacity for t in table.deck])
+    capacities = [t.capacity for t in table.deck]
     n = len(table.deck)
     rng = random.Random(seed)
     if revealed <= 0:
@@ -418,12 +454,14 @@ def heuristic_loss(
     rows = np.arange(len(volumes))
     for subset in subsets:
         cols = np.array(subset)
-        # Heuristic pick per roll: closest capacity, ties to the larger, then deck order.
-        distance = (
-            np.abs(capacities[cols][None, :] - volumes[:, None]) * 1000 - capacities[cols][None, :]
+        # The heuristic's pick depends only on the load volume: one pick per volume.
+        by_volume = np.array(
+            [
+                min(subset, key=lambda j: capacity_preference(capacities[j], volume))
+                for volume in range(int(volumes.max()) + 1)
+            ]
         )
-        pick = cols[np.argmin(distance, axis=1)]
-        heuristic = penalties[rows, pick]
+        heuristic = penalties[rows, by_volume[volumes]]
         best = penalties[:, cols].min(axis=1).astype(float)
         if revealed > 0:
             rest = np.setdiff1d(np.arange(n), cols)

@@ -20,7 +20,7 @@ from packing.cli.common import (
     variant,
     variant_note,
 )
-from packing.deck import dump_deck
+from packing.deck import format_deck
 from packing.queries import best_truck
 from packing.stats import grab_advice, ranking
 from packing.verify import verify
@@ -114,7 +114,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
         if truck.is_variant:
             print(f"; {truck.name} is a variant: {variant_note(truck)}")
     print()
-    print(dump_deck(deck), end="")
+    print(format_deck(deck), end="")
     return 0
 
 

@@ -11,8 +11,8 @@ from arena.cli import UsageError, add_executor_options, executor_for, print_json
 from arena.cli import whole_number as whole
 from packing.cli.common import deck_of, subcommands
 from packing.cli.pictures import plot_module
-from packing.deck import dump_deck, load_deck, save_deck
-from packing.design import DeckReport, DesignError, Improvement, compare, optimise, random_deck
+from packing.deck import format_deck, load_deck, save_deck
+from packing.design import DeckReport, DesignError, Improvement, compare, optimize, random_deck
 
 
 def cmd_decks_random(args: argparse.Namespace) -> int:
@@ -21,7 +21,7 @@ def cmd_decks_random(args: argparse.Namespace) -> int:
         (
             folder / f"random-{args.seed}-{i:03d}.txt",
             f"; random deck {i} of seed {args.seed}: honours the published facts, not the "
-            f"printed cards\n" + dump_deck(random_deck(seed=f"{args.seed}.{i}")),
+            f"printed cards\n" + format_deck(random_deck(seed=f"{args.seed}.{i}")),
         )
         for i in range(1, args.count + 1)
     ]
@@ -110,11 +110,11 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
     )
     with executor_for(args) as (executor, _):
         try:
-            result = optimise(
+            result = optimize(
                 start,
                 objective_name=args.objective,
                 seed=args.seed,
-                maximise=args.maximize,
+                maximize=args.maximize,
                 budget=budget,
                 rounds=args.rounds,
                 batch=args.batch,
@@ -135,7 +135,7 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
         print(f"best deck: {args.out}")
     else:
         print()
-        print(dump_deck(result.deck), end="")
+        print(format_deck(result.deck), end="")
     return 0
 
 

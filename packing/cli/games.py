@@ -25,7 +25,7 @@ from arena.cli import (
     seed,
     whole_number,
 )
-from packing.bots import BOTS, MCTS_SIMULATIONS, SEARCH_BOTS, bot, tournament
+from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, tournament
 from packing.cli.common import deck_of, deck_option
 from packing.errors import PackingError
 from packing.game import MAX_PLAYERS, MIN_PLAYERS, Game, RoundRecord, play_game
@@ -46,7 +46,7 @@ def players_of(args: argparse.Namespace) -> list[str]:
     """The bot names of ``--players``, checked."""
     return parse_bot_list(
         args.players,
-        known=BOTS + SEARCH_BOTS,
+        known=BOT_NAMES,
         players=(MIN_PLAYERS, MAX_PLAYERS),
         game="Pack & Stack",
         refused={"ismcts": _refusal("ismcts")},
@@ -60,7 +60,7 @@ def report(state: Game, names: Sequence[str]) -> str:
     data = state.to_dict()
     lines = [f"Pack & Stack: {state.num_players} players, {data['start_points']} points each"]
     lines.append("players: " + ", ".join(label))
-    records: list[RoundRecord] = list(state.rounds)
+    records: list[RoundRecord] = list(state.round_records)
     for record in records:
         lines.append("")
         lines += _round_lines(record, label, width)
@@ -125,7 +125,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     names = players_of(args)
     deck = deck_of(args)
     options = _bot_options(args)
-    for name in set(names) & set(SEARCH_BOTS):
+    for name in set(names) & set(OPENSPIEL_BOTS):
         bot(name, **options[name])  # a missing extra fails here, in one line, before any work
     with executor_for(args) as (executor, workers):
         result = tournament(
@@ -146,14 +146,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def _common_options(p: argparse.ArgumentParser, seat_help: str, seed_help: str) -> None:
-    names = ", ".join(BOTS + SEARCH_BOTS) + "; mcts needs the openspiel extra"
+    names = ", ".join(BOT_NAMES) + "; mcts needs the openspiel extra"
     p.add_argument("--players", required=True, help=f"{seat_help} (bots: {names})")
     p.add_argument("--seed", type=seed, default=0, help=f"{seed_help} (default 0)")
     p.add_argument(
         "--simulations",
         type=whole_number,
-        default=MCTS_SIMULATIONS,
-        help=f"mcts's simulations per decision (default {MCTS_SIMULATIONS})",
+        default=SEARCH_SIMULATIONS,
+        help=f"mcts's simulations per decision (default {SEARCH_SIMULATIONS})",
     )
     deck_option(p, help="a deck file (default: the sample deck, not the printed cards)")
     p.add_argument("--json", action="store_true", help="machine-readable output")

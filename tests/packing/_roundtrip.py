@@ -48,7 +48,7 @@ def sample_values() -> dict[str, object]:
     }
     # The game layer: a finished game's first round, an observation, a grab, the bots.
     game = play_game([bot("optimal"), bot("capacity"), bot("greedy-loader")], seed=3)
-    values["round record"] = game.rounds[0]
+    values["round record"] = game.round_records[0]
     values["observation"] = game.observation(1)
     values["grab"] = Grab(SAMPLE_DECK[4], owner=2)
     values["grab order"] = GrabOrder((2, 0, 1))

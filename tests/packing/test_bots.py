@@ -14,7 +14,8 @@ import pytest
 
 import arena
 from packing import (
-    BOTS,
+    BOT_NAMES,
+    OPENSPIEL_BOTS,
     SAMPLE_DECK,
     Cargo,
     Game,
@@ -100,13 +101,67 @@ def test_capacity_and_greedy_loader_take_the_closest_capacity() -> None:
                 assert choice.is_pile
 
 
+def bonus_aware_values(observation: Observation, legal: list[Grab]) -> list[Fraction] | None:
+    """Each grab's expected points this round, the +10 included, as bonus-aware's docstring
+    models them, computed exactly from the table: the players who have their truck have known
+    penalties, a pile draw is uniform over the pile, and every player is independent. Only
+    when at most the last grabber waits (it must take the pile), so no prediction of another
+    player's choice is needed; None otherwise."""
+    if len(observation.waiting) > 1:
+        return None
+    assert TABLE is not None and observation.cargo is not None
+    pool = [SAMPLE_DECK.index(t) for t in observation.draw_pool]
+
+    def pile(cargo: Cargo) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for j in pool:
+            x = TABLE.penalty(cargo, j)
+            out[x] = out.get(x, Fraction(0)) + Fraction(1, len(pool))
+        return out
+
+    others: list[dict[int, Fraction]] = []
+    for q, (cargo, truck) in enumerate(zip(observation.cargos, observation.taken)):
+        if q != observation.player and cargo is not None and truck is not None:
+            others.append({TABLE.penalty(cargo, SAMPLE_DECK.index(truck)): Fraction(1)})
+    for q in observation.waiting:
+        cargo = observation.cargos[q]
+        assert cargo is not None
+        others.append(pile(cargo))
+    values = []
+    for action in legal:
+        if action.truck is None:
+            mine = pile(observation.cargo)
+        else:
+            mine = {TABLE.penalty(observation.cargo, SAMPLE_DECK.index(action.truck)): Fraction(1)}
+        p_bonus = Fraction(0)
+        for m, p in mine.items():
+            for dist in others:
+                p *= sum((q for x, q in dist.items() if x >= m), Fraction(0))
+            p_bonus += p
+        values.append(10 * p_bonus - sum(m * p for m, p in mine.items()))
+    return values
+
+
 def test_bonus_aware_plays_legally_and_differs_from_optimal() -> None:
     seen = decisions("bonus-aware", games=40, players=3)
-    differs = 0
+    checked = differs = 0
     for observation, legal, choice in seen:
+        assert choice in legal  # legal: one of the options offered
         best = bot("optimal").act(observation, legal, np.random.default_rng(0))
-        differs += choice != best
-    assert differs > 0
+        # Never a lower expected penalty than optimal's (which has the lowest), so where it
+        # differs it pays in penalty for the chance of the +10.
+        assert expected(observation, choice) >= expected(observation, best)
+        values = bonus_aware_values(observation, legal)
+        if values is None or len(legal) == 1:
+            continue
+        checked += 1
+        # It takes the first grab of the highest expected points, bonus included.
+        assert choice == legal[values.index(max(values))]
+        if choice != best:
+            differs += 1
+            # Strictly more expected points than optimal's grab: the +10's chance decided.
+            assert values[legal.index(choice)] > values[legal.index(best)]
+    assert checked >= 40 and differs > 0  # both cases are met, and checked exactly
 
 
 def test_random_grabs_every_kind_of_option() -> None:
@@ -140,8 +195,9 @@ def test_greedy_load_golden_cases() -> None:
 
 
 def test_bot_names_options_and_errors() -> None:
-    assert BOTS == ("optimal", "bonus-aware", "capacity", "greedy-loader", "random")
-    for name in BOTS:
+    assert BOT_NAMES == ("optimal", "bonus-aware", "capacity", "greedy-loader", "random", "mcts")
+    assert OPENSPIEL_BOTS == ("mcts",)
+    for name in BOT_NAMES[:-1]:
         made = bot(name)
         assert made.name == name and isinstance(made, arena.Policy)
         assert pickle.loads(pickle.dumps(made)) == made
@@ -169,9 +225,26 @@ def test_tournament_seats_loaders_with_their_bots() -> None:
         assert tuple(state.returns()) == record.returns
         greedy = record.seating.index("greedy-loader")
         assert all(
-            not r.plans[greedy].optimal and r.plans[1 - greedy].optimal for r in state.rounds
+            not r.plans[greedy].optimal and r.plans[1 - greedy].optimal for r in state.round_records
         )
     twice = tournament(["optimal", "optimal", "random"], games=1, seed=0)
     assert twice.policies == ("optimal", "optimal#2", "random")
     with pytest.raises(PackingError, match="2 to 6 players"):
         tournament(["optimal"] * 7, games=1, seed=0)
+
+
+def test_the_old_registry_names_still_work_with_a_deprecation_warning() -> None:
+    import packing
+    import packing.bots
+
+    own = ("optimal", "bonus-aware", "capacity", "greedy-loader", "random")
+    with pytest.warns(DeprecationWarning, match="BOT_NAMES"):
+        assert packing.BOTS == own  # the bots needing no extra, as it always was
+    with pytest.warns(DeprecationWarning, match="BOT_NAMES"):
+        assert packing.bots.BOTS == own
+    with pytest.warns(DeprecationWarning, match="OPENSPIEL_BOTS"):
+        assert packing.bots.SEARCH_BOTS == packing.OPENSPIEL_BOTS
+    with pytest.warns(DeprecationWarning, match="SEARCH_SIMULATIONS"):
+        assert packing.bots.MCTS_SIMULATIONS == packing.SEARCH_SIMULATIONS
+    with pytest.warns(DeprecationWarning, match="format_deck"):
+        assert packing.dump_deck is packing.format_deck

@@ -107,7 +107,7 @@ def test_stats_of_the_sample_deck(capsys: pytest.CaptureFixture[str]) -> None:
 def test_table_build_then_stats_use_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import packing.table as table_module
+    import packing.table.registry as table_module
 
     monkeypatch.setattr(table_module, "_known", {})
     monkeypatch.setenv("PACKING_TABLE_DIR", str(tmp_path / "tables"))
@@ -154,7 +154,7 @@ def test_more_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], quo
 def test_plot_commands_write_pngs(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import packing.table as table_module
+    import packing.table.registry as table_module
 
     monkeypatch.setattr(table_module, "_known", {})
     monkeypatch.setenv("PACKING_TABLE_DIR", str(tmp_path / "tables"))

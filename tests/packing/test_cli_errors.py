@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import packing.table as table_module
+import packing.table.registry as table_module
 from packing import SAMPLE_DECK, Truck, load_deck, parse_deck
 from packing.cli import main
 from packing.table import OptimalTable, build_table, table_filename

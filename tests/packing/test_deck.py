@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from packing import SAMPLE_DECK, DeckError, dump_deck, load_deck, parse_deck, save_deck
+from packing import SAMPLE_DECK, DeckError, format_deck, load_deck, parse_deck, save_deck
 
 
 def test_sample_deck_honours_the_published_facts() -> None:
@@ -44,7 +44,7 @@ def test_split_and_odd_areas_exist() -> None:
 
 
 def test_deck_text_round_trip(tmp_path: Path) -> None:
-    assert parse_deck(dump_deck(SAMPLE_DECK)) == SAMPLE_DECK
+    assert parse_deck(format_deck(SAMPLE_DECK)) == SAMPLE_DECK
     path = tmp_path / "deck.txt"
     save_deck(SAMPLE_DECK, path)
     assert load_deck(path) == SAMPLE_DECK

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from packing import (
     SAMPLE_DECK,
     Cargo,
     Truck,
-    dump_deck,
+    format_deck,
     load_deck,
     save_deck,
     solve,
@@ -33,7 +34,7 @@ from packing.design import (
     check_facts,
     compare,
     objective,
-    optimise,
+    optimize,
     random_deck,
     shape_key,
 )
@@ -134,16 +135,16 @@ def test_random_decks_honour_the_facts(seed: int | str) -> None:
 def parse_back(deck: tuple[Truck, ...]) -> tuple[Truck, ...]:
     from packing import parse_deck
 
-    return parse_deck(dump_deck(deck))
+    return parse_deck(format_deck(deck))
 
 
 def test_random_decks_are_reproducible_in_a_fresh_process() -> None:
     code = (
-        "from packing import dump_deck; from packing.design import random_deck; "
-        "print(dump_deck(random_deck(seed=11)), end='')"
+        "from packing import format_deck; from packing.design import random_deck; "
+        "print(format_deck(random_deck(seed=11)), end='')"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout == dump_deck(random_deck(seed=11))
+    assert out.stdout == format_deck(random_deck(seed=11))
     assert random_deck(seed=11) != random_deck(seed=12)
 
 
@@ -214,7 +215,7 @@ def test_objectives_of_the_sample_deck() -> None:
         objective(table, "fairness")
 
 
-# --- optimise ---------------------------------------------------------------------------------
+# --- optimize ---------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -222,9 +223,9 @@ def cache() -> ColumnCache:
     return ColumnCache()
 
 
-def test_optimise_improves_or_keeps_the_objective_and_keeps_the_facts(cache: ColumnCache) -> None:
+def test_optimize_improves_or_keeps_the_objective_and_keeps_the_facts(cache: ColumnCache) -> None:
     seen: list[float] = []
-    result = optimise(
+    result = optimize(
         SAMPLE_DECK,
         objective_name="balance",
         seed=3,
@@ -239,25 +240,42 @@ def test_optimise_improves_or_keeps_the_objective_and_keeps_the_facts(cache: Col
     assert seen == sorted(seen, reverse=True) and (not seen or seen[-1] == result.value)
     assert result.rounds == 2 and 0 < result.candidates <= 4
     assert 0 < result.solved <= 2 * result.candidates  # only the changed trucks were solved
-    again = optimise(SAMPLE_DECK, objective_name="balance", seed=3, rounds=2, batch=2, cache=cache)
+    again = optimize(SAMPLE_DECK, objective_name="balance", seed=3, rounds=2, batch=2, cache=cache)
     assert again.deck == result.deck and again.solved == 0  # reproducible, and all cached
 
 
-def test_optimise_can_maximise(cache: ColumnCache) -> None:
-    result = optimise(
-        SAMPLE_DECK, objective_name="balance", seed=3, rounds=2, batch=2, cache=cache, maximise=True
+def test_optimize_can_maximize(cache: ColumnCache) -> None:
+    result = optimize(
+        SAMPLE_DECK, objective_name="balance", seed=3, rounds=2, batch=2, cache=cache, maximize=True
     )
-    assert result.value >= result.start_value
+    assert result.value >= result.start_value and result.maximize
     assert check_facts(result.deck) == []
 
 
-def test_optimise_refuses_bad_requests() -> None:
+def test_the_old_spelling_still_works_with_a_deprecation_warning(cache: ColumnCache) -> None:
+    import packing.design as design
+
+    options: dict[str, Any] = {
+        "objective_name": "balance",
+        "seed": 3,
+        "rounds": 2,
+        "batch": 2,
+        "cache": cache,
+    }
+    with pytest.warns(DeprecationWarning, match="optimize"):
+        old = design.optimise(SAMPLE_DECK, maximise=True, **options)
+    assert old == optimize(SAMPLE_DECK, maximize=True, **options)
+    with pytest.warns(DeprecationWarning, match="maximize"):
+        assert old.maximise is True
+
+
+def test_optimize_refuses_bad_requests() -> None:
     with pytest.raises(DesignError, match="'speed'"):
-        optimise(objective_name="speed", rounds=1)
+        optimize(objective_name="speed", rounds=1)
     with pytest.raises(DesignError, match="budget"):
-        optimise(objective_name="coverage")
+        optimize(objective_name="coverage")
     with pytest.raises(DesignError, match="breaks the facts"):
-        optimise(TINY_DECK, objective_name="coverage", rounds=1)
+        optimize(TINY_DECK, objective_name="coverage", rounds=1)
 
 
 # --- the commands -----------------------------------------------------------------------------

@@ -3,12 +3,14 @@ and conservation of trucks and points over many random games."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -30,11 +32,13 @@ from packing import (
 )
 from packing.bots import bot
 from packing.game import (
+    FROM_PILE,
     PILE,
     Draw,
     GrabOrder,
     Observation,
     RoundRecord,
+    Source,
     game_from_observation,
     roll_outcomes,
 )
@@ -77,15 +81,15 @@ def roll_all(state: Game, *loads: int) -> None:
 def check_invariant(state: arena.GameState) -> None:
     """Every truck is somewhere exactly once; every point is accounted for by the records."""
     assert isinstance(state, Game)
-    deck = state.setup["deck"]
+    deck = state.setup.deck
     assert isinstance(deck, tuple)
     where = state.trucks()
     assert Counter(t for place in where.values() for t in place) == Counter(deck)
-    start = state.setup["start_points"]
+    start = state.setup.start_points
     assert isinstance(start, int)
     n = state.num_players
     running = [start] * n
-    for number, record in enumerate(state.rounds, start=1):
+    for number, record in enumerate(state.round_records, start=1):
         assert record.number == number
         assert record.first_roller == (number - 1) % n
         low = min(record.penalties)
@@ -95,24 +99,25 @@ def check_invariant(state: arena.GameState) -> None:
         assert record.points == tuple(running)
         assert sorted(record.grab_order) == list(range(n))
         assert len(set(record.taken)) == n
-        assert record.sources[record.grab_order[-1]] == ("pile",)  # the last grabber's
+        assert record.sources[record.grab_order[-1]] == FROM_PILE  # the last grabber's
         for p, source in enumerate(record.sources):
-            if source[0] == "revealed":
-                owner = source[1]
+            owner = source.owner
+            if owner is not None:
+                assert source.kind == "revealed"
                 assert owner != p and record.taken[p] in record.revealed[owner]
             else:
-                assert source == ("pile",)
+                assert source == FROM_PILE
                 assert all(record.taken[p] not in ts for ts in record.revealed)
         draws_each = 1 if n >= 5 else 2
         assert all(len(ts) == draws_each for ts in record.revealed)
     assert list(state.points) == running
-    total_penalties = [sum(r.penalties[p] for r in state.rounds) for p in range(n)]
-    bonuses = [sum(p in r.bonus for r in state.rounds) for p in range(n)]
+    total_penalties = [sum(r.penalties[p] for r in state.round_records) for p in range(n)]
+    bonuses = [sum(p in r.bonus for r in state.round_records) for p in range(n)]
     assert list(state.points) == [start - total_penalties[p] + 10 * bonuses[p] for p in range(n)]
     if state.is_terminal():
         assert min(state.points) <= 0
-        assert all(min(r.points) > 0 for r in state.rounds[:-1])
-        for record in state.rounds:
+        assert all(min(r.points) > 0 for r in state.round_records[:-1])
+        for record in state.round_records:
             for p, plan in enumerate(record.plans):
                 verify(plan)
                 assert (plan.cargo, plan.truck) == (record.cargos[p], record.taken[p])
@@ -197,12 +202,19 @@ def test_two_to_four_players_draw_two_each_five_and_six_draw_one() -> None:
         assert [len(ts) for ts in state.observation(0).revealed] == [each] * players
 
 
+def order_outcomes(state: Game) -> list[tuple[Any, Fraction]]:
+    """The chance outcomes of the first round's grab order (rolls and draws taken first)."""
+    while not isinstance(state.chance_outcomes()[0][0], GrabOrder):
+        state.apply_action(state.chance_outcomes()[0][0])
+    return list(state.chance_outcomes())
+
+
 def test_grab_order_is_uniform_or_weighted_by_speed() -> None:
-    uniform = Game(3)._setup.orders  # the cached outcome list
+    uniform = order_outcomes(Game(3))
     assert len(uniform) == 6 and all(p == Fraction(1, 6) for _, p in uniform)
-    weighted = dict(Game(2, speeds=[2, 1])._setup.orders)
+    weighted = dict(order_outcomes(Game(2, speeds=[2, 1])))
     assert weighted == {GrabOrder((0, 1)): Fraction(2, 3), GrabOrder((1, 0)): Fraction(1, 3)}
-    three = dict(Game(3, speeds=[3, 2, 1])._setup.orders)
+    three = dict(order_outcomes(Game(3, speeds=[3, 2, 1])))
     assert three[GrabOrder((2, 1, 0))] == Fraction(1, 6) * Fraction(2, 5) * 1
     assert sum(three.values()) == 1
     for bad in ([1, 2], [1, 0, 1], [1, -2, 1]):
@@ -238,9 +250,9 @@ def test_own_truck_refused_and_the_last_grabber_must_take_the_pile() -> None:
     state.apply_action(PILE)
     assert state.is_chance_node() and len(state.chance_outcomes()) == 4  # L5, H2, H3, H4
     draw(state, "H2")
-    record = state.rounds[0]
+    record = state.round_records[0]
     assert record.taken == (named(SMALL_DECK, "H2"), named(SMALL_DECK, "L1"))
-    assert record.sources == (("pile",), ("revealed", 0))
+    assert record.sources == (FROM_PILE, Source("revealed", 0))
     # P0: 1 cube on H2 (capacity 2) → 1 empty; P1: 1 cube on L1 → 0. P1 gains the +10.
     assert record.penalties == (1, 0) and record.bonus == (1,)
     assert record.points == (74, 85) and state.points == (74, 85)
@@ -292,7 +304,7 @@ def test_the_tied_lowest_all_gain_ten() -> None:
     state.apply_action(Grab(named(SMALL_DECK, "L3"), 2))  # P1: 1 cube on capacity 3 → 2
     state.apply_action(PILE)
     draw(state, "L4")  # P2: 2 cubes on capacity 4 → 2
-    record = state.rounds[0]
+    record = state.round_records[0]
     assert record.penalties == (1, 2, 2) and record.bonus == (0,)
     state2 = Game(3, deck=SMALL_DECK + (Truck.parse("##/##", height=1, name="Q"),))
     roll_all(state2, 1, 1, 2)
@@ -303,8 +315,16 @@ def test_the_tied_lowest_all_gain_ten() -> None:
     state2.apply_action(Grab(named(SMALL_DECK, "L3"), 2))  # P1: 2
     state2.apply_action(PILE)
     draw(state2, "L4")  # P2: 2
-    assert state2.rounds[0].penalties == (2, 2, 2) and state2.rounds[0].bonus == (0, 1, 2)
+    assert state2.round_records[0].penalties == (2, 2, 2) and state2.round_records[0].bonus == (
+        0,
+        1,
+        2,
+    )
     assert state2.points == (83, 83, 83)
+    # Mid-game the standings are the players' points; the protocol's returns and winners
+    # speak only at the end (zeros and no winner before it).
+    assert not state2.is_terminal()
+    assert state2.returns() == [0.0, 0.0, 0.0] and state2.winners() == frozenset()
 
 
 def test_the_game_ends_after_the_round_in_which_someone_reaches_zero() -> None:
@@ -338,7 +358,7 @@ def test_tied_most_points_share_the_win() -> None:
     state.apply_action(Grab(named(deck, "Q"), 0))  # P1: 1 cube, capacity 4 → 3 → 0 points
     state.apply_action(PILE)
     draw(state, "H2")  # P2: 2 cubes, capacity 2 → 0
-    record = state.rounds[0]
+    record = state.round_records[0]
     assert record.penalties == (0, 3, 0) and record.bonus == (0, 2)
     assert state.is_terminal() and state.points == (13, 0, 13)
     assert state.winners() == frozenset({0, 2})
@@ -350,7 +370,7 @@ def test_loaders_are_verified_and_scored() -> None:
         return LoadPlan.from_placements(truck, cargo, [])
 
     state = play_game([bot("optimal", loader=leave_everything), bot("optimal")], seed=4)
-    record = state.rounds[0]
+    record = state.round_records[0]
     truck, cargo = record.taken[0], record.cargos[0]
     assert record.plans[0].placements == ()
     assert record.penalties[0] == truck.capacity + 2 * cargo.volume
@@ -370,7 +390,9 @@ def test_loaders_are_verified_and_scored() -> None:
 def test_optimal_plans_without_the_table_match_the_table() -> None:
     with_table = play_game([bot("optimal")] * 4, seed=11)
     without = play_game([bot("optimal", use_table=False)] * 4, seed=11, use_table=False)
-    assert [r.penalties for r in with_table.rounds] == [r.penalties for r in without.rounds]
+    assert [r.penalties for r in with_table.round_records] == [
+        r.penalties for r in without.round_records
+    ]
     assert with_table.events == without.events
 
 
@@ -399,19 +421,23 @@ def test_bad_options_raise_errors_quoting_them() -> None:
 def test_same_seed_same_game_and_values_travel() -> None:
     first = play_game([bot("optimal"), bot("capacity"), bot("random")], seed=5)
     second = play_game([bot("optimal"), bot("capacity"), bot("random")], seed=5)
-    assert first == second and first.events == second.events and first.rounds == second.rounds
+    assert (
+        first == second
+        and first.events == second.events
+        and first.round_records == second.round_records
+    )
     assert pickle.loads(pickle.dumps(first)) == first
-    record = first.rounds[0]
+    record = first.round_records[0]
     assert isinstance(record, RoundRecord) and pickle.loads(pickle.dumps(record)) == record
     assert isinstance(Game(3), arena.GameState)
     # A fresh process (other string hashes) plays the same game: its records unpickle equal.
     code = (
         "import pickle, sys; from packing import play_game, bot; "
         "s = play_game([bot('optimal'), bot('capacity'), bot('random')], seed=5); "
-        "sys.stdout.buffer.write(pickle.dumps(s.rounds))"
+        "sys.stdout.buffer.write(pickle.dumps(s.round_records))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout
-    assert pickle.loads(out) == first.rounds
+    assert pickle.loads(out) == first.round_records
 
 
 def test_observation_hides_nothing_public_and_nothing_private() -> None:
@@ -443,27 +469,29 @@ def test_loaders_follow_the_policies_into_their_seats() -> None:
     state = Game(2)
     arena.play(state, [bot("capacity"), bot("greedy-loader")], seed=6)
     # greedy_load's plans are given by hand (never proven optimal); capacity loads optimally.
-    assert all(not r.plans[1].optimal and r.plans[0].optimal for r in state.rounds)
+    assert all(not r.plans[1].optimal and r.plans[0].optimal for r in state.round_records)
     swapped = arena.play(Game(2), [bot("greedy-loader"), bot("capacity")], seed=6)
-    assert all(not r.plans[0].optimal and r.plans[1].optimal for r in swapped.rounds)
+    assert all(not r.plans[0].optimal and r.plans[1].optimal for r in swapped.round_records)
 
 
 def test_the_round_cap_ends_the_game_on_the_standings() -> None:
     policies = [bot("optimal")] * 3
     for seed in range(5):
         free = play_game(policies, seed=seed)
-        assert free.setup["max_rounds"] is None
-        cap = len(free.rounds) - 1  # one round short of the rules' end
+        assert free.setup.max_rounds is None
+        cap = len(free.round_records) - 1  # one round short of the rules' end
         assert cap >= 1
         capped = play_game(policies, seed=seed, max_rounds=cap)
-        assert capped.is_terminal() and len(capped.rounds) == cap and capped.round == cap
-        assert capped.rounds == free.rounds[:cap]  # the same game up to the cap
-        assert capped.returns() == list(map(float, free.rounds[cap - 1].points))
+        assert capped.is_terminal() and len(capped.round_records) == cap and capped.round == cap
+        assert capped.round_records == free.round_records[:cap]  # the same game up to the cap
+        assert capped.returns() == list(map(float, free.round_records[cap - 1].points))
         best = max(capped.points)
         assert capped.winners() == {p for p, x in enumerate(capped.points) if x == best}
         assert min(capped.points) > 0  # ended by the cap, not the rules
-        longer = play_game(policies, seed=seed, max_rounds=len(free.rounds) + 5)
-        assert longer.rounds == free.rounds  # a cap that does not bind changes nothing
+        longer = play_game(policies, seed=seed, max_rounds=len(free.round_records) + 5)
+        assert (
+            longer.round_records == free.round_records
+        )  # a cap that does not bind changes nothing
     with pytest.raises(PackingError, match="max_rounds must be at least 1"):
         Game(2, max_rounds=0)
     with pytest.raises(TypeError, match="max_rounds must be an int"):
@@ -471,7 +499,7 @@ def test_the_round_cap_ends_the_game_on_the_standings() -> None:
     state = Game(2, max_rounds=3)
     assert (
         pickle.loads(pickle.dumps(state)) == state
-        and pickle.loads(pickle.dumps(state)).setup["max_rounds"] == 3
+        and pickle.loads(pickle.dumps(state)).setup.max_rounds == 3
     )
 
 
@@ -502,15 +530,36 @@ def test_a_game_rebuilt_from_an_observation_observes_and_plays_the_same() -> Non
         assert all(rebuilt.observation(p) == state.observation(p) for p in range(state.num_players))
         assert rebuilt.legal_actions() == state.legal_actions()
         assert rebuilt.current_player() == state.current_player() == observation.player
-        assert rebuilt.rounds == () and rebuilt.events == ()
+        assert rebuilt.round_records == () and rebuilt.events == ()
         # Played on, it ends with this round (its cap), everyone's points moved by this round alone.
         arena.play(rebuilt, [bot("optimal")] * state.num_players, seed=0)
         assert (
             rebuilt.is_terminal()
-            and len(rebuilt.rounds) == 1
+            and len(rebuilt.round_records) == 1
             and rebuilt.round == observation.round
         )
     broken = Game(2).observation(0)
     object.__setattr__(broken, "pile_at", broken.pile_at[1:])
     with pytest.raises(PackingError, match="every truck of its deck once"):
         game_from_observation(broken)
+
+
+def test_setup_sources_and_the_old_names() -> None:
+    state = play_game([bot("optimal"), bot("capacity")], seed=2, max_rounds=2)
+    setup = state.setup
+    assert (setup.players, setup.deck, setup.start_points) == (2, SAMPLE_DECK, 75)
+    assert (setup.speeds, setup.use_table, setup.max_rounds) == (None, True, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setup.players = 3  # type: ignore[misc]
+    with pytest.warns(DeprecationWarning, match="setup.deck"):
+        assert setup["deck"] == SAMPLE_DECK
+    with pytest.warns(DeprecationWarning, match="round_records"):
+        assert state.rounds == state.round_records
+    for record in state.round_records:
+        for p, source in enumerate(record.sources):
+            assert source.is_pile == (source == FROM_PILE == Source("pile"))
+            if source.owner is not None:
+                assert source.kind == "revealed" and source.owner != p
+                assert record.taken[p] in record.revealed[source.owner]
+        assert record.to_dict()["sources"] == [s.to_list() for s in record.sources]
+    assert FROM_PILE.to_list() == ["pile"] and Source.revealed_by(1).to_list() == ["revealed", 1]

@@ -22,14 +22,18 @@ def test_play_prints_the_game_round_by_round(capsys: pytest.CaptureFixture[str])
     )
     state = play_game([bot(n) for n in ("optimal", "capacity", "greedy-loader", "random")], seed=1)
     assert code == 0
-    assert out.count("\nround ") == len(state.rounds)
-    first = state.rounds[0]
+    assert out.count("\nround ") == len(state.round_records)
+    first = state.round_records[0]
     assert (
         f"rolls {first.cargos[0]}" in out
         and "grab order: " + ", ".join(f"P{p}" for p in first.grab_order) in out
     )
     assert "standings: " + ", ".join(f"P{p} {x}" for p, x in enumerate(state.points)) in out
-    assert out.rstrip().splitlines()[-1].startswith(f"game over after {len(state.rounds)} rounds")
+    assert (
+        out.rstrip()
+        .splitlines()[-1]
+        .startswith(f"game over after {len(state.round_records)} rounds")
+    )
 
 
 def test_play_json_gives_the_records(capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,9 +42,11 @@ def test_play_json_gives_the_records(capsys: pytest.CaptureFixture[str]) -> None
     state = play_game([bot("optimal"), bot("bonus-aware")], seed=3)
     assert code == 0 and data["players"] == ["optimal", "bonus-aware"]
     assert data["points"] == list(state.points) and data["winners"] == sorted(state.winners())
-    assert [r["penalties"] for r in data["rounds"]] == [list(r.penalties) for r in state.rounds]
+    assert [r["penalties"] for r in data["rounds"]] == [
+        list(r.penalties) for r in state.round_records
+    ]
     first = data["rounds"][0]
-    assert Cargo(first["cargos"][0]) == state.rounds[0].cargos[0]
+    assert Cargo(first["cargos"][0]) == state.round_records[0].cargos[0]
     assert set(first) == {
         "number",
         "first_roller",

@@ -17,7 +17,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is part of 
 
 import arena  # noqa: E402
 from arena.openspiel import SearchPolicy, arena_state, wrap  # noqa: E402
-from packing import SAMPLE_DECK, Cargo, Game, PackingError, bot, dump_deck, play_game  # noqa: E402
+from packing import SAMPLE_DECK, Cargo, Game, PackingError, bot, format_deck, play_game  # noqa: E402
 from packing.cli import main  # noqa: E402
 from packing.game import (  # noqa: E402
     PILE,
@@ -25,6 +25,7 @@ from packing.game import (  # noqa: E402
     Grab,
     GrabOrder,
     Observation,
+    RoundRecord,
     game_from_observation,
     roll_outcomes,
 )  # noqa: E402
@@ -84,10 +85,10 @@ def test_random_simulation_passes_openspiel_checks_with_serialization() -> None:
     # survives OpenSpiel's line-based serialization.
     text = deck_parameter(SMALL_DECK)
     assert "\n" not in text and deck_from_parameter(text) == SMALL_DECK == deck_from_parameter(
-        dump_deck(SMALL_DECK)
+        format_deck(SMALL_DECK)
     )
     game = pyspiel.load_game(f"python_pack_and_stack(players=2,max_rounds=2,deck={text})")
-    assert _game(game.new_initial_state()).setup["deck"] == SMALL_DECK
+    assert _game(game.new_initial_state()).setup.deck == SMALL_DECK
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
@@ -106,7 +107,7 @@ def test_game_type_and_parameters() -> None:
         "max_rounds": DEFAULT_MAX_ROUNDS,
     }
     inner = _game(game.new_initial_state())
-    assert inner.setup["deck"] == SAMPLE_DECK and inner.setup["max_rounds"] == DEFAULT_MAX_ROUNDS
+    assert inner.setup.deck == SAMPLE_DECK and inner.setup.max_rounds == DEFAULT_MAX_ROUNDS
     for spec, words in (
         ("python_pack_and_stack(players=7)", "2 to 6 players"),
         ("python_pack_and_stack(max_rounds=0)", "max_rounds must be a whole number ≥ 1"),
@@ -386,7 +387,7 @@ def test_states_from_observations_observe_the_same_for_every_player() -> None:
             seen = inner.observation(0)
             rebuilt = CODEC.state_from_observation(seen, np.random.default_rng(0))
             assert all(rebuilt.observation(p) == inner.observation(p) for p in range(3))
-            assert rebuilt.rounds == () and rebuilt.events == ()
+            assert rebuilt.round_records == () and rebuilt.events == ()
             if not state.is_chance_node():
                 assert list(rebuilt.legal_actions()) == list(inner.legal_actions())
                 assert rebuilt.current_player() == inner.current_player()
@@ -397,7 +398,23 @@ def test_states_from_observations_observe_the_same_for_every_player() -> None:
                 "deck": "",
                 "max_rounds": seen.round,
             }
-            assert rebuilt.setup["max_rounds"] == seen.round  # the search's horizon: this round
+            assert rebuilt.setup.max_rounds == seen.round  # the search's horizon: this round
+            # What the search values: played out, the rebuilt game ends with this round, and
+            # its returns are the points after this round's scoring (the standings then).
+            rng = np.random.default_rng(seed)
+            while not rebuilt.is_terminal():
+                assert rebuilt.returns() == [0.0] * 3 and rebuilt.winners() == frozenset()
+                if rebuilt.is_chance_node():
+                    outcomes = rebuilt.chance_outcomes()
+                    rebuilt.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                else:
+                    legal = rebuilt.legal_actions()
+                    rebuilt.apply_action(legal[int(rng.integers(len(legal)))])
+            records: list[RoundRecord] = list(rebuilt.round_records)
+            assert len(records) == 1 and records[0].number == seen.round
+            record = records[0]
+            assert rebuilt.returns() == [float(x) for x in record.points]
+            assert rebuilt.returns() == [float(x) for x in rebuilt.points] != [0.0] * 3
     assert deck_parameter(SAMPLE_DECK) == ""
     odd = (SMALL_DECK[0].__class__.parse("##", height=1, name="a,b"),)
     with pytest.raises(PackingError, match="'a,b' cannot be a game parameter"):
@@ -423,9 +440,9 @@ def test_mcts_bot_plays_in_arena_and_tournaments() -> None:
     assert isinstance(search, SearchPolicy) and search.codec == CODEC and search.name == "mcts"
     assert pickle.loads(pickle.dumps(search)) == search
     state = play_game([search, bot("optimal"), bot("random")], seed=2)
-    assert state.is_terminal() and state.setup["max_rounds"] is None
+    assert state.is_terminal() and state.setup.max_rounds is None
     again = play_game([search, bot("optimal"), bot("random")], seed=2)
-    assert again.rounds == state.rounds  # seeded: the same game
+    assert again.round_records == state.round_records  # seeded: the same game
     from packing import tournament
 
     result = tournament(

@@ -29,6 +29,7 @@ from packing.table import (
     build_table,
     deck_key,
     find_table,
+    forget_tables,
     table_filename,
 )
 from tests.packing.strategies import rolls
@@ -116,16 +117,17 @@ def test_save_load_round_trip_and_refusals(small: OptimalTable, tmp_path: Path) 
 def test_user_folder_tables_are_found_by_deck(
     small: OptimalTable, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import packing.table as table_module
-
     monkeypatch.setenv("PACKING_TABLE_DIR", str(tmp_path))
-    monkeypatch.setattr(table_module, "_known", {})
-    assert find_table(SMALL_DECK) is None
-    monkeypatch.setattr(table_module, "_known", {})
-    small.save(tmp_path / table_filename(SMALL_DECK))
-    found = find_table(list(SMALL_DECK))
-    assert found is not None and np.array_equal(found.loaded, small.loaded)
-    assert find_table((SMALL_DECK[0].with_height(2),) + SMALL_DECK[1:]) is None
+    forget_tables()  # what earlier tests found is not this folder's
+    try:
+        assert find_table(SMALL_DECK) is None
+        forget_tables()
+        small.save(tmp_path / table_filename(SMALL_DECK))
+        found = find_table(list(SMALL_DECK))
+        assert found is not None and np.array_equal(found.loaded, small.loaded)
+        assert find_table((SMALL_DECK[0].with_height(2),) + SMALL_DECK[1:]) is None
+    finally:
+        forget_tables()  # nothing found in this test's folder outlives it
 
 
 class CountingExecutor(ThreadPoolExecutor):

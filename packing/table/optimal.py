@@ -1,0 +1,156 @@
+"""The optimal table: the optimal loaded volume and penalty of every distinct roll (rows) on
+every truck of a deck (columns), with the queries it answers in microseconds."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from packing.deck import format_deck
+from packing.model import Cargo, Truck
+from packing.odds import roll_counts
+from packing.rules import EMPTY_COST, LEFT_OVER_COST
+from packing.table.files import (
+    TABLE_FORMAT,
+    DamagedTableError,
+    TableError,
+    cargo_matrix,
+    deck_key,
+    deck_of,
+    load_npz,
+    save_npz,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class OptimalTable:
+    """Optimal loaded volume and penalty of each distinct roll (rows) on each truck (columns).
+
+    >>> from packing import SAMPLE_DECK, Cargo
+    >>> table = OptimalTable.for_deck(SAMPLE_DECK)  # the shipped table of the sample deck
+    >>> table.penalty(Cargo.from_roll([3, 2, 3, 0, 1]), 0), table.shape
+    (24, (900, 30))
+    """
+
+    deck: tuple[Truck, ...]
+    loaded: npt.NDArray[np.uint8]  # (900 cargos, trucks): the optimal loaded volume
+    penalties: npt.NDArray[np.int16] = field(init=False, repr=False)
+    _rows: dict[Cargo, int] = field(init=False, repr=False)
+    _rankings: list[list[tuple[Truck, int]] | None] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        cargos = tuple(roll_counts())
+        if self.loaded.shape != (len(cargos), len(self.deck)):
+            raise TableError(
+                f"table shape {self.loaded.shape} does not fit {len(self.deck)} trucks"
+            )
+        volumes = np.array([c.volume for c in cargos], dtype=np.int16)[:, None]
+        capacities = np.array([t.capacity for t in self.deck], dtype=np.int16)[None, :]
+        loaded = self.loaded.astype(np.int16)
+        penalties = EMPTY_COST * (capacities - loaded) + LEFT_OVER_COST * (volumes - loaded)
+        penalties.setflags(write=False)
+        self.loaded.setflags(write=False)
+        object.__setattr__(self, "penalties", penalties)
+        object.__setattr__(self, "_rows", {c: i for i, c in enumerate(cargos)})
+        object.__setattr__(self, "_rankings", [None] * len(cargos))
+
+    # Equal when built for the same deck with the same entries, in any process; a pickle
+    # carries only those (the caches are rebuilt on arrival).
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OptimalTable):
+            return NotImplemented
+        return self.deck == other.deck and bool(np.array_equal(self.loaded, other.loaded))
+
+    def __hash__(self) -> int:
+        return hash(self.deck)
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[OptimalTable], tuple[tuple[Truck, ...], npt.NDArray[np.uint8]]]:
+        return (OptimalTable, (self.deck, np.array(self.loaded)))
+
+    @property
+    def cargos(self) -> tuple[Cargo, ...]:
+        """The rows: every distinct cargo a roll gives, in :func:`packing.roll_counts` order."""
+        return tuple(self._rows)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self._rows), len(self.deck))
+
+    @property
+    def key(self) -> str:
+        return deck_key(self.deck)
+
+    def row(self, cargo: Cargo) -> int | None:
+        """The row of ``cargo``, or None when no roll gives it (the table cannot answer)."""
+        return self._rows.get(cargo)
+
+    def penalty(self, cargo: Cargo, truck: int) -> int:
+        """The optimal penalty of ``cargo`` on the deck's truck number ``truck``."""
+        row = self._rows.get(cargo)
+        if row is None:
+            raise TableError(f"cargo {str(cargo)!r} is not a roll of the dice: solve it instead")
+        return int(self.penalties[row, truck])
+
+    def rank(self, cargo: Cargo) -> list[tuple[Truck, int]] | None:
+        """The deck ranked by optimal penalty for ``cargo`` (ties keep deck order), or None
+        when ``cargo`` is not a roll."""
+        row = self._rows.get(cargo)
+        if row is None:
+            return None
+        ranking = self._rankings[row]
+        if ranking is None:
+            penalties = self.penalties[row]
+            order = np.argsort(penalties, kind="stable")
+            ranking = [(self.deck[j], int(penalties[j])) for j in order]
+            self._rankings[row] = ranking
+        return list(ranking)
+
+    def blind_draw(self, cargo: Cargo) -> Fraction | None:
+        """The exact expected penalty of a truck drawn uniformly from the whole deck."""
+        row = self._rows.get(cargo)
+        if row is None:
+            return None
+        return Fraction(int(self.penalties[row].sum()), len(self.deck))
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the table atomically (a crash never leaves a half-written file).
+
+        Raises :class:`TableError` naming the file when it cannot be written.
+        """
+        return save_npz(
+            Path(path),
+            format=np.array(TABLE_FORMAT),
+            deck=np.array(format_deck(self.deck)),
+            cargos=cargo_matrix(),
+            loaded=np.asarray(self.loaded),
+        )
+
+    @classmethod
+    def load(
+        cls, path: str | os.PathLike[str], *, deck: Sequence[Truck] | None = None
+    ) -> OptimalTable:
+        """Read a table; refuse one made for another deck (when ``deck`` is given) or dice."""
+        data = load_npz(Path(path))
+        if "done" in data:
+            raise TableError(f"{os.fspath(path)!r} is an unfinished build: run the build again")
+        table_deck = deck_of(data, Path(path))
+        if deck is not None and tuple(deck) != table_deck:
+            raise TableError(f"table {os.fspath(path)!r} was built for another deck")
+        if data["loaded"].shape != (len(data["cargos"]), len(table_deck)):
+            raise DamagedTableError(path, "its entries do not match its deck")
+        return cls(table_deck, data["loaded"].astype(np.uint8))
+
+    @classmethod
+    def for_deck(cls, deck: Sequence[Truck]) -> OptimalTable | None:
+        """The table of exactly this deck if one is registered, shipped or built; else None."""
+        from packing.table.registry import find_table  # the registry loads tables: it sits above
+
+        return find_table(deck)

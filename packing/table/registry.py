@@ -1,0 +1,41 @@
+"""Where tables are found: registered in this process, shipped inside the package
+(``packing/data``), or in the user's table folder (:func:`~packing.table.user_table_dir`).
+Each deck is looked up once per process; :func:`forget_tables` empties that memory."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from packing.model import Truck
+from packing.table.files import SHIPPED_DIR, table_filename, user_table_dir
+from packing.table.optimal import OptimalTable
+
+_known: dict[tuple[Truck, ...], OptimalTable | None] = {}
+
+
+def register(table: OptimalTable) -> None:
+    """Make ``table`` answer queries for its deck in this process."""
+    _known[table.deck] = table
+
+
+def find_table(deck: Sequence[Truck]) -> OptimalTable | None:
+    """The table of this exact deck (registered, shipped, or in the user's table folder)."""
+    key = deck if isinstance(deck, tuple) else tuple(deck)
+    try:
+        return _known[key]
+    except KeyError:
+        pass
+    found = None
+    for folder in (SHIPPED_DIR, user_table_dir()):
+        path = folder / table_filename(key)
+        if path.exists():
+            found = OptimalTable.load(path, deck=key)
+            break
+    _known[key] = found
+    return found
+
+
+def forget_tables() -> None:
+    """Forget every table registered or found in this process, so the next lookup reads the
+    folders again (after tables were built or removed behind the process's back; tests)."""
+    _known.clear()

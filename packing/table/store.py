@@ -1,0 +1,98 @@
+"""A table file of the user's: built into a file (resuming or discarding its checkpoint) and
+built at most once per deck, so "a missing table is built once" is a library call."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packing.model import Truck
+from packing.table.build import BuildReport, Progress, build_table
+from packing.table.files import CheckpointError, TableError, table_filename, user_table_dir
+from packing.table.optimal import OptimalTable
+from packing.table.registry import find_table, register
+
+
+def checkpoint_for(path: str | os.PathLike[str]) -> Path:
+    """Where :func:`build_table_file` keeps the finished work of the table file ``path``."""
+    return Path(path).with_suffix(".partial.npz")
+
+
+@dataclass(frozen=True)
+class TableBuild:
+    """What :func:`build_table_file` did: the file it wrote, whether it resumed from a
+    checkpoint, why it discarded one (``None`` when it did not), and the build's report."""
+
+    path: Path
+    report: BuildReport
+    workers: int
+    resumed: bool
+    discarded: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready summary (``up_to_date`` is False: the table was built)."""
+        where = {"path": os.fspath(self.path), "up_to_date": False, "resumed": self.resumed}
+        return where | {"workers": self.workers} | self.report.to_dict()
+
+
+def build_table_file(
+    deck: Sequence[Truck],
+    path: str | os.PathLike[str],
+    *,
+    workers: int = 1,
+    executor: Executor | None = None,
+    progress: Progress | None = None,
+    note: Callable[[str], None] | None = None,
+) -> TableBuild:
+    """Build the table of ``deck`` into the file ``path``, save and :func:`register` it.
+
+    Finished work is saved in :func:`checkpoint_for` ``(path)`` as it goes (and on Ctrl-C), and
+    the next call resumes from it. A checkpoint that cannot resume this build (damaged, another
+    deck's) is only saved work: it is deleted and the build starts afresh, after ``note(text)``
+    says so.
+    """
+    target = Path(path)
+    checkpoint = checkpoint_for(target)
+    resumed, discarded = checkpoint.exists(), None
+    options: dict[str, Any] = {"workers": workers, "executor": executor, "progress": progress}
+    try:
+        report = build_table(deck, checkpoint=checkpoint, **options)
+    except CheckpointError as error:
+        discarded, resumed = error.reason, False
+        if note is not None:
+            note(
+                f"discarding checkpoint {os.fspath(checkpoint)!r} ({error.reason}); building afresh"
+            )
+        try:
+            checkpoint.unlink(missing_ok=True)
+        except OSError as failure:
+            raise TableError(
+                f"cannot delete checkpoint {os.fspath(checkpoint)!r}: {failure.strerror or failure}"
+            ) from None
+        report = build_table(deck, checkpoint=checkpoint, **options)
+    report.table.save(target)
+    register(report.table)
+    return TableBuild(target, report, workers, resumed, discarded)
+
+
+def ensure_table(
+    deck: Sequence[Truck],
+    *,
+    folder: str | os.PathLike[str] | None = None,
+    workers: int = 2,
+    progress: Progress | None = None,
+    note: Callable[[str], None] | None = None,
+) -> OptimalTable:
+    """The table of ``deck``: the one :func:`find_table` finds, else built once into ``folder``
+    (default :func:`user_table_dir`) by :func:`build_table_file`, so that every later query of
+    this deck, in this process or the next, finds it."""
+    table = find_table(deck)
+    if table is not None:
+        return table
+    where = Path(folder) if folder is not None else user_table_dir()
+    path = where / table_filename(deck)
+    return build_table_file(deck, path, workers=workers, progress=progress, note=note).report.table
