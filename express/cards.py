@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from express.errors import ExpressError, ParseError, RulesError, type_error
+from express.errors import ExpressError, ParseError, type_error
+from express.rules import CAR_VALUES, ENGINE_VALUE, WILD_CAR_VALUE, check_players, left_out_colors
 
 __all__ = [
     "Color",
@@ -106,9 +107,9 @@ _CARGO = {
     Color.PURPLE: "automobiles",
 }
 
-_CAR_VALUES = (2, 3, 4)
+_CAR_VALUES = CAR_VALUES
 # A wild car is worth 2 when it is the back of a card and 0 when it is the engine.
-_WILD_VALUES = (0, 2)
+_WILD_VALUES = (ENGINE_VALUE, WILD_CAR_VALUE)
 
 
 @dataclass(frozen=True)
@@ -179,10 +180,10 @@ class Car:
         return f"Car.parse({self._text()!r})"
 
 
-WILD = Car(None, 2)
+WILD = Car(None, WILD_CAR_VALUE)
 """Each half of a face-down card: no colour, worth 2."""
 
-ENGINE = Car(None, 0)
+ENGINE = Car(None, ENGINE_VALUE)
 """The engine that starts every train: one wild car worth 0."""
 
 
@@ -286,8 +287,6 @@ DECK_ENTRIES: tuple[DeckEntry, ...] = tuple(
 DECK: tuple[Card, ...] = tuple(entry.card for entry in DECK_ENTRIES for _ in range(entry.count))
 """The 32 railcar cards, in the order of the rules page's table."""
 
-_HAND_SIZES = {2: 2, 3: 3, 4: 4, 5: 5}
-
 
 def deck_for(players: int) -> tuple[Card, ...]:
     """The deck used by ``players`` players: with 2, the 8 cards showing purple are removed.
@@ -295,15 +294,14 @@ def deck_for(players: int) -> tuple[Card, ...]:
     >>> len(deck_for(2)), len(deck_for(4))
     (24, 32)
     """
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise type_error("deck_for: players", "an int from 2 to 5", players)
-    if players not in _HAND_SIZES:
-        raise RulesError(
-            f"invalid player count: {players!r} (Yardmaster Express is for 2 to 5 players)"
-        )
-    if players == 2:
+    left_out = {
+        Color(letter) for letter in left_out_colors(check_players(players, "deck_for: players"))
+    }
+    if left_out:
         return tuple(
-            card for card in DECK if Color.PURPLE not in (card.left.color, card.right.color)
+            card
+            for card in DECK
+            if card.left.color not in left_out and card.right.color not in left_out
         )
     return DECK
 

@@ -39,13 +39,16 @@ from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, WILD, Car, Card, Color
 from express.errors import RulesError
 from express.game import Game, GameAction, Observation
+from express.rules import FACE_DOWN_VALUE, hand_size_for, rounds_for
 from express.scoring import score_game
 from express.train import Play, Train, connects
 
 __all__ = ["DealSolution", "PerfectPolicy", "solve_deal", "solve_order"]
 
-_HAND_SIZE = 2
-_FACE_DOWN_VALUE = 4
+# The two-player rules: the start player's hand and the number of rounds.
+_HAND_SIZE = hand_size_for(2)
+_ROUNDS = rounds_for(2)
+_FACE_DOWN_VALUE = FACE_DOWN_VALUE
 _INFINITY = 10**9
 
 # One player's position: last car, run ending there, longest run, caboose summary, value, cars
@@ -285,9 +288,11 @@ class _Solver:
 
 
 def solve_order(
-    order: Sequence[Card], *, caboose: Caboose | None = None, rounds: int = 7
+    order: Sequence[Card], *, caboose: Caboose | None = None, rounds: int = _ROUNDS
 ) -> DealSolution:
     """The exact value and an optimal line of a two-player deal dealt from ``order`` (top first).
+
+    ``rounds`` defaults to the rules' two-player game (:func:`express.rules.rounds_for`).
 
     >>> from express.cards import deck_for
     >>> solution = solve_order(deck_for(2), rounds=2)

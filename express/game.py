@@ -62,6 +62,7 @@ from arena import CHANCE, TERMINAL, Action
 from express.cabooses import CABOOSES, Caboose, caboose_named
 from express.cards import Card, deck_for, parse_deck
 from express.errors import IllegalPlayError, RulesError
+from express.rules import PLAYER_COUNTS, hand_size_for, rounds_for
 from express.scoring import GameScore, PlayerScore, score_game
 from express.train import Play, Train
 
@@ -109,21 +110,9 @@ def _probability(count: int, total: int) -> Fraction:
 
 
 _STANDARD_DECKS: dict[int, tuple[Card, ...]] = {
-    players: deck_for(players) for players in range(2, 6)
+    players: deck_for(players) for players in PLAYER_COUNTS
 }
 """The standard deck of each player count, one tuple each: observations send it as a mark."""
-
-
-def hand_size_for(players: int) -> int:
-    """The start player's hand for ``players`` players: N cards (2 → 2, …, 5 → 5)."""
-    deck_for(players)  # the rules' player-count check
-    return players
-
-
-def rounds_for(players: int) -> int:
-    """The number of rounds for ``players`` players: 9 − N (2p: 7, 3p: 6, 4p: 5, 5p: 4)."""
-    deck_for(players)
-    return 9 - players
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,7 @@ from express.caboose_bounds import MetRules, Slot, Way, met_rules
 from express.cabooses import Caboose, caboose_named
 from express.cards import WILD, Car, Card, Color, parse_deck
 from express.errors import LimitError, PoolError, type_error
+from express.rules import CAR_VALUES, FACE_DOWN_VALUE
 from express.scoring import solo_score
 from express.train import Play, Train, connects
 
@@ -112,7 +113,7 @@ __all__ = ["TrainSearch", "best_train"]
 
 _COLORS = tuple(Color)
 _WILD_ID = 0
-_FACE_DOWN_VALUE = 4
+_FACE_DOWN_VALUE = FACE_DOWN_VALUE
 # The value-to-go of a state from which no train meets the caboose, in the met-case search: far
 # below any real value-to-go (the sums of a few dozen card values), so never reaching a threshold.
 _NEG = -(1 << 30)
@@ -122,14 +123,15 @@ def _car_id(car: Car) -> int:
     # 0 for any wild car; 1..15 for the coloured cars (5 colours x values 2..4).
     if car.color is None:
         return _WILD_ID
-    return 1 + _COLORS.index(car.color) * 3 + (car.value - 2)
+    return 1 + _COLORS.index(car.color) * _CARS_PER_COLOR + CAR_VALUES.index(car.value)
 
 
-_CARS_BY_ID = (WILD, *(Car(color, value) for color in _COLORS for value in (2, 3, 4)))
+_CARS_PER_COLOR = len(CAR_VALUES)
+_CARS_BY_ID = (WILD, *(Car(color, value) for color in _COLORS for value in CAR_VALUES))
 
 
 def _car_color(car_id: int) -> int:
-    return -1 if car_id == _WILD_ID else (car_id - 1) // 3
+    return -1 if car_id == _WILD_ID else (car_id - 1) // _CARS_PER_COLOR
 
 
 @dataclass(frozen=True)
