@@ -28,7 +28,6 @@ the stored bound cannot settle it.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -73,54 +72,13 @@ class DealSolution:
         return {"value": self.value, "line": [str(play) for play in self.line], "nodes": self.nodes}
 
 
-def _colors(row: tuple[Car, ...]) -> frozenset[object]:
-    return frozenset(car.color for car in row if car.color is not None)
-
-
-def _color_counts(row: tuple[Car, ...]) -> tuple[tuple[object, int], ...]:
-    return tuple(sorted(Counter(car.color.value for car in row if car.color is not None).items()))
-
-
-def _runs_of_two(row: tuple[Car, ...]) -> int:
-    runs, length, last = 0, 0, None
-    for car in row:
-        length = (
-            length + 1
-            if car.color is not None and car.color is last
-            else (0 if car.color is None else 1)
-        )
-        last = car.color
-        if length == 2:
-            runs += 1
-    return runs
-
-
-def _train_value(row: tuple[Car, ...]) -> int:
-    return sum(car.value for car in row)
-
-
-def _wild_cars(row: tuple[Car, ...]) -> int:
-    return sum(1 for car in row if car.is_wild)
-
-
-# For a relative caboose, what of a row decides its measure after any continuation (together
-# with the last car, the current run and the train value, which the state keeps anyway).
-_RELATIVE_KEYS = {
-    "Executive": _colors,
-    "Diversified": _runs_of_two,
-    "Short Line": _color_counts,
-    "The Little Engine": _train_value,
-    "Buried Alive": _wild_cars,
-}
-
-
 def _caboose_key(caboose: Caboose | None, row: tuple[Car, ...]) -> Hashable:
     if caboose is None:
         return ()
     if not caboose.is_relative and caboose.memo_key is not None:
         return caboose.memo_key(row)
-    summary = _RELATIVE_KEYS.get(caboose.name)
-    return row if summary is None else summary(row)
+    # A relative caboose's measure after any continuation: its summary (see Caboose.summary).
+    return row if caboose.summary is None else caboose.summary(row)
 
 
 class _Solver:

@@ -363,7 +363,7 @@ class _Search:
         # Whether the met bound costs enough (exact colour counts, or ways whose slots start at
         # the next card) that children first get the cheap plain bound (see _met_children).
         self.lazy = self.met is not None and (
-            self.met.exact_colours is not None or self.met.next_below > 0
+            self.met.exact_colors is not None or self.met.next_below > 0
         )
         self.count_optimal = count_optimal
         self.node_limit = node_limit
@@ -724,13 +724,13 @@ class _Search:
             return 0 if caboose.test(row) else _NEG
         if caboose.monotone and not caboose.test(row):
             return _NEG
-        ways: tuple[Way, ...] = met.ways(row, k, self._cars_left() if met.counts_colours else ())
+        ways: tuple[Way, ...] = met.ways(row, k, self._cars_left() if met.counts_colors else ())
         if not ways:
             return _NEG
         if self.bonus:
             # Beyond cur + 2k the longest run cannot grow: all those states bound alike.
             longest = min(longest, cur + 2 * k)
-        needs = () if met.exact_colours is None else met.exact_colours(row)
+        needs = () if met.exact_colors is None else met.exact_colors(row)
         key = (self.code, k, last, cur, longest, ways, needs)
         cached = self.bound_cache.get(key)
         if cached is not None:
@@ -754,7 +754,7 @@ class _Search:
         met = self.met
         assert met is not None
         colour_bound: int | None = None
-        if met.exact_colours is not None:
+        if met.exact_colors is not None:
             # The values alone, given the exact colour counts the caboose asks (the best
             # alternative; within one, every requirement holds, so the smallest bound does).
             colour_bound = _best_alternative(needs, lambda c, d: self._exact_colour_bound(k, c, d))

@@ -8,6 +8,7 @@ the new bounds (``split=False``) on larger pools, optimal counts included.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -109,6 +110,17 @@ def test_every_absolute_caboose_has_met_rules() -> None:
     # A user's own card under a library name gets no rules: the search falls back to one search.
     own = Caboose("Sequence 1", 9, "my own reading", caboose_named("Sequence 1").kind)
     assert met_rules(own) is None
+
+
+def test_a_caboose_carries_its_own_facts() -> None:
+    # Every fact of a caboose is on its value: a renamed copy keeps its met-case rules (no table
+    # keyed by the name) and is searched exactly like the original.
+    sequence = caboose_named("Sequence 4")
+    mine = dataclasses.replace(sequence, name="My Sequence")
+    assert met_rules(mine) is sequence.met is not None
+    pool = deck_for(2)
+    theirs, ours = best_train(pool, 5, caboose=sequence), best_train(pool, 5, caboose=mine)
+    assert (ours.score, ours.train, ours.nodes) == (theirs.score, theirs.train, theirs.nodes)
 
 
 @pytest.mark.parametrize("caboose", ABSOLUTE, ids=lambda c: c.name)
@@ -286,8 +298,8 @@ def test_value_bounds_alone_are_never_below_the_true_values(name: str) -> None:
         if rules.value_joints:
             bound = search._chain_bound(k, last)
         else:
-            assert rules.exact_colours is not None
-            alternatives = rules.exact_colours(start.cars)
+            assert rules.exact_colors is not None
+            alternatives = rules.exact_colors(start.cars)
             bound = max(
                 min(search._exact_colour_bound(k, c, d) for c, d in needs) for needs in alternatives
             )
@@ -372,7 +384,7 @@ def test_colour_and_run_bounds_alone_are_never_below_the_true_values(name: str) 
     colour's cards), on its own, against the brute force's met value-to-go with the bonus."""
     caboose = caboose_named(name)
     rules = met_rules(caboose)
-    assert rules is not None and rules.exact_colours is not None
+    assert rules is not None and rules.exact_colors is not None
     rng = random.Random(f"colour runs {name}")
     checked = tight = 0
     for _ in range(800):
@@ -397,7 +409,7 @@ def test_colour_and_run_bounds_alone_are_never_below_the_true_values(name: str) 
         )
         last = _car_id(start.last_car)
         cur = 0 if start.last_car.is_wild else start.runs[-1].length
-        alternatives = rules.exact_colours(start.cars)
+        alternatives = rules.exact_colors(start.cars)
         bound = max(
             min(search._colour_run_bound(k, c, d, last, cur, start.longest_run) for c, d in needs)
             for needs in alternatives
