@@ -8,6 +8,8 @@ the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bot
 56
 """
 
+import warnings
+
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
 from express.cards import (
@@ -42,7 +44,7 @@ from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Tu
 from express.match import Match, MatchEvent, MatchObservation
 from express.review import Decisive, PlayerHindsight, decisive, hindsight
 from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
-from express.search import TrainSearch, best_train
+from express.search import TrainSolution, best_train
 from express.train import Play, Run, Train, check_plays, connects, runs_of, without
 
 __all__ = [
@@ -77,7 +79,7 @@ __all__ = [
     "PlayerScore",
     "score_game",
     "solo_score",
-    "TrainSearch",
+    "TrainSolution",
     "best_train",
     "Play",
     "Run",
@@ -109,3 +111,14 @@ __all__ = [
     "solve_deal",
     "solve_order",
 ]
+
+_DEPRECATED = {"TrainSearch": "TrainSolution"}
+
+
+def __getattr__(name: str) -> object:
+    # Old names keep working, with a warning naming the new one.
+    new = _DEPRECATED.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"express.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
+    return globals()[new]

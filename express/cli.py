@@ -40,7 +40,7 @@ from express.cabooses import CABOOSES, caboose_named
 from express.cards import COMMENT, DECK, Card, deck_for, format_deck_file, load_deck, parse_deck
 from express.errors import ExpressError, PoolError
 from express.scoring import MAX_PLAYERS, GameScore, score_game
-from express.search import TrainSearch, best_train
+from express.search import TrainSolution, best_train
 from express.train import Train, without
 
 __all__ = ["main", "EXIT_USAGE", "EXIT_INTERRUPTED"]
@@ -228,7 +228,7 @@ def _run_colours(train: Train) -> str:
     return ", ".join(colours) if colours else "no run"
 
 
-def _best_text(result: TrainSearch, source: str, bonus: bool) -> str:
+def _best_text(result: TrainSolution, source: str, bonus: bool) -> str:
     train = result.train
     parts = [f"value {result.value}"]
     if bonus:

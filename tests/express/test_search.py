@@ -28,7 +28,7 @@ COLOURS = "BRGYP"
 
 
 def plain(train_plays: object) -> list[brute.PlainPlay]:
-    return [(str(play.card), play.face_up) for play in train_plays]  # type: ignore[attr-defined]
+    return [(str(play.card), play.face_up) for play in train_plays]
 
 
 def random_pool(rng: random.Random, largest: int = 8) -> list[str]:
@@ -46,9 +46,9 @@ def random_pool(rng: random.Random, largest: int = 8) -> list[str]:
 
 def check_result(pool: list[str], length: int, result: object, *, bonus: bool) -> None:
     """Independent checks of a returned train: legal, from the pool, the right length and score."""
-    from express import TrainSearch
+    from express import TrainSolution
 
-    assert isinstance(result, TrainSearch)
+    assert isinstance(result, TrainSolution)
     plays = plain(result.plays)
     assert len(plays) == length
     assert brute.legal(plain(result.start.plays) + plays)
@@ -223,3 +223,13 @@ def test_agrees_with_brute_force_from_a_start_train(seed: int) -> None:
         )
         assert (result.score, result.count) == (expected, count), (pool, str(start), length, bonus)
         check_result(pool, length, result, bonus=bonus)
+
+
+def test_train_search_is_a_deprecated_alias_of_train_solution() -> None:
+    import express
+    import express.search
+    from express import TrainSolution
+
+    for module in (express, express.search):
+        with pytest.warns(DeprecationWarning, match="TrainSolution"):
+            assert module.TrainSearch is TrainSolution
