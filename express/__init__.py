@@ -24,10 +24,11 @@ from express.cards import (
     DeckEntry,
     Provenance,
     deck_for,
+    format_cards,
     format_deck,
-    format_deck_file,
     load_deck,
     parse_deck,
+    save_deck,
 )
 from express.errors import (
     ExpressError,
@@ -64,8 +65,9 @@ __all__ = [
     "DeckEntry",
     "Provenance",
     "deck_for",
+    "format_cards",
     "format_deck",
-    "format_deck_file",
+    "save_deck",
     "load_deck",
     "parse_deck",
     "ExpressError",
@@ -112,7 +114,7 @@ __all__ = [
     "solve_order",
 ]
 
-_DEPRECATED = {"TrainSearch": "TrainSolution"}
+_DEPRECATED = {"TrainSearch": "TrainSolution", "format_deck_file": "format_deck"}
 
 
 def __getattr__(name: str) -> object:

@@ -328,9 +328,10 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
     "perfect": _perfect,
 }
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
-"""The bots of the core that play any game; :func:`bot` also knows ``perfect``, which needs the
-deck order, and OpenSpiel's ``mcts`` and ``ismcts`` (the :data:`OPENSPIEL_BOTS`)."""
+BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+"""Every name :func:`bot` accepts: the core's ``random``, ``greedy`` and ``search``, which play
+any game; OpenSpiel's ``mcts`` and ``ismcts`` (the :data:`OPENSPIEL_BOTS`); and ``perfect``,
+which needs the deck order."""
 
 OPENSPIEL_BOTS: tuple[str, ...] = ("mcts", "ismcts")
 """OpenSpiel's search bots (the ``openspiel`` extra; option ``simulations``, default

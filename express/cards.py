@@ -20,20 +20,21 @@ the 32nd (a second G2|G2: every other colour has two 2|2 cards).
 
 A deck file (``express best --deck-file``, :func:`load_deck`) lists cards in the same notation,
 one or more per line; ``;`` starts a comment (the comment character of Pack & Stack's deck
-files too). :func:`format_deck_file` writes one card per line with its provenance as a comment,
-which is what ``express deck`` prints:
+files too). :func:`format_deck` gives the text of one, one card per line with its provenance
+as a comment, which is what ``express deck`` prints (:func:`save_deck` writes it to a file):
 
->>> print(format_deck_file(DECK[:3]))
+>>> print(format_deck(DECK[:3]))
 B2|B2  ; listed in the mid-2014 prototype card list
 B2|B2  ; listed in the mid-2014 prototype card list
 R2|R2  ; listed in the mid-2014 prototype card list
->>> parse_deck(format_deck_file(DECK)) == DECK
+>>> parse_deck(format_deck(DECK)) == DECK
 True
 """
 
 from __future__ import annotations
 
 import re
+import warnings
 from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -55,8 +56,9 @@ __all__ = [
     "DECK",
     "deck_for",
     "parse_deck",
+    "format_cards",
     "format_deck",
-    "format_deck_file",
+    "save_deck",
     "load_deck",
     "COMMENT",
 ]
@@ -310,8 +312,8 @@ def parse_deck(text: str) -> tuple[Card, ...]:
     """Cards from deck text, in order: the format of ``--cards`` and of deck files.
 
     Cards are written in the card notation (``R4|B4``) and separated by commas and/or
-    whitespace, so one card per line (what :func:`format_deck_file` writes) and
-    ``"R4|B4,B4|G4"`` (what :func:`format_deck` writes) are the same format. A copy of a card
+    whitespace, so one card per line (what :func:`format_deck` writes) and
+    ``"R4|B4,B4|G4"`` (what :func:`format_cards` writes) are the same format. A copy of a card
     is listed again: there is no count syntax. ``;`` starts a comment that runs to the end of
     the line. Errors name the line when the text has line breaks.
 
@@ -355,9 +357,14 @@ def _parse_token(token: str) -> Card:
     return Card.parse(token)
 
 
-def format_deck(cards: Iterable[Card]) -> str:
-    """The text form of some cards that :func:`parse_deck` reads back: ``"R4|B4,B4|G4"``."""
-    return ",".join(str(_checked_card(card, "format_deck")) for card in cards)
+def format_cards(cards: Iterable[Card]) -> str:
+    """The one-line text of some cards that :func:`parse_deck` reads back (the form of
+    ``--cards``): ``"R4|B4,B4|G4"``. For a deck file, see :func:`format_deck`.
+
+    >>> format_cards(DECK[:2])
+    'B2|B2,B2|B2'
+    """
+    return ",".join(str(_checked_card(card, "format_cards")) for card in cards)
 
 
 def _checked_card(card: object, where: str) -> Card:
@@ -366,9 +373,9 @@ def _checked_card(card: object, where: str) -> Card:
     return card
 
 
-def format_deck_file(cards: Iterable[Card]) -> str:
-    """A deck file of ``cards``, one card per line, that :func:`parse_deck` and :func:`load_deck`
-    read back (the same cards in the same order).
+def format_deck(cards: Iterable[Card]) -> str:
+    """The text of a deck file of ``cards``, one card per line, that :func:`parse_deck` and
+    :func:`load_deck` read back (the same cards in the same order); :func:`save_deck` writes it.
 
     Each copy of a standard card carries its provenance (:class:`Provenance`) as a ``;``
     comment, copies taking the :data:`DECK_ENTRIES` in order (so the inferred G2|G2 is the
@@ -379,10 +386,24 @@ def format_deck_file(cards: Iterable[Card]) -> str:
         provenances[entry.card].extend([entry.provenance] * entry.count)
     lines = []
     for card in cards:
-        _checked_card(card, "format_deck_file")
+        _checked_card(card, "format_deck")
         known = provenances[card]
         lines.append(f"{card}  {COMMENT} {known.popleft().value}" if known else str(card))
     return "\n".join(lines)
+
+
+def save_deck(cards: Iterable[Card], path: str | Path) -> None:
+    """Write the deck file of ``cards`` (:func:`format_deck`, UTF-8) to ``path``; :func:`load_deck`
+    reads it back. A problem writing it raises an :class:`ExpressError` quoting the file."""
+    if not isinstance(path, (str, Path)):
+        raise type_error("save_deck: path", "a file path (str or pathlib.Path)", path)
+    text = format_deck(cards) + "\n"
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ExpressError(
+            f"cannot write deck file: {str(path)!r} ({error.strerror or error})"
+        ) from None
 
 
 _LARGEST_DECK_FILE = 1_000_000  # bytes; a deck of 32 cards takes about 1,700 with comments
@@ -423,3 +444,17 @@ def load_deck(path: str | Path) -> tuple[Card, ...]:
     if not cards:
         raise ExpressError(f"deck file {name!r} holds no card")
     return cards
+
+
+_DEPRECATED = {"format_deck_file": "format_deck"}
+
+
+def __getattr__(name: str) -> object:
+    # Old names keep working, with a warning naming the new one.
+    new = _DEPRECATED.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        f"express.cards.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2
+    )
+    return globals()[new]

@@ -37,7 +37,7 @@ from typing import NoReturn
 
 from express import cli_games
 from express.cabooses import CABOOSES, caboose_named
-from express.cards import COMMENT, DECK, Card, deck_for, format_deck_file, load_deck, parse_deck
+from express.cards import COMMENT, DECK, Card, deck_for, format_deck, load_deck, parse_deck
 from express.errors import ExpressError, PoolError
 from express.scoring import MAX_PLAYERS, GameScore, score_game
 from express.search import TrainSolution, best_train
@@ -287,7 +287,7 @@ def _deck_text(players: int | None) -> str:
     if players == 2:
         what += " (the 8 cards showing purple removed)"
     header = f"{COMMENT} Yardmaster Express, {what}: {_cards(len(cards))}; express best --deck-file FILE reads this"
-    return header + "\n" + format_deck_file(cards)
+    return header + "\n" + format_deck(cards)
 
 
 def _run(args: argparse.Namespace) -> str:
