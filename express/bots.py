@@ -189,7 +189,9 @@ class SearchBot:
             deal = list(unknown)
             generator = _random.Random(seed)
             generator.shuffle(deal)
-            # Plays that leave the same cards to come and the same train are worth the same.
+            # Plays that leave the same cards to come and the same train are worth the same. The
+            # cards are the objects of ``deal``, alive for the whole loop: their ids name them
+            # faithfully here, and sort faster than cards (not a memo kept across calls).
             cache: dict[tuple[Play, tuple[int, ...]], int] = {}
             ahead = min(later, self.horizon)
             for index, play in enumerate(candidates):

@@ -59,6 +59,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from arena import CHANCE, TERMINAL, Action
+from arena.memo import IdentityMemo
 from express.cabooses import CABOOSES, Caboose, caboose_named
 from express.cards import Card, deck_for, parse_deck
 from express.errors import IllegalPlayError, RulesError
@@ -221,43 +222,38 @@ class Observation:
         )
 
 
-# Text of the cards met so far, keyed by the card object's id (a card hashes slowly: its colours
-# are enums); the entry keeps the card alive, so an id is never reused while it is cached.
-_TEXTS: dict[int, tuple[Card, str]] = {}
-_TEXTS_LIMIT = 100_000
+# Text of the cards met so far, found again by the card object's identity (a card hashes slowly:
+# its colours are enums).
+_TEXTS = IdentityMemo[Card, str](limit=100_000)
+_text_of = _TEXTS.lookup  # bound once: the observations' pickling calls it per card
 
 
 def _card_text(card: Card) -> str:
-    entry = _TEXTS.get(id(card))
-    if entry is None or entry[0] is not card:
-        if len(_TEXTS) >= _TEXTS_LIMIT:
-            _TEXTS.clear()
-        entry = _TEXTS[id(card)] = (card, str(card))
-    return entry[1]
+    return _text_of(card, str)
 
 
 def _cards_text(cards: Iterable[Card]) -> str:
-    return ",".join(_card_text(card) for card in cards)
+    return ",".join([_text_of(card, str) for card in cards])
 
 
 def _play_text(play: Play | None) -> str:
     if play is None:
         return "?"
-    return _card_text(play.card) if play.face_up else "~" + _card_text(play.card)
+    text = _text_of(play.card, str)
+    return text if play.face_up else "~" + text
 
 
 def _reader(deck: tuple[Card, ...]) -> dict[str, Card]:
     """Text → card for the cards of ``deck``, so that cards read back are the deck's own objects
     (equal observations then compare by identity, fast)."""
-    entry = _READERS.get(id(deck))
-    if entry is None or entry[0] is not deck:
-        if len(_READERS) >= _TEXTS_LIMIT:
-            _READERS.clear()
-        entry = _READERS[id(deck)] = (deck, {_card_text(card): card for card in deck})
-    return entry[1]
+    return _READERS.lookup(deck, _text_to_card)
 
 
-_READERS: dict[int, tuple[tuple[Card, ...], dict[str, Card]]] = {}
+def _text_to_card(deck: tuple[Card, ...]) -> dict[str, Card]:
+    return {_card_text(card): card for card in deck}
+
+
+_READERS = IdentityMemo[tuple[Card, ...], dict[str, Card]](limit=100_000)
 
 
 def _read_card(text: str, reader: dict[str, Card]) -> Card:

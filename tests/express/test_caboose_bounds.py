@@ -36,7 +36,7 @@ from express.search.met import MetBound
 from tests.express import brute
 
 ABSOLUTE = [c for c in CABOOSES if not c.is_relative]
-COLOURS = "BRGYP"
+COLORS = "BRGYP"
 # Far above any train's score: the brute force's best exceeds it exactly when some train meets.
 MET_MARK = 1000
 
@@ -47,7 +47,7 @@ def plain(plays: tuple[Play, ...]) -> list[brute.PlainPlay]:
 
 def library_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
     def test(row: list[brute.PlainCar]) -> bool:
-        cars = tuple(WILD if colour is None else Car(Color(colour), value) for colour, value in row)
+        cars = tuple(WILD if color is None else Car(Color(color), value) for color, value in row)
         return caboose.test(cars)
 
     return test
@@ -57,10 +57,10 @@ def random_pool(rng: random.Random, size: int) -> list[str]:
     if rng.random() < 0.4:
         return [str(card) for card in rng.sample(DECK, size)]
     # Few colours and the values 2 and 3: many joints, runs, and the sequences' values.
-    colours = rng.sample(COLOURS, rng.randint(1, 3))
+    colors = rng.sample(COLORS, rng.randint(1, 3))
     values = rng.choice(["23", "23", "234", "2", "3"])
     return [
-        f"{rng.choice(colours)}{rng.choice(values)}|{rng.choice(colours)}{rng.choice(values)}"
+        f"{rng.choice(colors)}{rng.choice(values)}|{rng.choice(colors)}{rng.choice(values)}"
         for _ in range(size)
     ]
 
@@ -357,7 +357,7 @@ def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["Two-Timer", "Specialized"])
-def test_colour_and_run_bounds_alone_are_never_below_the_true_values(name: str) -> None:
+def test_color_and_run_bounds_alone_are_never_below_the_true_values(name: str) -> None:
     """The exact colour counts with the run bonus (value and run together per split of the
     colour's cards), on its own, against the brute force's met value-to-go with the bonus."""
     caboose = caboose_named(name)

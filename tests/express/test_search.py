@@ -24,7 +24,7 @@ from express import (
 )
 from tests.express import brute
 
-COLOURS = "BRGYP"
+COLORS = "BRGYP"
 
 
 def plain(train_plays: object) -> list[brute.PlainPlay]:
@@ -36,10 +36,10 @@ def random_pool(rng: random.Random, largest: int = 8) -> list[str]:
     if rng.random() < 0.5:
         return [str(card) for card in rng.sample(DECK, size)]
     # Few colours and values: many connections, mono cards and long runs.
-    colours = rng.sample(COLOURS, rng.randint(1, 3))
+    colors = rng.sample(COLORS, rng.randint(1, 3))
     values = rng.sample("234", rng.randint(1, 3))
     return [
-        f"{rng.choice(colours)}{rng.choice(values)}|{rng.choice(colours)}{rng.choice(values)}"
+        f"{rng.choice(colors)}{rng.choice(values)}|{rng.choice(colors)}{rng.choice(values)}"
         for _ in range(size)
     ]
 
@@ -174,7 +174,7 @@ def test_agrees_with_brute_force_on_random_pools(chunk: int) -> None:
 
 def _library_caboose_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
     def test(row: list[brute.PlainCar]) -> bool:
-        cars = tuple(WILD if colour is None else Car(Color(colour), value) for colour, value in row)
+        cars = tuple(WILD if color is None else Car(Color(color), value) for color, value in row)
         return caboose.test(cars)
 
     return test
