@@ -636,6 +636,17 @@ class Game:
         """The cards of the travelling hand, in the order they joined it."""
         return tuple(self.drawn[i] for i in self.hand)
 
+    def deck_left(self) -> tuple[tuple[Card, int], ...]:
+        """Each distinct card of the deck with its copies not drawn yet, in the order the deck
+        first lists them: what the draws can still bring (the state's truth; a player knows
+        only what its :class:`Observation` shows).
+
+        >>> game = Game(2, order="B2|B2,R2|R2,B2|B2,Y2|Y2", deck="B2|B2,R2|R2,B2|B2,Y2|Y2", rounds=1)
+        >>> [(str(card), n) for card, n in game.deck_left()]
+        [('B2|B2', 0), ('R2|R2', 0), ('Y2|Y2', 1)]
+        """
+        return tuple(zip(self._kinds, self._left))
+
     def seen_cards(self, player: int) -> tuple[Card, ...]:
         """Every card that has passed through ``player``'s hands, each physical card once."""
         return tuple(self.drawn[i] for i in sorted(self.seen[player]))
