@@ -61,11 +61,11 @@ from fractions import Fraction
 from arena import CHANCE, TERMINAL, Action
 from arena.memo import IdentityMemo
 from express.cabooses import CABOOSES, Caboose, caboose_named
-from express.cards import Card, deck_for, parse_deck
+from express.cards import WILD, Card, deck_for, parse_deck
 from express.errors import IllegalPlayError, RulesError
 from express.rules import PLAYER_COUNTS, hand_size_for, rounds_for
 from express.scoring import GameScore, PlayerScore, score_game
-from express.train import Play, Train
+from express.train import Play, Train, runs_of
 
 __all__ = [
     "Game",
@@ -197,6 +197,45 @@ class Observation:
     def turns_left(self) -> int:
         """How many more cards this player adds to its train, counting the current turn if it is its own."""
         return self.rounds - len(self.train)
+
+    def unknown_cards(self) -> tuple[Card, ...]:
+        """The cards whose place this player does not know: in the deck still, or face down in
+        another train without having passed through its hands (sorted by their text).
+
+        >>> cards = "B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2"
+        >>> game = Game(2, deck=cards, order=cards, rounds=1)
+        >>> game.apply_action(Play.parse("~B2|B2"))  # player 1 never held B2|B2
+        >>> [str(card) for card in game.observation(1).unknown_cards()]
+        ['B2|B2', 'G2|G2', 'Y2|Y2']
+        """
+        placed = Counter(self.hand) + Counter(self.train.cards)
+        for seat, plays in enumerate(self.trains):
+            if seat != self.player:
+                placed.update(play.card for play in plays if play is not None)
+        # Cards it saw that are neither in its hand nor anywhere visible now lie face down elsewhere.
+        hidden_seen = Counter(self.seen) - placed
+        left = Counter(self.deck) - placed - hidden_seen
+        return tuple(sorted(left.elements(), key=str))
+
+    def rivals_longest_run(self) -> int:
+        """The longest run in the other players' trains: all of it is in sight, since a face-down
+        card is two wild cars whatever it hides.
+
+        >>> game = Game(2, order="B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2", rounds=1)
+        >>> game.apply_action(Play.parse("B2|B2"))
+        >>> game.observation(1).rivals_longest_run(), game.observation(0).rivals_longest_run()
+        (2, 0)
+        """
+        longest = 0
+        for seat, plays in enumerate(self.trains):
+            if seat != self.player:
+                cars = [
+                    car
+                    for play in plays
+                    for car in (play.cars if play is not None else (WILD, WILD))
+                ]
+                longest = max([longest, *(run.length for run in runs_of(cars))])
+        return longest
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # Cards travel as their text, read back through a cache: a few dozen short strings pickle

@@ -11,7 +11,7 @@ import pytest
 
 from arena import play
 from express import BOT_NAMES, Game, Play, bot, parse_deck, solo_score
-from express.bots import OPENSPIEL_BOTS, GreedyBot, SearchBot, _rival_run, _unknown
+from express.bots import OPENSPIEL_BOTS, GreedyBot, SearchBot
 from express.errors import ExpressError
 
 # The bots that play any game with no extra and no deck order.
@@ -85,10 +85,11 @@ def test_search_reads_the_rivals_longest_run_from_the_trains_in_sight() -> None:
     # The search bot counts a run only when it reaches the rivals' longest run.
     game = Game(2, order="B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2", rounds=1)
     game.apply_action(Play.parse("B2|B2"))
-    assert _rival_run(game.observation(1)) == 2 and _rival_run(game.observation(0)) == 0
+    assert game.observation(1).rivals_longest_run() == 2
+    assert game.observation(0).rivals_longest_run() == 0
     hidden = Game(2, order="B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2", rounds=1)
     hidden.apply_action(Play.parse("~B2|B2"))
-    assert _rival_run(hidden.observation(1)) == 0  # a face-down card is two wild cars
+    assert hidden.observation(1).rivals_longest_run() == 0  # a face-down card is two wild cars
 
 
 def test_the_search_pool_is_what_the_player_cannot_place() -> None:
@@ -102,7 +103,7 @@ def test_the_search_pool_is_what_the_player_cannot_place() -> None:
                 legal = game.legal_actions()
                 if not game.is_chance_node():
                     seat = game.current_player()
-                    pool = Counter(_unknown(game.observation(seat)))
+                    pool = Counter(game.observation(seat).unknown_cards())
                     pile = Counter(game.deck) - Counter(game.drawn)
                     hidden = Counter(
                         p.card
