@@ -202,7 +202,7 @@ def test_solve_command_bad_input_is_one_line(argv: tuple[str, ...], quoted: str)
 def test_the_perfect_bot_needs_the_order() -> None:
     order = random_orders(1, seed=11)[0]
     perfect = bot("perfect", order=order)
-    assert perfect == PerfectPolicy(tuple(order)) and perfect.name == "perfect"  # type: ignore[attr-defined]
+    assert perfect == PerfectPolicy(tuple(order)) and perfect.name == "perfect"
     # Against itself it plays a line worth the deal's value, found by the plain minimax.
     game = play(Game(2, order=order, rounds=2), [perfect, perfect], seed=0)
     score = game.score()

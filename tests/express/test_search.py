@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import pytest
 
@@ -16,6 +16,7 @@ from express import (
     Car,
     Card,
     Color,
+    Play,
     PoolError,
     Train,
     best_train,
@@ -27,7 +28,7 @@ from tests.express import brute
 COLORS = "BRGYP"
 
 
-def plain(train_plays: object) -> list[brute.PlainPlay]:
+def plain(train_plays: Iterable[Play]) -> list[brute.PlainPlay]:
     return [(str(play.card), play.face_up) for play in train_plays]
 
 
