@@ -39,7 +39,7 @@ def best_train(
     ``cards`` is a multiset of :class:`Card` (each physical card used at most once; a deck text
     is accepted too); ``caboose`` a :class:`Caboose` or its name. ``node_limit`` (states) and
     ``time_limit`` (seconds) must be positive and finite; they stop the search early, returning
-    the best train found with ``optimal=False``. See the module docstring for the search, its
+    the best train found with ``optimal=False``. See :mod:`express.search` for the search, its
     bound and why the bound is admissible.
 
     >>> result = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 4, count_optimal=True)
@@ -158,7 +158,7 @@ def single_search(
 
 @dataclass(frozen=True)
 class _Outcome:
-    """What one search of :func:`_best_train` found.
+    """What one search of :func:`_solve` found.
 
     ``proven`` is False when a limit stopped the search (``moves`` is then its best complete
     train, or empty). When proven, ``value`` is the value-to-go and ``moves`` reach it if

@@ -414,7 +414,7 @@ class MetBound:
         # On colour c's lists: a run of c that ends after this point is the current run (cur
         # cars, when the last car is c) or a start card's right car, then cards with both
         # cars c (2 each), then an end card's left car. The plain bound adds the start and
-        # the end to the sum of value + 2 per card of both cars c (B_c of the module
+        # the end to the sum of value + 2 per card of both cars c (B_c of the package
         # docstring); the second list instead weighs +1 on every card with one car c, which
         # covers the start and end cards among them, and adds only cur. Both are admissible,
         # so the smaller is.

@@ -84,7 +84,7 @@ class PlainBound:
         return result
 
     def bound(self, k: int, last: int, cur: int, longest: int, caboose_open: bool = False) -> int:
-        """The plain bound of the module docstring. In the single search, plus the caboose's
+        """The plain bound of :mod:`express.search`. In the single search, plus the caboose's
         points while it is open. In the met case (where ``caboose_open`` is False: the points
         are not counted there) the smallest over the weight lists: the restricted ones of a
         caboose with ``face_up_ok`` bound every train meeting it, the unrestricted one every
