@@ -1,4 +1,4 @@
-"""The caboose cards (optional expansion): data plus one predicate each.
+"""The caboose cards (optional expansion): each one value with all its facts.
 
 Source: the 16 cabooses known from the 2014 prototype, as listed on the project's rules page
 (``docs/rules/yardmaster-express.md``), whose conditions are the project's precise readings
@@ -17,6 +17,11 @@ another process.
 
 Absolute cabooses judge one train; relative ones ("most", "fewest", "lowest") compare a
 measure across all trains of the game, every tied player scoring.
+
+A caboose's condition, the searches' facts about it (its memo key, whether it is monotone,
+which cards a met train lays face up, its met-case rules for the optimal-train search, its
+summary for the exact two-player solver) are all fields of its :class:`Caboose` below: a new
+caboose is one entry of :data:`CABOOSES`, with its functions beside it.
 
 >>> caboose_named("two-timer").met_by(Train.parse("R3|R3,R2|G2,G3|G3"))
 True
