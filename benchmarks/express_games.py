@@ -39,6 +39,10 @@ import numpy as np
 
 from arena import Action, Policy, play
 from express import BOT_NAMES, Card, Decisive, Game, bot, decisive, deck_for, solve_deal
+from express.bots import OPENSPIEL_BOTS
+
+# The bots that play any game with no extra and no deck order.
+_CORE_BOTS = [name for name in BOT_NAMES if name not in OPENSPIEL_BOTS and name != "perfect"]
 
 TARGET_MS = 20.0
 """The search bot's target: under 20 ms per decision."""
@@ -91,7 +95,7 @@ def _cached_games(
 def speed(args: argparse.Namespace) -> list[str]:
     """Games per second per bot."""
     lines = [f"games per second, {args.players} players, the same bot in every seat (arena.play)"]
-    for name in BOT_NAMES:
+    for name in _CORE_BOTS:
         games, wall, decisions, _ = _cached_games(name, args)
         lines.append(
             f"  {name:<7} {games / wall:8.1f} games/s   ({games} games in {wall:.1f} s, "
@@ -190,7 +194,7 @@ def loss(args: argparse.Namespace) -> list[str]:
     lines = [
         f"mean loss against perfect play, {len(orders)} two-player deals (each bot in both seats):"
     ]
-    for name in BOT_NAMES:
+    for name in _CORE_BOTS:
         losses: list[int] = []
         for deal, (order, value) in enumerate(zip(orders, values)):
             perfect = bot("perfect", order=order)

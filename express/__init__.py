@@ -8,6 +8,8 @@ the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bot
 56
 """
 
+import warnings
+
 from arena import __version__ as __version__
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
@@ -23,10 +25,11 @@ from express.cards import (
     DeckEntry,
     Provenance,
     deck_for,
+    format_cards,
     format_deck,
-    format_deck_file,
     load_deck,
     parse_deck,
+    save_deck,
 )
 from express.errors import (
     ExpressError,
@@ -43,7 +46,7 @@ from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Tu
 from express.match import Match, MatchEvent, MatchObservation
 from express.review import Decisive, PlayerHindsight, decisive, hindsight
 from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
-from express.search import TrainSearch, best_train
+from express.search import TrainSolution, best_train
 from express.tournament import Decided, decided, tournament
 from express.train import Play, Run, Train, check_plays, connects, runs_of, without
 
@@ -64,8 +67,9 @@ __all__ = [
     "DeckEntry",
     "Provenance",
     "deck_for",
+    "format_cards",
     "format_deck",
-    "format_deck_file",
+    "save_deck",
     "load_deck",
     "parse_deck",
     "ExpressError",
@@ -79,7 +83,7 @@ __all__ = [
     "PlayerScore",
     "score_game",
     "solo_score",
-    "TrainSearch",
+    "TrainSolution",
     "best_train",
     "Play",
     "Run",
@@ -114,3 +118,14 @@ __all__ = [
     "decided",
     "tournament",
 ]
+
+_DEPRECATED = {"TrainSearch": "TrainSolution", "format_deck_file": "format_deck"}
+
+
+def __getattr__(name: str) -> object:
+    # Old names keep working, with a warning naming the new one.
+    new = _DEPRECATED.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"express.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
+    return globals()[new]

@@ -23,7 +23,6 @@ from game to game.
 from __future__ import annotations
 
 import random as _random
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -33,13 +32,13 @@ import numpy as np
 
 from arena import Action, Policy
 from express.cabooses import Caboose, caboose_named
-from express.cards import ENGINE, WILD, Car, Card
+from express.cards import ENGINE, Car, Card
 from express.errors import ExpressError
 from express.exact import PerfectPolicy
 from express.game import Observation
 from express.match import MatchObservation
 from express.search import best_train
-from express.train import Play, Train, connects, runs_of
+from express.train import Play, Train, connects
 
 __all__ = [
     "RandomBot",
@@ -167,7 +166,7 @@ class SearchBot:
         caboose = _absolute(view.caboose)
         train = view.train
         later = view.rounds - len(train) - 1  # cards to add after this one
-        rival = _rival_run(view)
+        rival = view.rivals_longest_run()
 
         def worth(after: Train) -> int:
             # The run counts only while it can win the award: the rivals' runs are in sight.
@@ -182,14 +181,16 @@ class SearchBot:
         if later == 0 or len(plays) == 1:
             return max(plays, key=lambda play: worth(train.add_play(play)))
         candidates = _candidates(plays)
-        unknown = _unknown(view)
+        unknown = view.unknown_cards()
         seeds = [int(seed) for seed in rng.integers(2**63, size=self.samples)]
         totals = [0] * len(candidates)
         for seed in seeds:
             deal = list(unknown)
             generator = _random.Random(seed)
             generator.shuffle(deal)
-            # Plays that leave the same cards to come and the same train are worth the same.
+            # Plays that leave the same cards to come and the same train are worth the same. The
+            # cards are the objects of ``deal``, alive for the whole loop: their ids name them
+            # faithfully here, and sort faster than cards (not a memo kept across calls).
             cache: dict[tuple[Play, tuple[int, ...]], int] = {}
             ahead = min(later, self.horizon)
             for index, play in enumerate(candidates):
@@ -210,19 +211,6 @@ class SearchBot:
         return candidates[best]
 
 
-def _rival_run(view: Observation) -> int:
-    """The longest run in the other players' trains: all of it is in sight, since a face-down card
-    is two wild cars whatever it hides."""
-    longest = 0
-    for seat, plays in enumerate(view.trains):
-        if seat != view.player:
-            cars = [
-                car for play in plays for car in (play.cars if play is not None else (WILD, WILD))
-            ]
-            longest = max([longest, *(run.length for run in runs_of(cars))])
-    return longest
-
-
 def _candidates(plays: list[Play]) -> list[Play]:
     """The plays worth a look-ahead: every face-up play, and the face-down plays of the most and
     the least valuable card (every face-down play makes the same train; they differ only in
@@ -234,19 +222,6 @@ def _candidates(plays: list[Play]) -> list[Play]:
         max(face_down, key=lambda play: play.card.value),
     ]
     return face_up + [play for i, play in enumerate(extremes) if play not in extremes[:i]]
-
-
-def _unknown(view: Observation) -> list[Card]:
-    """The cards whose place this player does not know: in the deck still, or face down in
-    another train without having passed through its hands."""
-    placed = Counter(view.hand) + Counter(view.train.cards)
-    for seat, plays in enumerate(view.trains):
-        if seat != view.player:
-            placed.update(play.card for play in plays if play is not None)
-    # Cards it saw that are neither in its hand nor anywhere visible now lie face down elsewhere.
-    hidden_seen = Counter(view.seen) - placed
-    left = Counter(view.deck) - placed - hidden_seen
-    return sorted(left.elements(), key=str)
 
 
 def _future_cards(
@@ -328,9 +303,10 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
     "perfect": _perfect,
 }
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "search")
-"""The bots of the core that play any game; :func:`bot` also knows ``perfect``, which needs the
-deck order, and OpenSpiel's ``mcts`` and ``ismcts`` (the :data:`OPENSPIEL_BOTS`)."""
+BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+"""Every name :func:`bot` accepts: the core's ``random``, ``greedy`` and ``search``, which play
+any game; OpenSpiel's ``mcts`` and ``ismcts`` (the :data:`OPENSPIEL_BOTS`); and ``perfect``,
+which needs the deck order."""
 
 OPENSPIEL_BOTS: tuple[str, ...] = ("mcts", "ismcts")
 """OpenSpiel's search bots (the ``openspiel`` extra; option ``simulations``, default

@@ -20,27 +20,29 @@ the 32nd (a second G2|G2: every other colour has two 2|2 cards).
 
 A deck file (``express best --deck-file``, :func:`load_deck`) lists cards in the same notation,
 one or more per line; ``;`` starts a comment (the comment character of Pack & Stack's deck
-files too). :func:`format_deck_file` writes one card per line with its provenance as a comment,
-which is what ``express deck`` prints:
+files too). :func:`format_deck` gives the text of one, one card per line with its provenance
+as a comment, which is what ``express deck`` prints (:func:`save_deck` writes it to a file):
 
->>> print(format_deck_file(DECK[:3]))
+>>> print(format_deck(DECK[:3]))
 B2|B2  ; listed in the mid-2014 prototype card list
 B2|B2  ; listed in the mid-2014 prototype card list
 R2|R2  ; listed in the mid-2014 prototype card list
->>> parse_deck(format_deck_file(DECK)) == DECK
+>>> parse_deck(format_deck(DECK)) == DECK
 True
 """
 
 from __future__ import annotations
 
 import re
+import warnings
 from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from express.errors import ExpressError, ParseError, RulesError, type_error
+from express.errors import ExpressError, ParseError, type_error
+from express.rules import CAR_VALUES, ENGINE_VALUE, WILD_CAR_VALUE, check_players, left_out_colors
 
 __all__ = [
     "Color",
@@ -54,8 +56,9 @@ __all__ = [
     "DECK",
     "deck_for",
     "parse_deck",
+    "format_cards",
     "format_deck",
-    "format_deck_file",
+    "save_deck",
     "load_deck",
     "COMMENT",
 ]
@@ -106,9 +109,9 @@ _CARGO = {
     Color.PURPLE: "automobiles",
 }
 
-_CAR_VALUES = (2, 3, 4)
+_CAR_VALUES = CAR_VALUES
 # A wild car is worth 2 when it is the back of a card and 0 when it is the engine.
-_WILD_VALUES = (0, 2)
+_WILD_VALUES = (ENGINE_VALUE, WILD_CAR_VALUE)
 
 
 @dataclass(frozen=True)
@@ -179,10 +182,10 @@ class Car:
         return f"Car.parse({self._text()!r})"
 
 
-WILD = Car(None, 2)
+WILD = Car(None, WILD_CAR_VALUE)
 """Each half of a face-down card: no colour, worth 2."""
 
-ENGINE = Car(None, 0)
+ENGINE = Car(None, ENGINE_VALUE)
 """The engine that starts every train: one wild car worth 0."""
 
 
@@ -286,8 +289,6 @@ DECK_ENTRIES: tuple[DeckEntry, ...] = tuple(
 DECK: tuple[Card, ...] = tuple(entry.card for entry in DECK_ENTRIES for _ in range(entry.count))
 """The 32 railcar cards, in the order of the rules page's table."""
 
-_HAND_SIZES = {2: 2, 3: 3, 4: 4, 5: 5}
-
 
 def deck_for(players: int) -> tuple[Card, ...]:
     """The deck used by ``players`` players: with 2, the 8 cards showing purple are removed.
@@ -295,15 +296,14 @@ def deck_for(players: int) -> tuple[Card, ...]:
     >>> len(deck_for(2)), len(deck_for(4))
     (24, 32)
     """
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise type_error("deck_for: players", "an int from 2 to 5", players)
-    if players not in _HAND_SIZES:
-        raise RulesError(
-            f"invalid player count: {players!r} (Yardmaster Express is for 2 to 5 players)"
-        )
-    if players == 2:
+    left_out = {
+        Color(letter) for letter in left_out_colors(check_players(players, "deck_for: players"))
+    }
+    if left_out:
         return tuple(
-            card for card in DECK if Color.PURPLE not in (card.left.color, card.right.color)
+            card
+            for card in DECK
+            if card.left.color not in left_out and card.right.color not in left_out
         )
     return DECK
 
@@ -312,8 +312,8 @@ def parse_deck(text: str) -> tuple[Card, ...]:
     """Cards from deck text, in order: the format of ``--cards`` and of deck files.
 
     Cards are written in the card notation (``R4|B4``) and separated by commas and/or
-    whitespace, so one card per line (what :func:`format_deck_file` writes) and
-    ``"R4|B4,B4|G4"`` (what :func:`format_deck` writes) are the same format. A copy of a card
+    whitespace, so one card per line (what :func:`format_deck` writes) and
+    ``"R4|B4,B4|G4"`` (what :func:`format_cards` writes) are the same format. A copy of a card
     is listed again: there is no count syntax. ``;`` starts a comment that runs to the end of
     the line. Errors name the line when the text has line breaks.
 
@@ -357,9 +357,14 @@ def _parse_token(token: str) -> Card:
     return Card.parse(token)
 
 
-def format_deck(cards: Iterable[Card]) -> str:
-    """The text form of some cards that :func:`parse_deck` reads back: ``"R4|B4,B4|G4"``."""
-    return ",".join(str(_checked_card(card, "format_deck")) for card in cards)
+def format_cards(cards: Iterable[Card]) -> str:
+    """The one-line text of some cards that :func:`parse_deck` reads back (the form of
+    ``--cards``): ``"R4|B4,B4|G4"``. For a deck file, see :func:`format_deck`.
+
+    >>> format_cards(DECK[:2])
+    'B2|B2,B2|B2'
+    """
+    return ",".join(str(_checked_card(card, "format_cards")) for card in cards)
 
 
 def _checked_card(card: object, where: str) -> Card:
@@ -368,9 +373,9 @@ def _checked_card(card: object, where: str) -> Card:
     return card
 
 
-def format_deck_file(cards: Iterable[Card]) -> str:
-    """A deck file of ``cards``, one card per line, that :func:`parse_deck` and :func:`load_deck`
-    read back (the same cards in the same order).
+def format_deck(cards: Iterable[Card]) -> str:
+    """The text of a deck file of ``cards``, one card per line, that :func:`parse_deck` and
+    :func:`load_deck` read back (the same cards in the same order); :func:`save_deck` writes it.
 
     Each copy of a standard card carries its provenance (:class:`Provenance`) as a ``;``
     comment, copies taking the :data:`DECK_ENTRIES` in order (so the inferred G2|G2 is the
@@ -381,10 +386,24 @@ def format_deck_file(cards: Iterable[Card]) -> str:
         provenances[entry.card].extend([entry.provenance] * entry.count)
     lines = []
     for card in cards:
-        _checked_card(card, "format_deck_file")
+        _checked_card(card, "format_deck")
         known = provenances[card]
         lines.append(f"{card}  {COMMENT} {known.popleft().value}" if known else str(card))
     return "\n".join(lines)
+
+
+def save_deck(cards: Iterable[Card], path: str | Path) -> None:
+    """Write the deck file of ``cards`` (:func:`format_deck`, UTF-8) to ``path``; :func:`load_deck`
+    reads it back. A problem writing it raises an :class:`ExpressError` quoting the file."""
+    if not isinstance(path, (str, Path)):
+        raise type_error("save_deck: path", "a file path (str or pathlib.Path)", path)
+    text = format_deck(cards) + "\n"
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ExpressError(
+            f"cannot write deck file: {str(path)!r} ({error.strerror or error})"
+        ) from None
 
 
 _LARGEST_DECK_FILE = 1_000_000  # bytes; a deck of 32 cards takes about 1,700 with comments
@@ -425,3 +444,17 @@ def load_deck(path: str | Path) -> tuple[Card, ...]:
     if not cards:
         raise ExpressError(f"deck file {name!r} holds no card")
     return cards
+
+
+_DEPRECATED = {"format_deck_file": "format_deck"}
+
+
+def __getattr__(name: str) -> object:
+    # Old names keep working, with a warning naming the new one.
+    new = _DEPRECATED.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        f"express.cards.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2
+    )
+    return globals()[new]

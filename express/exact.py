@@ -28,7 +28,6 @@ the stored bound cannot settle it.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -39,13 +38,16 @@ from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, WILD, Car, Card, Color
 from express.errors import RulesError
 from express.game import Game, GameAction, Observation
+from express.rules import FACE_DOWN_VALUE, hand_size_for, rounds_for
 from express.scoring import score_game
 from express.train import Play, Train, connects
 
 __all__ = ["DealSolution", "PerfectPolicy", "solve_deal", "solve_order"]
 
-_HAND_SIZE = 2
-_FACE_DOWN_VALUE = 4
+# The two-player rules: the start player's hand and the number of rounds.
+_HAND_SIZE = hand_size_for(2)
+_ROUNDS = rounds_for(2)
+_FACE_DOWN_VALUE = FACE_DOWN_VALUE
 _INFINITY = 10**9
 
 # One player's position: last car, run ending there, longest run, caboose summary, value, cars
@@ -70,54 +72,13 @@ class DealSolution:
         return {"value": self.value, "line": [str(play) for play in self.line], "nodes": self.nodes}
 
 
-def _colors(row: tuple[Car, ...]) -> frozenset[object]:
-    return frozenset(car.color for car in row if car.color is not None)
-
-
-def _color_counts(row: tuple[Car, ...]) -> tuple[tuple[object, int], ...]:
-    return tuple(sorted(Counter(car.color.value for car in row if car.color is not None).items()))
-
-
-def _runs_of_two(row: tuple[Car, ...]) -> int:
-    runs, length, last = 0, 0, None
-    for car in row:
-        length = (
-            length + 1
-            if car.color is not None and car.color is last
-            else (0 if car.color is None else 1)
-        )
-        last = car.color
-        if length == 2:
-            runs += 1
-    return runs
-
-
-def _train_value(row: tuple[Car, ...]) -> int:
-    return sum(car.value for car in row)
-
-
-def _wild_cars(row: tuple[Car, ...]) -> int:
-    return sum(1 for car in row if car.is_wild)
-
-
-# For a relative caboose, what of a row decides its measure after any continuation (together
-# with the last car, the current run and the train value, which the state keeps anyway).
-_RELATIVE_KEYS = {
-    "Executive": _colors,
-    "Diversified": _runs_of_two,
-    "Short Line": _color_counts,
-    "The Little Engine": _train_value,
-    "Buried Alive": _wild_cars,
-}
-
-
 def _caboose_key(caboose: Caboose | None, row: tuple[Car, ...]) -> Hashable:
     if caboose is None:
         return ()
     if not caboose.is_relative and caboose.memo_key is not None:
         return caboose.memo_key(row)
-    summary = _RELATIVE_KEYS.get(caboose.name)
-    return row if summary is None else summary(row)
+    # A relative caboose's measure after any continuation: its summary (see Caboose.summary).
+    return row if caboose.summary is None else caboose.summary(row)
 
 
 class _Solver:
@@ -285,9 +246,11 @@ class _Solver:
 
 
 def solve_order(
-    order: Sequence[Card], *, caboose: Caboose | None = None, rounds: int = 7
+    order: Sequence[Card], *, caboose: Caboose | None = None, rounds: int = _ROUNDS
 ) -> DealSolution:
     """The exact value and an optimal line of a two-player deal dealt from ``order`` (top first).
+
+    ``rounds`` defaults to the rules' two-player game (:func:`express.rules.rounds_for`).
 
     >>> from express.cards import deck_for
     >>> solution = solve_order(deck_for(2), rounds=2)

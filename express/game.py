@@ -59,11 +59,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from arena import CHANCE, TERMINAL, Action
+from arena.memo import IdentityMemo
 from express.cabooses import CABOOSES, Caboose, caboose_named
-from express.cards import Card, deck_for, parse_deck
+from express.cards import WILD, Card, deck_for, parse_deck
 from express.errors import IllegalPlayError, RulesError
+from express.rules import PLAYER_COUNTS, hand_size_for, rounds_for
 from express.scoring import GameScore, PlayerScore, score_game
-from express.train import Play, Train
+from express.train import Play, Train, runs_of
 
 __all__ = [
     "Game",
@@ -109,21 +111,9 @@ def _probability(count: int, total: int) -> Fraction:
 
 
 _STANDARD_DECKS: dict[int, tuple[Card, ...]] = {
-    players: deck_for(players) for players in range(2, 6)
+    players: deck_for(players) for players in PLAYER_COUNTS
 }
 """The standard deck of each player count, one tuple each: observations send it as a mark."""
-
-
-def hand_size_for(players: int) -> int:
-    """The start player's hand for ``players`` players: N cards (2 → 2, …, 5 → 5)."""
-    deck_for(players)  # the rules' player-count check
-    return players
-
-
-def rounds_for(players: int) -> int:
-    """The number of rounds for ``players`` players: 9 − N (2p: 7, 3p: 6, 4p: 5, 5p: 4)."""
-    deck_for(players)
-    return 9 - players
 
 
 @dataclass(frozen=True)
@@ -208,6 +198,45 @@ class Observation:
         """How many more cards this player adds to its train, counting the current turn if it is its own."""
         return self.rounds - len(self.train)
 
+    def unknown_cards(self) -> tuple[Card, ...]:
+        """The cards whose place this player does not know: in the deck still, or face down in
+        another train without having passed through its hands (sorted by their text).
+
+        >>> cards = "B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2"
+        >>> game = Game(2, deck=cards, order=cards, rounds=1)
+        >>> game.apply_action(Play.parse("~B2|B2"))  # player 1 never held B2|B2
+        >>> [str(card) for card in game.observation(1).unknown_cards()]
+        ['B2|B2', 'G2|G2', 'Y2|Y2']
+        """
+        placed = Counter(self.hand) + Counter(self.train.cards)
+        for seat, plays in enumerate(self.trains):
+            if seat != self.player:
+                placed.update(play.card for play in plays if play is not None)
+        # Cards it saw that are neither in its hand nor anywhere visible now lie face down elsewhere.
+        hidden_seen = Counter(self.seen) - placed
+        left = Counter(self.deck) - placed - hidden_seen
+        return tuple(sorted(left.elements(), key=str))
+
+    def rivals_longest_run(self) -> int:
+        """The longest run in the other players' trains: all of it is in sight, since a face-down
+        card is two wild cars whatever it hides.
+
+        >>> game = Game(2, order="B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2", rounds=1)
+        >>> game.apply_action(Play.parse("B2|B2"))
+        >>> game.observation(1).rivals_longest_run(), game.observation(0).rivals_longest_run()
+        (2, 0)
+        """
+        longest = 0
+        for seat, plays in enumerate(self.trains):
+            if seat != self.player:
+                cars = [
+                    car
+                    for play in plays
+                    for car in (play.cars if play is not None else (WILD, WILD))
+                ]
+                longest = max([longest, *(run.length for run in runs_of(cars))])
+        return longest
+
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # Cards travel as their text, read back through a cache: a few dozen short strings pickle
         # an order of magnitude faster than the tree of card, car and colour objects.
@@ -232,43 +261,38 @@ class Observation:
         )
 
 
-# Text of the cards met so far, keyed by the card object's id (a card hashes slowly: its colours
-# are enums); the entry keeps the card alive, so an id is never reused while it is cached.
-_TEXTS: dict[int, tuple[Card, str]] = {}
-_TEXTS_LIMIT = 100_000
+# Text of the cards met so far, found again by the card object's identity (a card hashes slowly:
+# its colours are enums).
+_TEXTS = IdentityMemo[Card, str](limit=100_000)
+_text_of = _TEXTS.lookup  # bound once: the observations' pickling calls it per card
 
 
 def _card_text(card: Card) -> str:
-    entry = _TEXTS.get(id(card))
-    if entry is None or entry[0] is not card:
-        if len(_TEXTS) >= _TEXTS_LIMIT:
-            _TEXTS.clear()
-        entry = _TEXTS[id(card)] = (card, str(card))
-    return entry[1]
+    return _text_of(card, str)
 
 
 def _cards_text(cards: Iterable[Card]) -> str:
-    return ",".join(_card_text(card) for card in cards)
+    return ",".join([_text_of(card, str) for card in cards])
 
 
 def _play_text(play: Play | None) -> str:
     if play is None:
         return "?"
-    return _card_text(play.card) if play.face_up else "~" + _card_text(play.card)
+    text = _text_of(play.card, str)
+    return text if play.face_up else "~" + text
 
 
 def _reader(deck: tuple[Card, ...]) -> dict[str, Card]:
     """Text → card for the cards of ``deck``, so that cards read back are the deck's own objects
     (equal observations then compare by identity, fast)."""
-    entry = _READERS.get(id(deck))
-    if entry is None or entry[0] is not deck:
-        if len(_READERS) >= _TEXTS_LIMIT:
-            _READERS.clear()
-        entry = _READERS[id(deck)] = (deck, {_card_text(card): card for card in deck})
-    return entry[1]
+    return _READERS.lookup(deck, _text_to_card)
 
 
-_READERS: dict[int, tuple[tuple[Card, ...], dict[str, Card]]] = {}
+def _text_to_card(deck: tuple[Card, ...]) -> dict[str, Card]:
+    return {_card_text(card): card for card in deck}
+
+
+_READERS = IdentityMemo[tuple[Card, ...], dict[str, Card]](limit=100_000)
 
 
 def _read_card(text: str, reader: dict[str, Card]) -> Card:
@@ -650,6 +674,17 @@ class Game:
     def hand_cards(self) -> tuple[Card, ...]:
         """The cards of the travelling hand, in the order they joined it."""
         return tuple(self.drawn[i] for i in self.hand)
+
+    def deck_left(self) -> tuple[tuple[Card, int], ...]:
+        """Each distinct card of the deck with its copies not drawn yet, in the order the deck
+        first lists them: what the draws can still bring (the state's truth; a player knows
+        only what its :class:`Observation` shows).
+
+        >>> game = Game(2, order="B2|B2,R2|R2,B2|B2,Y2|Y2", deck="B2|B2,R2|R2,B2|B2,Y2|Y2", rounds=1)
+        >>> [(str(card), n) for card, n in game.deck_left()]
+        [('B2|B2', 0), ('R2|R2', 0), ('Y2|Y2', 1)]
+        """
+        return tuple(zip(self._kinds, self._left))
 
     def seen_cards(self, player: int) -> tuple[Card, ...]:
         """Every card that has passed through ``player``'s hands, each physical card once."""

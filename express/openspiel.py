@@ -100,7 +100,7 @@ import numpy as np
 
 from arena.openspiel import HiddenInformationCodec, Limits, Parameters, register
 from express.cabooses import CABOOSES, caboose_named
-from express.cards import Card, deck_for, format_deck, parse_deck
+from express.cards import Card, deck_for, format_cards, parse_deck
 from express.errors import RulesError
 from express.game import CabooseDraw, Game, Observation, rounds_for
 from express.train import Play
@@ -366,7 +366,9 @@ def _observation_text(view: Observation) -> str:
     kinds = deck_kinds(view.deck)
     standard = view.deck is deck_for(view.players) or view.deck == deck_for(view.players)
     deck = (
-        f"the standard {view.players}-player deck" if standard else f"deck {format_deck(view.deck)}"
+        f"the standard {view.players}-player deck"
+        if standard
+        else f"deck {format_cards(view.deck)}"
     )
     direction = "passing left" if view.pass_left else "passing right"
     lines = [

@@ -18,7 +18,7 @@ from express.errors import RulesError
 from express.game import Game
 from express.match import Match
 from express.scoring import solo_score
-from express.search import TrainSearch, best_train
+from express.search import TrainSolution, best_train
 from express.train import Train
 
 __all__ = ["PlayerHindsight", "hindsight", "Decisive", "decisive"]
@@ -39,7 +39,7 @@ class PlayerHindsight:
     seen: tuple[Card, ...]
     solo: int
     total: int
-    best: TrainSearch
+    best: TrainSolution
 
     @property
     def gap(self) -> int:

@@ -21,12 +21,10 @@ from dataclasses import dataclass
 from express.cabooses import Caboose, caboose_named
 from express.cards import Card
 from express.errors import RulesError, type_error
+from express.rules import MAX_PLAYERS, MIN_PLAYERS
 from express.train import Train, without
 
 __all__ = ["PlayerScore", "GameScore", "score_game", "solo_score", "MAX_PLAYERS"]
-
-MAX_PLAYERS = 5
-"""Yardmaster Express seats at most five players (see :func:`express.deck_for`)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +135,7 @@ def score_game(
         raise RulesError("cannot score a game without trains")
     if len(trains) > MAX_PLAYERS:
         raise RulesError(
-            f"too many trains: {len(trains)} (Yardmaster Express is for 2 to {MAX_PLAYERS} players, one train each)"
+            f"too many trains: {len(trains)} (Yardmaster Express is for {MIN_PLAYERS} to {MAX_PLAYERS} players, one train each)"
         )
     if not 0 <= start_player < len(trains):
         raise RulesError(

@@ -26,7 +26,11 @@ from dataclasses import dataclass
 from express.cards import ENGINE, WILD, Car, Card, Color
 from express.errors import IllegalPlayError, PoolError, type_error
 
-__all__ = ["Play", "Run", "Train", "connects", "runs_of", "check_plays", "without"]
+__all__ = ["Play", "Run", "Row", "Train", "connects", "runs_of", "check_plays", "without"]
+
+Row = tuple[Car, ...]
+"""A train's cars after the engine, left to right (see :attr:`Train.cars`): what every caboose's
+condition reads."""
 
 
 def _check_card(card: object, where: str) -> Card:

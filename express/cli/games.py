@@ -45,11 +45,15 @@ from express.errors import ExpressError
 from express.exact import solve_deal
 from express.game import Dealt, Game, Turn
 from express.review import hindsight
-from express.scoring import MAX_PLAYERS, GameScore
+from express.rules import MAX_PLAYERS, MIN_PLAYERS
+from express.scoring import GameScore
 from express.tournament import decided, tournament
 from express.train import Train
 
 __all__ = ["add_commands", "play_text"]
+
+# Every bot a command-line game can seat: ``perfect`` needs the deck order, which it does not give.
+SEATED_BOTS = tuple(name for name in BOT_NAMES if name != "perfect")
 
 _REFUSED = {
     "perfect": "the perfect bot needs the deck order: express solve plays a two-player deal "
@@ -61,8 +65,8 @@ def players_of(args: argparse.Namespace) -> list[str]:
     """The bot names of ``--players``, checked."""
     return parse_bot_list(
         args.players,
-        known=BOT_NAMES + OPENSPIEL_BOTS,
-        players=(2, MAX_PLAYERS),
+        known=SEATED_BOTS,
+        players=(MIN_PLAYERS, MAX_PLAYERS),
         game="Yardmaster Express",
         refused=_REFUSED,
     )
@@ -255,7 +259,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def add_commands(commands: Any) -> None:
     """``play``, ``tournament`` and ``solve``."""
-    names = ", ".join(BOT_NAMES) + "; with the openspiel extra " + ", ".join(OPENSPIEL_BOTS)
+    core = [name for name in SEATED_BOTS if name not in OPENSPIEL_BOTS]
+    names = ", ".join(core) + "; with the openspiel extra " + ", ".join(OPENSPIEL_BOTS)
     simulations = f"simulations per decision of mcts and ismcts (default {SEARCH_SIMULATIONS})"
     game = commands.add_parser("play", help="play one game between bots, turn by turn")
     game.add_argument(

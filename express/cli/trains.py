@@ -10,10 +10,11 @@ from typing import Any
 
 from arena.cli import seconds, whole_number
 from express.cabooses import CABOOSES, caboose_named
-from express.cards import COMMENT, DECK, Card, deck_for, format_deck_file, load_deck, parse_deck
+from express.cards import COMMENT, DECK, Card, deck_for, format_deck, load_deck, parse_deck
 from express.errors import ExpressError, PoolError
-from express.scoring import MAX_PLAYERS, GameScore, score_game
-from express.search import TrainSearch, best_train
+from express.rules import MAX_PLAYERS
+from express.scoring import GameScore, score_game
+from express.search import TrainSolution, best_train
 from express.train import Train, without
 
 
@@ -92,7 +93,7 @@ def _run_colors(train: Train) -> str:
     return ", ".join(colors) if colors else "no run"
 
 
-def best_text(result: TrainSearch, source: str, bonus: bool) -> str:
+def best_text(result: TrainSolution, source: str, bonus: bool) -> str:
     """``express best``'s answer in words."""
     train = result.train
     parts = [f"value {result.value}"]
@@ -211,7 +212,7 @@ def deck_text(players: int | None) -> str:
         f"{COMMENT} Yardmaster Express, {what}: {cards_text(len(cards))}; "
         "express best --deck FILE reads this"
     )
-    return header + "\n" + format_deck_file(cards)
+    return header + "\n" + format_deck(cards)
 
 
 def cmd_deck(args: argparse.Namespace) -> int:

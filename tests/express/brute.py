@@ -43,14 +43,14 @@ def legal(plays: Sequence[PlainPlay]) -> bool:
 def longest_run(row: Sequence[PlainCar]) -> int:
     best = run = 0
     previous: str | None = None
-    for colour, _ in row:
-        if colour is None:
+    for color, _ in row:
+        if color is None:
             run = 0
-        elif colour == previous:
+        elif color == previous:
             run += 1
         else:
             run = 1
-        previous = colour
+        previous = color
         best = max(best, run)
     return best
 

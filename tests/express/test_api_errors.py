@@ -28,10 +28,11 @@ from express import (
     best_train,
     caboose_named,
     deck_for,
+    format_cards,
     format_deck,
-    format_deck_file,
     load_deck,
     parse_deck,
+    save_deck,
     score_game,
     solo_score,
     without,
@@ -94,8 +95,9 @@ TYPE_CASES: list[tuple[Callable[..., object], tuple[tuple[Any, ...], dict[str, A
     ),
     (deck_for, wrong("2"), "deck_for: players must be an int"),
     (parse_deck, wrong(DECK), "parse_deck: text must be deck text"),
+    (format_cards, wrong(["R4|B4"]), "format_cards: each card must be a Card"),
     (format_deck, wrong(["R4|B4"]), "format_deck: each card must be a Card"),
-    (format_deck_file, wrong(["R4|B4"]), "format_deck_file: each card must be a Card"),
+    (save_deck, wrong(DECK, 3), "save_deck: path must be a file path"),
     (load_deck, wrong(3), "load_deck: path must be a file path"),
     (without, wrong("R4|B4", [R4B4]), "without: deck must be an iterable of Card"),
     (without, wrong(DECK, "R4|B4"), "without: used must be a Train or an iterable of Card"),
@@ -199,15 +201,33 @@ def test_load_deck_errors_are_express_errors(tmp_path: Path) -> None:
     assert load_deck(path) == (R4B4,) and load_deck(str(path)) == (R4B4,)
 
 
-def test_round_trip_of_deck_files() -> None:
+def test_round_trip_of_deck_files(tmp_path: Path) -> None:
     for deck in (DECK, deck_for(2), (R4B4, R4B4, Card.parse("R3|R3"))):
-        assert parse_deck(format_deck_file(deck)) == deck
         assert parse_deck(format_deck(deck)) == deck
-    lines = format_deck_file(DECK).splitlines()
+        assert parse_deck(format_cards(deck)) == deck
+        save_deck(deck, tmp_path / "deck.txt")
+        assert load_deck(tmp_path / "deck.txt") == deck
+        assert (tmp_path / "deck.txt").read_text(encoding="utf-8") == format_deck(deck) + "\n"
+    lines = format_deck(DECK).splitlines()
     assert [line for line in lines if "inferred" in line] == [lines[7]] and lines[7].startswith(
         "G2|G2"
     )
-    assert format_deck_file([Card.parse("R3|R3")]) == "R3|R3"  # not a standard card: no provenance
+    assert format_deck([Card.parse("R3|R3")]) == "R3|R3"  # not a standard card: no provenance
+    assert format_cards(DECK[:3]) == "B2|B2,B2|B2,R2|R2"
+
+
+def test_format_deck_file_is_a_deprecated_alias_of_format_deck() -> None:
+    import express
+    import express.cards
+
+    for module in (express, express.cards):
+        with pytest.warns(DeprecationWarning, match="format_deck"):
+            assert module.format_deck_file is format_deck
+
+
+def test_save_deck_names_a_file_it_cannot_write(tmp_path: Path) -> None:
+    with pytest.raises(ExpressError, match="cannot write deck file"):
+        save_deck(DECK, tmp_path / "missing" / "deck.txt")
 
 
 def test_enum_values_from_bad_text_are_express_errors() -> None:

@@ -11,8 +11,11 @@ import pytest
 
 from arena import play
 from express import BOT_NAMES, Game, Play, bot, parse_deck, solo_score
-from express.bots import GreedyBot, SearchBot, _rival_run, _unknown
+from express.bots import OPENSPIEL_BOTS, GreedyBot, SearchBot
 from express.errors import ExpressError
+
+# The bots that play any game with no extra and no deck order.
+CORE_BOTS = [name for name in BOT_NAMES if name not in OPENSPIEL_BOTS and name != "perfect"]
 
 # 3 players, 2 rounds: player 0 is dealt the first three cards and draws the fourth.
 ORDER = "R3|G3,G2|G2,B4|G4,G3|B3,R2|R2,Y2|Y2,B2|B3,Y2|Y3,R4|B4"
@@ -20,15 +23,24 @@ ORDER = "R3|G3,G2|G2,B4|G4,G3|B3,R2|R2,Y2|Y2,B2|B3,Y2|Y3,R4|B4"
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_every_bot_plays_legal_reproducible_games(players: int) -> None:
-    names = (list(BOT_NAMES) * 2)[:players]
+    names = (CORE_BOTS * 2)[:players]
     for seed in range(2):
         first = play(Game(players, caboose="random"), [bot(name) for name in names], seed=seed)
         again = play(Game(players, caboose="random"), [bot(name) for name in names], seed=seed)
         assert first.is_terminal() and first == again
 
 
+def test_bot_names_are_every_name_bot_accepts() -> None:
+    assert set(BOT_NAMES) == {"random", "greedy", "search", "mcts", "ismcts", "perfect"}
+    assert set(OPENSPIEL_BOTS) <= set(BOT_NAMES)
+    assert [bot(name).name for name in CORE_BOTS] == CORE_BOTS  # type: ignore[attr-defined]
+    with pytest.raises(ExpressError, match="deck order"):
+        bot("perfect")
+    assert bot("perfect", order=parse_deck(ORDER)).name == "perfect"  # type: ignore[attr-defined]
+
+
 def test_bots_are_picklable_values() -> None:
-    for name in BOT_NAMES:
+    for name in CORE_BOTS:
         policy = bot(name)
         assert pickle.loads(pickle.dumps(policy)) == policy and policy.name == name  # type: ignore[attr-defined]
     assert bot(" Search ", samples=2, horizon=1) == SearchBot(samples=2, horizon=1)
@@ -73,10 +85,11 @@ def test_search_reads_the_rivals_longest_run_from_the_trains_in_sight() -> None:
     # The search bot counts a run only when it reaches the rivals' longest run.
     game = Game(2, order="B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2", rounds=1)
     game.apply_action(Play.parse("B2|B2"))
-    assert _rival_run(game.observation(1)) == 2 and _rival_run(game.observation(0)) == 0
+    assert game.observation(1).rivals_longest_run() == 2
+    assert game.observation(0).rivals_longest_run() == 0
     hidden = Game(2, order="B2|B2,B2|B3,B3|Y3,R4|B4,G2|G2,Y2|Y2", rounds=1)
     hidden.apply_action(Play.parse("~B2|B2"))
-    assert _rival_run(hidden.observation(1)) == 0  # a face-down card is two wild cars
+    assert hidden.observation(1).rivals_longest_run() == 0  # a face-down card is two wild cars
 
 
 def test_the_search_pool_is_what_the_player_cannot_place() -> None:
@@ -90,7 +103,7 @@ def test_the_search_pool_is_what_the_player_cannot_place() -> None:
                 legal = game.legal_actions()
                 if not game.is_chance_node():
                     seat = game.current_player()
-                    pool = Counter(_unknown(game.observation(seat)))
+                    pool = Counter(game.observation(seat).unknown_cards())
                     pile = Counter(game.deck) - Counter(game.drawn)
                     hidden = Counter(
                         p.card

@@ -8,6 +8,7 @@ the new bounds (``split=False``) on larger pools, optimal counts included.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -29,11 +30,13 @@ from express import (
     deck_for,
 )
 from express.caboose_bounds import met_rules
-from express.search import _best_train, _car_id, _Search
+from express.search import single_search
+from express.search.core import Search, root_state
+from express.search.met import MetBound
 from tests.express import brute
 
 ABSOLUTE = [c for c in CABOOSES if not c.is_relative]
-COLOURS = "BRGYP"
+COLORS = "BRGYP"
 # Far above any train's score: the brute force's best exceeds it exactly when some train meets.
 MET_MARK = 1000
 
@@ -44,7 +47,7 @@ def plain(plays: tuple[Play, ...]) -> list[brute.PlainPlay]:
 
 def library_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
     def test(row: list[brute.PlainCar]) -> bool:
-        cars = tuple(WILD if colour is None else Car(Color(colour), value) for colour, value in row)
+        cars = tuple(WILD if color is None else Car(Color(color), value) for color, value in row)
         return caboose.test(cars)
 
     return test
@@ -54,10 +57,10 @@ def random_pool(rng: random.Random, size: int) -> list[str]:
     if rng.random() < 0.4:
         return [str(card) for card in rng.sample(DECK, size)]
     # Few colours and the values 2 and 3: many joints, runs, and the sequences' values.
-    colours = rng.sample(COLOURS, rng.randint(1, 3))
+    colors = rng.sample(COLORS, rng.randint(1, 3))
     values = rng.choice(["23", "23", "234", "2", "3"])
     return [
-        f"{rng.choice(colours)}{rng.choice(values)}|{rng.choice(colours)}{rng.choice(values)}"
+        f"{rng.choice(colors)}{rng.choice(values)}|{rng.choice(colors)}{rng.choice(values)}"
         for _ in range(size)
     ]
 
@@ -92,15 +95,23 @@ def met_value_to_go(
 
 def root_bound(pool: list[str], k: int, start: Train, caboose: Caboose, *, bonus: bool) -> int:
     """The met-case search's bound at the root state of (pool, k, start)."""
+    search = met_search(pool, k, start, caboose, bonus=bonus)
+    return search.bound(k, *root_state(start, bonus), True)
+
+
+def met_search(pool: list[str], k: int, start: Train, caboose: Caboose, *, bonus: bool) -> Search:
+    """The met-case search rooted at (pool, k, start) (the search's documented test hook)."""
     rules = met_rules(caboose)
     assert rules is not None
-    search = _Search(
-        Counter(Card.parse(t) for t in pool), start, k, bonus, caboose, False, None, None, met=rules
-    )
-    last = _car_id(start.last_car)
-    cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
-    longest = start.longest_run if bonus else 0
-    return search._bound(k, last, cur, longest, True)
+    cards = Counter(Card.parse(t) for t in pool)
+    return Search(cards, start, k, bonus, caboose, False, None, None, met=rules)
+
+
+def met_bound(pool: list[str], k: int, start: Train, caboose: Caboose, *, bonus: bool) -> MetBound:
+    """The met-case bounds of :func:`met_search`."""
+    bounds = met_search(pool, k, start, caboose, bonus=bonus).met_bound
+    assert bounds is not None
+    return bounds
 
 
 def test_every_absolute_caboose_has_met_rules() -> None:
@@ -109,6 +120,17 @@ def test_every_absolute_caboose_has_met_rules() -> None:
     # A user's own card under a library name gets no rules: the search falls back to one search.
     own = Caboose("Sequence 1", 9, "my own reading", caboose_named("Sequence 1").kind)
     assert met_rules(own) is None
+
+
+def test_a_caboose_carries_its_own_facts() -> None:
+    # Every fact of a caboose is on its value: a renamed copy keeps its met-case rules (no table
+    # keyed by the name) and is searched exactly like the original.
+    sequence = caboose_named("Sequence 4")
+    mine = dataclasses.replace(sequence, name="My Sequence")
+    assert met_rules(mine) is sequence.met is not None
+    pool = deck_for(2)
+    theirs, ours = best_train(pool, 5, caboose=sequence), best_train(pool, 5, caboose=mine)
+    assert (ours.score, ours.train, ours.nodes) == (theirs.score, theirs.train, theirs.nodes)
 
 
 @pytest.mark.parametrize("caboose", ABSOLUTE, ids=lambda c: c.name)
@@ -183,17 +205,7 @@ def test_split_search_agrees_with_brute_force(caboose: Caboose) -> None:
 def old_search(
     cards: list[Card], length: int, caboose: Caboose, *, start: Train, count: bool
 ) -> tuple[int, int | None]:
-    result = _best_train(
-        cards,
-        length,
-        start=start,
-        bonus=True,
-        caboose=caboose,
-        count_optimal=count,
-        node_limit=None,
-        time_limit=None,
-        split=False,
-    )
+    result = single_search(cards, length, start=start, caboose=caboose, count_optimal=count)
     assert result.optimal
     return result.score, result.count
 
@@ -251,16 +263,6 @@ def test_length_zero_with_a_caboose() -> None:
     assert (result.score, result.caboose_points, result.count) == (start.value + 2, 0, 1)
 
 
-def search_at(pool: list[str], k: int, start: Train, caboose: Caboose) -> tuple[_Search, int]:
-    """A met-case search without the run bonus rooted at (pool, k, start), and its last car id."""
-    rules = met_rules(caboose)
-    assert rules is not None
-    search = _Search(
-        Counter(Card.parse(t) for t in pool), start, k, False, caboose, False, None, None, met=rules
-    )
-    return search, _car_id(start.last_car)
-
-
 @pytest.mark.parametrize("name", ["Inefficient", "Two-Timer", "Specialized"])
 def test_value_bounds_alone_are_never_below_the_true_values(name: str) -> None:
     """The value-only parts, each on its own (inside the met bound a smaller part could hide a
@@ -282,14 +284,15 @@ def test_value_bounds_alone_are_never_below_the_true_values(name: str) -> None:
         truth = met_value_to_go(pool, k, start, caboose, bonus=False)
         if truth is None:
             continue
-        search, last = search_at(pool, k, start, caboose)
+        bounds = met_bound(pool, k, start, caboose, bonus=False)
+        last = root_state(start, False)[0]
         if rules.value_joints:
-            bound = search._chain_bound(k, last)
+            bound = bounds.chain_bound(k, last)
         else:
-            assert rules.exact_colours is not None
-            alternatives = rules.exact_colours(start.cars)
+            assert rules.exact_colors is not None
+            alternatives = rules.exact_colors(start.cars)
             bound = max(
-                min(search._exact_colour_bound(k, c, d) for c, d in needs) for needs in alternatives
+                min(bounds.exact_color_bound(k, c, d) for c, d in needs) for needs in alternatives
             )
         assert bound >= truth, (pool, k, str(start), bound, truth)
         checked += 1
@@ -345,21 +348,8 @@ def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
         if best < MET_MARK:
             continue
         truth = best - MET_MARK - brute.solo_score(start_plays, bonus=bonus)
-        search = _Search(
-            Counter(Card.parse(t) for t in pool),
-            start,
-            k,
-            bonus,
-            caboose,
-            False,
-            None,
-            None,
-            met=rules,
-        )
-        last = _car_id(start.last_car)
-        cur = 0 if start.last_car.is_wild or not bonus else start.runs[-1].length
-        longest = start.longest_run if bonus else 0
-        bound = search._fill_value(way, k - len(way), last, cur, longest)
+        bounds = met_bound(pool, k, start, caboose, bonus=bonus)
+        bound = bounds.fill_value(way, k - len(way), *root_state(start, bonus))
         assert bound >= truth, (pool, k, str(start), bonus, way, bound, truth)
         checked += 1
         tight += bound == truth
@@ -367,12 +357,12 @@ def test_next_card_fills_are_never_below_the_true_values(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["Two-Timer", "Specialized"])
-def test_colour_and_run_bounds_alone_are_never_below_the_true_values(name: str) -> None:
+def test_color_and_run_bounds_alone_are_never_below_the_true_values(name: str) -> None:
     """The exact colour counts with the run bonus (value and run together per split of the
     colour's cards), on its own, against the brute force's met value-to-go with the bonus."""
     caboose = caboose_named(name)
     rules = met_rules(caboose)
-    assert rules is not None and rules.exact_colours is not None
+    assert rules is not None and rules.exact_colors is not None
     rng = random.Random(f"colour runs {name}")
     checked = tight = 0
     for _ in range(800):
@@ -384,22 +374,11 @@ def test_colour_and_run_bounds_alone_are_never_below_the_true_values(name: str) 
         truth = met_value_to_go(pool, k, start, caboose, bonus=True)
         if truth is None:
             continue
-        search = _Search(
-            Counter(Card.parse(t) for t in pool),
-            start,
-            k,
-            True,
-            caboose,
-            False,
-            None,
-            None,
-            met=rules,
-        )
-        last = _car_id(start.last_car)
-        cur = 0 if start.last_car.is_wild else start.runs[-1].length
-        alternatives = rules.exact_colours(start.cars)
+        bounds = met_bound(pool, k, start, caboose, bonus=True)
+        last, cur, longest = root_state(start, True)
+        alternatives = rules.exact_colors(start.cars)
         bound = max(
-            min(search._colour_run_bound(k, c, d, last, cur, start.longest_run) for c, d in needs)
+            min(bounds.color_run_bound(k, c, d, last, cur, longest) for c, d in needs)
             for needs in alternatives
         )
         assert bound >= truth, (pool, k, str(start), bound, truth)

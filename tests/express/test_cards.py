@@ -19,6 +19,7 @@ from express import (
     Provenance,
     RulesError,
     deck_for,
+    format_cards,
     format_deck,
     parse_deck,
 )
@@ -109,6 +110,7 @@ def test_parse_deck_and_format_deck() -> None:
     cards = parse_deck(text)
     assert [str(card) for card in cards] == ["R4|B4", "B4|G4", "G3|B3", "P4|P4"]
     assert parse_deck(format_deck(DECK)) == DECK
+    assert parse_deck(format_cards(DECK)) == DECK
     assert parse_deck("") == ()
     with pytest.raises(ParseError, match="'Q4'"):
         parse_deck("R4|B4, Q4|B4")

@@ -200,6 +200,12 @@ def test_solve_command_bad_input_is_one_line(argv: tuple[str, ...], quoted: str)
 
 
 def test_the_perfect_bot_needs_the_order() -> None:
-    assert isinstance(bot("perfect", order=deck_for(2)), PerfectPolicy)
+    order = random_orders(1, seed=11)[0]
+    perfect = bot("perfect", order=order)
+    assert perfect == PerfectPolicy(tuple(order)) and perfect.name == "perfect"
+    # Against itself it plays a line worth the deal's value, found by the plain minimax.
+    game = play(Game(2, order=order, rounds=2), [perfect, perfect], seed=0)
+    score = game.score()
+    assert score.players[0].total - score.players[1].total == plain_minimax(order, None, 2)
     with pytest.raises(ExpressError, match="deck order"):
         bot("perfect")

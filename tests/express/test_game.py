@@ -12,23 +12,28 @@ from functools import partial
 import pytest
 
 from arena import CHANCE, TERMINAL, GameState, RandomPolicy, play
+from arena.memo import IdentityMemo
 from express import CABOOSES, Card, Play, Train, caboose_named, check_plays, deck_for, parse_deck
 from express.errors import ExpressError, IllegalPlayError, ParseError, RulesError
 from express.game import CabooseDraw, Game, Turn
 from tests.arena.protocol_check import check_random_playouts
 
-_DECK_COUNTS: dict[int, tuple[tuple[Card, ...], list[int]]] = {}
+# Per deck (the tuple every clone of a game shares): its distinct cards in deck_left's order,
+# each card's index among them, and the copies of each (cards are counted by index: hashing
+# cards is slow).
+_KINDS = IdentityMemo[tuple[Card, ...], tuple[tuple[Card, ...], dict[Card, int], list[int]]]()
 
 
-def _deck_counts(game: Game) -> list[int]:
-    """The deck's copies per kind (cards are counted by kind index: hashing cards is slow)."""
-    cached = _DECK_COUNTS.get(id(game.deck))
-    if cached is None or cached[0] is not game.deck:
-        counts = [0] * len(game._kinds)
-        for card in game.deck:
-            counts[game._kind_of[card]] += 1
-        cached = _DECK_COUNTS[id(game.deck)] = (game.deck, counts)
-    return cached[1]
+def _kinds(game: Game) -> tuple[tuple[Card, ...], dict[Card, int], list[int]]:
+    def compute(deck: tuple[Card, ...]) -> tuple[tuple[Card, ...], dict[Card, int], list[int]]:
+        kinds = tuple(card for card, _ in game.deck_left())
+        kind_of = {card: kind for kind, card in enumerate(kinds)}
+        counts = [0] * len(kinds)
+        for card in deck:
+            counts[kind_of[card]] += 1
+        return kinds, kind_of, counts
+
+    return _KINDS.lookup(game.deck, compute)
 
 
 def _counts(kinds: list[int], size: int) -> list[int]:
@@ -42,15 +47,19 @@ def invariant(state: GameState) -> None:
     """Cards are conserved, hands have their size, trains are legal, rounds are counted."""
     assert isinstance(state, Game)
     game = state
-    n, players, size = game.hand_size, game.players, len(game._kinds)
+    kinds, kind_of, deck_counts = _kinds(game)
+    n, players, size = game.hand_size, game.players, len(kinds)
     # Conservation: the deck = the cards left in it + the cards drawn; every drawn card is in the
-    # hand or in exactly one train.
-    drawn = _counts(game._ids, size)
-    assert all(card is game._kinds[kind] for card, kind in zip(game.drawn, game._ids, strict=True))
-    assert [d + left for d, left in zip(drawn, game._left)] == _deck_counts(game)
-    placed = [[game._kind_of[card] for card in train.cards] for train in game.trains]
-    held = [game._ids[i] for i in game.hand]
-    assert _counts([kind for kinds in placed for kind in kinds] + held, size) == drawn
+    # hand or in exactly one train. Drawn cards are the deck's own objects.
+    ids = [kind_of[card] for card in game.drawn]
+    drawn = _counts(ids, size)
+    assert all(card is kinds[kind] for card, kind in zip(game.drawn, ids, strict=True))
+    left = game.deck_left()
+    assert [card for card, _ in left] == list(kinds)
+    assert [d + copies for d, (_, copies) in zip(drawn, left)] == deck_counts
+    placed = [[kind_of[card] for card in train.cards] for train in game.trains]
+    held = [ids[i] for i in game.hand]
+    assert _counts([kind for kinds_ in placed for kind in kinds_] + held, size) == drawn
     assert len(set(game.hand)) == len(game.hand) and all(
         0 <= i < len(game.drawn) for i in game.hand
     )
@@ -66,13 +75,17 @@ def invariant(state: GameState) -> None:
     else:
         assert len(game.hand) == n + 1 == len(game.drawn) - game.turn
         assert set(game.hand) <= game.seen[game.current_player()]
+        # The plays offered are the hand's cards (each face down at least); cards are the deck's
+        # own objects (checked above), so identity compares them without hashing.
+        offered = {id(action.card) for action in game.legal_actions() if isinstance(action, Play)}
+        assert offered == {id(card) for card in game.hand_cards()}
     # Trains: legal, one card per turn taken by the seat, and made of cards the player held.
     order = game.seat_order()
     full, extra = divmod(game.turn, players)
     for seat, train in enumerate(game.trains):
         assert check_plays(train.plays) == ()
         assert len(train) == full + (1 if order.index(seat) < extra else 0)
-        seen = _counts([game._ids[i] for i in game.seen[seat]], size)
+        seen = _counts([ids[i] for i in game.seen[seat]], size)
         assert all(p <= s for p, s in zip(_counts(placed[seat], size), seen))
     # Rounds: the game ends after players x rounds turns, every train holding `rounds` cards.
     assert (

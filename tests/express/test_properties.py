@@ -11,13 +11,13 @@ from express import Card, Train, best_train
 from tests.express import brute
 
 
-def card_strategy(colours: str, left_values: str, right_values: str) -> st.SearchStrategy[str]:
+def card_strategy(colors: str, left_values: str, right_values: str) -> st.SearchStrategy[str]:
     """Card texts with the given colour letters and values."""
     return st.builds(
         lambda lc, lv, rc, rv: f"{lc}{lv}|{rc}{rv}",
-        st.sampled_from(colours),
+        st.sampled_from(colors),
         st.sampled_from(left_values),
-        st.sampled_from(colours),
+        st.sampled_from(colors),
         st.sampled_from(right_values),
     )
 

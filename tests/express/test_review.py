@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena import RandomPolicy, play
-from express import Game, Match, Play, bot, decisive, hindsight, solo_score
+from express import Decisive, Game, Match, Play, bot, decisive, hindsight, solo_score
 from express.errors import RulesError
 from tests.express import brute
 
@@ -49,9 +49,40 @@ def test_what_decided_the_winner() -> None:
     assert not decisive(finished("Buried Alive")).caboose
 
 
-def test_decisive_on_matches_and_bad_input() -> None:
-    match = play(Match(2, caboose="random"), [bot("greedy"), RandomPolicy()], seed=1)
-    assert isinstance(decisive(match).run_award, bool)
+FIRST = "B2|B2,R2|R2,B2|B3,R2|R3,Y2|Y2,G2|G2"
+SECOND = "B4|G4,R2|R2,Y4|R4,R2|R3,Y2|Y2,G2|G2"
+MATCH_PLAYS = "B2|B2 ~R2|R2 B2|B3 R2|R3 B4|G4 R2|R2 Y4|R4 R2|R3"
+
+
+def finished_match(caboose: str | None) -> Match:
+    match = Match(2, caboose=caboose, orders=(FIRST, SECOND), rounds=2)
+    for token in MATCH_PLAYS.split():
+        match.apply_action(Play.parse(token))
+    assert match.is_terminal()
+    return match
+
+
+def test_what_decided_a_match() -> None:
+    # Game 1: player 0 lays B2|B2,B2|B3 (9, a blue run of 4: the award, 13), player 1
+    # ~R2|R2,R2|R3 (9). Game 2 starts with player 1, the lowest scorer: B4|G4,Y4|R4 (16, no run
+    # longer than 1) against player 0's R2|R2,R2|R3 (9 + 4). Match: 26 to 25 for player 0, who
+    # without the awards would lose 18 to 25: the award decided it.
+    match = finished_match(None)
+    assert [[p.total for p in game.score().players] for game in match.games] == [[13, 9], [13, 16]]
+    assert match.winners() == frozenset({0})
+    assert decisive(match) == Decisive(run_award=True, caboose=False)
+    # Buried Alive gives player 1 seven in game 1 (the only face-down card): 16 to 13, so game 2
+    # starts with player 0 and the same plays give him B4|G4,Y4|R4 (16) against 13. A 29-all tie
+    # goes to player 1 (the later in game 2's round); without the caboose player 0 wins 29 to
+    # 22, without the awards it is still a tie (25 all) won by player 1.
+    match = finished_match("Buried Alive")
+    assert [[p.total for p in game.score().players] for game in match.games] == [[13, 16], [16, 13]]
+    assert match.winners() == frozenset({1})
+    assert decisive(match) == Decisive(run_award=False, caboose=True)
+
+
+def test_decisive_on_bad_input() -> None:
+    match = finished_match(None)
     with pytest.raises(RulesError):
         decisive(Game(2))
     with pytest.raises(RulesError):

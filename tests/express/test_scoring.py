@@ -28,7 +28,7 @@ def test_the_seed_example_four_red_cars_earn_four() -> None:
     assert game.players[0].run_bonus == 4 and game.players[1].run_bonus == 0
 
 
-def test_no_award_without_any_coloured_car() -> None:
+def test_no_award_without_any_colored_car() -> None:
     game = score_game(trains("", "~R3|G3"))
     assert [p.run_bonus for p in game.players] == [0, 0] and game.run_winners == ()
     assert game.winner == 1

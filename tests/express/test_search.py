@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import pytest
 
@@ -16,6 +16,7 @@ from express import (
     Car,
     Card,
     Color,
+    Play,
     PoolError,
     Train,
     best_train,
@@ -24,11 +25,11 @@ from express import (
 )
 from tests.express import brute
 
-COLOURS = "BRGYP"
+COLORS = "BRGYP"
 
 
-def plain(train_plays: object) -> list[brute.PlainPlay]:
-    return [(str(play.card), play.face_up) for play in train_plays]  # type: ignore[attr-defined]
+def plain(train_plays: Iterable[Play]) -> list[brute.PlainPlay]:
+    return [(str(play.card), play.face_up) for play in train_plays]
 
 
 def random_pool(rng: random.Random, largest: int = 8) -> list[str]:
@@ -36,19 +37,19 @@ def random_pool(rng: random.Random, largest: int = 8) -> list[str]:
     if rng.random() < 0.5:
         return [str(card) for card in rng.sample(DECK, size)]
     # Few colours and values: many connections, mono cards and long runs.
-    colours = rng.sample(COLOURS, rng.randint(1, 3))
+    colors = rng.sample(COLORS, rng.randint(1, 3))
     values = rng.sample("234", rng.randint(1, 3))
     return [
-        f"{rng.choice(colours)}{rng.choice(values)}|{rng.choice(colours)}{rng.choice(values)}"
+        f"{rng.choice(colors)}{rng.choice(values)}|{rng.choice(colors)}{rng.choice(values)}"
         for _ in range(size)
     ]
 
 
 def check_result(pool: list[str], length: int, result: object, *, bonus: bool) -> None:
     """Independent checks of a returned train: legal, from the pool, the right length and score."""
-    from express import TrainSearch
+    from express import TrainSolution
 
-    assert isinstance(result, TrainSearch)
+    assert isinstance(result, TrainSolution)
     plays = plain(result.plays)
     assert len(plays) == length
     assert brute.legal(plain(result.start.plays) + plays)
@@ -174,7 +175,7 @@ def test_agrees_with_brute_force_on_random_pools(chunk: int) -> None:
 
 def _library_caboose_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
     def test(row: list[brute.PlainCar]) -> bool:
-        cars = tuple(WILD if colour is None else Car(Color(colour), value) for colour, value in row)
+        cars = tuple(WILD if color is None else Car(Color(color), value) for color, value in row)
         return caboose.test(cars)
 
     return test
@@ -223,3 +224,13 @@ def test_agrees_with_brute_force_from_a_start_train(seed: int) -> None:
         )
         assert (result.score, result.count) == (expected, count), (pool, str(start), length, bonus)
         check_result(pool, length, result, bonus=bonus)
+
+
+def test_train_search_is_a_deprecated_alias_of_train_solution() -> None:
+    import express
+    import express.search
+    from express import TrainSolution
+
+    for module in (express, express.search):
+        with pytest.warns(DeprecationWarning, match="TrainSolution"):
+            assert module.TrainSearch is TrainSolution

@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from express import CABOOSES, DECK, Caboose, Train, TrainSearch, best_train, caboose_named
+from express import CABOOSES, DECK, Caboose, Train, TrainSolution, best_train, caboose_named
 from tests.express.travel import check_in_child, public_values
 
 
@@ -25,7 +25,7 @@ def test_every_caboose_and_a_search_with_one_pickle() -> None:
             caboose.face_up_ok,
         )
     search = next(
-        value for value in public_values() if isinstance(value, TrainSearch) and value.caboose
+        value for value in public_values() if isinstance(value, TrainSolution) and value.caboose
     )
     assert pickle.loads(pickle.dumps(search)) == search
 
@@ -35,9 +35,18 @@ def test_values_survive_a_spawned_process_with_another_hash_seed(
 ) -> None:
     values = public_values()
     kinds = {type(value).__name__ for value in values}
-    assert {"Card", "Car", "Color", "Train", "Play", "Caboose", "TrainSearch", "GameScore"} <= kinds
+    assert {
+        "Card",
+        "Car",
+        "Color",
+        "Train",
+        "Play",
+        "Caboose",
+        "TrainSolution",
+        "GameScore",
+    } <= kinds
     assert sum(isinstance(value, Caboose) for value in values) == 16
-    assert any(isinstance(value, TrainSearch) and value.caboose is not None for value in values)
+    assert any(isinstance(value, TrainSolution) and value.caboose is not None for value in values)
     # Children started from here hash strings with another seed than this process.
     seed = "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"
     monkeypatch.setenv("PYTHONHASHSEED", seed)

@@ -1,0 +1,59 @@
+"""The answer of the optimal-train search (:func:`express.best_train`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from express.cabooses import Caboose
+from express.train import Play, Train
+
+__all__ = ["TrainSolution"]
+
+
+@dataclass(frozen=True)
+class TrainSolution:
+    """The answer of :func:`~express.best_train`, an exact solver: the plays added to ``start``
+    and the proof statistics (``TrainSearch`` is its deprecated alias).
+
+    ``score``, ``value`` and ``longest_run`` describe the whole train (``start`` plus ``plays``);
+    ``optimal`` is True unless a node or time limit stopped the search, in which case the train
+    is the best one found. ``nodes`` counts the states searched; ``count`` is the number of
+    distinct optimal trains when ``count_optimal`` was asked (else None). ``seconds`` (the wall
+    time) is left out of equality: two identical searches are equal results.
+    """
+
+    start: Train
+    plays: tuple[Play, ...]
+    score: int
+    value: int
+    longest_run: int
+    run_bonus: int
+    caboose: Caboose | None
+    caboose_points: int
+    optimal: bool
+    nodes: int
+    count: int | None
+    seconds: float = field(compare=False)
+
+    @property
+    def train(self) -> Train:
+        """The whole train: ``start`` followed by ``plays``."""
+        return self.start.extend(self.plays)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for JSON: the train as text, the score breakdown and the statistics."""
+        return {
+            "start": str(self.start),
+            "plays": [str(play) for play in self.plays],
+            "train": str(self.train),
+            "score": self.score,
+            "value": self.value,
+            "longest_run": self.longest_run,
+            "run_bonus": self.run_bonus,
+            "caboose": None if self.caboose is None else self.caboose.name,
+            "caboose_points": self.caboose_points,
+            "optimal": self.optimal,
+            "nodes": self.nodes,
+            "count": self.count,
+            "seconds": round(self.seconds, 6),
+        }
