@@ -12,10 +12,10 @@ from functools import partial
 import pytest
 
 from arena import CHANCE, TERMINAL, GameState, RandomPolicy, play
+from arena.testing import check_random_playouts
 from express import CABOOSES, Card, Play, Train, caboose_named, check_plays, deck_for, parse_deck
 from express.errors import ExpressError, IllegalPlayError, ParseError, RulesError
 from express.game import CabooseDraw, Game, Turn
-from tests.arena.protocol_check import check_random_playouts
 
 _DECK_COUNTS: dict[int, tuple[tuple[Card, ...], list[int]]] = {}
 
