@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -156,9 +157,13 @@ def test_solve_deal_refuses_what_it_cannot_solve() -> None:
 
 
 def run_express(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "express", *argv], capture_output=True, text=True, timeout=300
-    )
+    """``express ARGV`` called in-process (its exit status and what it printed)."""
+    from express.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return subprocess.CompletedProcess(["express", *argv], code, out.getvalue(), err.getvalue())
 
 
 def test_solve_command_prints_the_value_and_a_line_that_reaches_it(tmp_path: Path) -> None:
