@@ -76,6 +76,7 @@ def test_two_round_deals_match_plain_minimax(index: int) -> None:
         assert line_score(order, solution.line, caboose) == solution.value
 
 
+@pytest.mark.slow
 def test_three_round_deals_match_plain_minimax() -> None:
     for caboose in (None, CABOOSES[0], CABOOSES[6], CABOOSES[15]):
         for order in random_orders(2, seed=5):
@@ -111,6 +112,7 @@ def game_minimax(game: Game) -> int:
     return max(results) if game.current_player() == game.start_player else min(results)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start_player", [0, 1])
 def test_solve_deal_from_any_turn_matches_the_games_own_minimax(start_player: int) -> None:
     rng = np.random.default_rng(start_player)

@@ -84,6 +84,7 @@ def match_invariant(state: GameState) -> None:
         assert state.returns()[winner] == max(state.returns())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_random_matches_keep_the_protocol(players: int) -> None:
     check_random_playouts(

@@ -138,6 +138,7 @@ def test_random_games_pass_the_protocol_check(players: int) -> None:
     assert checked > 10 * players * 5
 
 
+@pytest.mark.slow
 def test_many_random_games_account_for_every_truck_and_point() -> None:
     for seed in range(200):
         players = 2 + seed % 5
