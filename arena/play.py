@@ -139,8 +139,8 @@ def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.
     theirs: replaying a seed with the policies in other seats replays the same chance draws for
     as long as the game asks the same chance questions. The seats share one second stream (the
     list holds it once per seat): every policy still draws reproducibly from the seed, and a
-    game builds two generators instead of one per seat plus one — building them was a tenth
-    of a short game's time.
+    game builds two generators instead of one per seat plus one (building them is a visible
+    share of a short game's time).
     """
     chance, policies = (
         np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
