@@ -207,6 +207,12 @@ def test_solve_command_bad_input_is_one_line(argv: tuple[str, ...], quoted: str)
 
 
 def test_the_perfect_bot_needs_the_order() -> None:
-    assert isinstance(bot("perfect", order=deck_for(2)), PerfectPolicy)
+    order = random_orders(1, seed=51)[0]
+    perfect = bot("perfect", order=order)
+    assert isinstance(perfect, PerfectPolicy)
+    # By name as by class: two perfect players reach the deal's value.
+    value = solve_deal(Game(2, order=order, rounds=2)).value
+    score = play(Game(2, order=order, rounds=2), [perfect, perfect], seed=0).score()
+    assert score.players[0].total - score.players[1].total == value
     with pytest.raises(ExpressError, match="deck order"):
         bot("perfect")

@@ -104,9 +104,13 @@ def test_bonus_aware_plays_legally_and_differs_from_optimal() -> None:
     seen = decisions("bonus-aware", games=40, players=3)
     differs = 0
     for observation, legal, choice in seen:
+        assert choice in legal
         best = bot("optimal").act(observation, legal, np.random.default_rng(0))
+        assert best in legal
         differs += choice != best
-    assert differs > 0
+    # It differs from optimal on some decisions, and agrees on most (it is optimal's choice
+    # unless a round-win bonus is in reach).
+    assert 0 < differs < len(seen) / 2
 
 
 def test_random_grabs_every_kind_of_option() -> None:
