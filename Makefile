@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test typecheck lint format bench-check table clean
+.PHONY: demo test test-fast typecheck lint format bench-check table clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,8 +17,14 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/packing best --roll 3,2,3,0,1
 
+# The whole suite, on every core (pytest-xdist; -n0 runs it in one process, for debugging).
 test: $(STAMP)
 	$(PY) -m pytest
+
+# The suite without the tests marked slow (long brute-force cross-checks, many random games, a
+# Dask cluster): the quick loop while editing. `make test` still runs everything.
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow"
 
 $(DEV_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,dev]'

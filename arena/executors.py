@@ -31,7 +31,6 @@ import re
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
-from typing import Any
 
 from arena.errors import ArenaError
 from arena.extras import import_extra
@@ -114,20 +113,3 @@ def executor_from(
                 ) from None
             stack.enter_context(client)
         yield client.get_executor(pure=False)
-
-
-def __getattr__(name: str) -> Any:
-    """``add_executor_options`` and ``executor_for`` moved to :mod:`arena.cli` (they are the
-    command line's); the old names still work, with a DeprecationWarning."""
-    if name in ("add_executor_options", "executor_for"):
-        import warnings
-
-        import arena.cli
-
-        warnings.warn(
-            f"arena.executors.{name} is deprecated: use arena.cli.{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(arena.cli, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from arena.errors import ArenaError
+from arena.memo import IdentityMemo
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
 
 __all__ = ["RandomPolicy", "play", "sample_outcome", "seat_streams"]
@@ -111,22 +112,18 @@ def _raw_words(bit_generator: np.random.BitGenerator, batch: int = 64) -> Iterat
 
 
 # Games return the same outcome tuple at recurring chance nodes (the 900 cargos of a roll, the 16
-# cabooses); building a sampler for 900 fractions takes milliseconds, so samplers are kept across
-# games, keyed by the tuple's identity. Each entry holds its tuple, so an id is never reused while
-# it is cached; the cache is bounded and only tuples (immutable) are kept.
-_SAMPLERS: dict[int, tuple[Sequence[tuple[Action, Fraction]], _Sampler]] = {}
-_SAMPLERS_LIMIT = 256
+# cabooses), and a sampler for 900 fractions costs far more to build than to use: samplers are
+# kept across games, found again by the tuple's identity. Only tuples (immutable) are kept.
+_SAMPLERS: IdentityMemo[Sequence[tuple[Action, Fraction]], _Sampler] = IdentityMemo(limit=256)
 
 
 def _sampler_for(outcomes: Sequence[tuple[Action, Fraction]]) -> _Sampler:
-    cached = _SAMPLERS.get(id(outcomes))
-    if cached is not None and cached[0] is outcomes:
-        return cached[1]
+    sampler = _SAMPLERS.get(outcomes)
+    if sampler is not None:
+        return sampler
     sampler = _Sampler(outcomes)
     if isinstance(outcomes, tuple):  # a list may change in place: only tuples are kept
-        if len(_SAMPLERS) >= _SAMPLERS_LIMIT:
-            _SAMPLERS.clear()
-        _SAMPLERS[id(outcomes)] = (outcomes, sampler)
+        _SAMPLERS.put(outcomes, sampler)
     return sampler
 
 
@@ -142,8 +139,8 @@ def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.
     theirs: replaying a seed with the policies in other seats replays the same chance draws for
     as long as the game asks the same chance questions. The seats share one second stream (the
     list holds it once per seat): every policy still draws reproducibly from the seed, and a
-    game builds two generators instead of one per seat plus one — building them was a tenth
-    of a short game's time.
+    game builds two generators instead of one per seat plus one (building them is a visible
+    share of a short game's time).
     """
     chance, policies = (
         np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
@@ -173,6 +170,7 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     # Chance's words, fetched in batches; chance_rng is this game's alone, so reading ahead
     # changes nothing anyone sees.
     raw = _raw_words(chance_rng.bit_generator).__next__
+    cached_sampler = _SAMPLERS.get
     for _ in range(max_actions):
         # current_player() alone tells the end and chance apart (the protocol's contract), one
         # call per action where three would do the same: play is the hot loop of every game.
@@ -180,7 +178,10 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
         if player == TERMINAL:
             return state
         if player == CHANCE:
-            state.apply_action(_sampler_for(state.chance_outcomes()).draw_from(raw))
+            outcomes = state.chance_outcomes()
+            # The memo's lookup first, inline: one call per chance node when the sampler is known.
+            sampler = cached_sampler(outcomes) or _sampler_for(outcomes)
+            state.apply_action(sampler.draw_from(raw))
         else:
             legal = state.legal_actions()
             action = policies[player].act(state.observation(player), legal, seat_rngs[player])

@@ -12,8 +12,17 @@ The names follow OpenSpiel's ``pyspiel.State`` so an adapter is thin; two additi
 rules of real games: ``winners()`` (the rules' winners: shared wins and tie-breaks that
 ``returns()`` alone cannot express) and ``events`` (a readable log of what happened).
 
+Before the end, ``returns()`` is all zeros and ``winners()`` empty: the game's result exists
+only once ``is_terminal()``. That is OpenSpiel's meaning for games that reward only at the end
+(the adapter in :mod:`arena.openspiel` declares ``TERMINAL`` rewards), and it keeps a
+half-played game from reading as won. A game's standing so far (the points on the table) is
+its own named method or property, outside the protocol.
+
 Actions are small immutable, hashable values with a readable ``str`` (games define their own
 types). An observation is whatever a player may know, as an immutable value that pickles.
+
+:func:`arena.testing.check_random_playouts` checks all of this on random games; every game's
+tests call it.
 """
 
 from __future__ import annotations
@@ -74,11 +83,13 @@ class GameState(Protocol):
         ...
 
     def returns(self) -> Sequence[float]:
-        """Each player's final points (the game's own score, not a +1/−1 utility)."""
+        """Each player's final points (the game's own score, not a +1/−1 utility); all zeros
+        until :meth:`is_terminal`."""
         ...
 
     def winners(self) -> frozenset[int]:
-        """The players the rules declare winners (several when the rules share a win)."""
+        """The players the rules declare winners (several when the rules share a win); empty
+        until :meth:`is_terminal`, never empty after."""
         ...
 
     def clone(self) -> Self:

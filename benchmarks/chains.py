@@ -167,7 +167,7 @@ EXPECTED_POOLS: list[tuple[str, str, int, int]] = [
         7,
         53,
     ),
-    # The pool of issue 10 (the single search: 42 s, 120,602 states).
+    # The slowest pool the single search met (benchmarks/README.md, chains --quick).
     (
         "Inefficient",
         "B2|B2,P2|P2,P3|B3,R2|R2,B3|Y3,G2|G3,Y3|G3,G3|B3,P2|P2,P3|R3,G2|G2,B2|B3,"

@@ -29,7 +29,7 @@ from packing import SAMPLE_DECK, Game, bot, play_game, roll_counts
 from packing.game import optimal_plan, roll_outcomes
 from packing.table import OptimalTable
 
-TARGET = 1000  # four-player games per second with the table (issue 8)
+TARGET = 1000  # four-player games per second with the table
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,8 @@ the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bot
 56
 """
 
-import warnings
-
 from arena import __version__ as __version__
+from arena.deprecation import aliases
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
 from express.cards import (
@@ -119,13 +118,4 @@ __all__ = [
     "tournament",
 ]
 
-_DEPRECATED = {"TrainSearch": "TrainSolution", "format_deck_file": "format_deck"}
-
-
-def __getattr__(name: str) -> object:
-    # Old names keep working, with a warning naming the new one.
-    new = _DEPRECATED.get(name)
-    if new is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(f"express.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2)
-    return globals()[new]
+__getattr__ = aliases(__name__, {"TrainSearch": "TrainSolution", "format_deck_file": "format_deck"})

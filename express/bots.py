@@ -133,7 +133,7 @@ class SearchBot:
     worth of the finished train. The pool ignores that one card is taken per turn and the
     others' picks are a crude model, so the value is optimistic; what matters is the comparison.
     The defaults (8 samples, a horizon of 1 card: the best next card in reach) keep a decision
-    near 10 ms of CPU on the project's 2-core machine (``python -m benchmarks express-games``)
+    within the 20 ms target (``python -m benchmarks express-games``; figures in benchmarks/README.md)
     and played best against ``greedy`` among the settings tried (longer horizons make the
     optimistic pool count for more and did worse per millisecond).
 

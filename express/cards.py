@@ -34,13 +34,13 @@ True
 from __future__ import annotations
 
 import re
-import warnings
 from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from arena.deprecation import aliases
 from express.errors import ExpressError, ParseError, type_error
 from express.rules import CAR_VALUES, ENGINE_VALUE, WILD_CAR_VALUE, check_players, left_out_colors
 
@@ -446,15 +446,4 @@ def load_deck(path: str | Path) -> tuple[Card, ...]:
     return cards
 
 
-_DEPRECATED = {"format_deck_file": "format_deck"}
-
-
-def __getattr__(name: str) -> object:
-    # Old names keep working, with a warning naming the new one.
-    new = _DEPRECATED.get(name)
-    if new is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(
-        f"express.cards.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2
-    )
-    return globals()[new]
+__getattr__ = aliases(__name__, {"format_deck_file": "format_deck"})

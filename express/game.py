@@ -239,7 +239,7 @@ class Observation:
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # Cards travel as their text, read back through a cache: a few dozen short strings pickle
-        # an order of magnitude faster than the tree of card, car and colour objects.
+        # far faster than the tree of card, car and colour objects.
         trains = tuple(",".join(_play_text(play) for play in plays) for plays in self.trains)
         return (
             _observation_from_text,
@@ -622,7 +622,7 @@ class Game:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
         # What a state shares with its clone is immutable, so the clone is a deep copy, and
-        # two hundred times faster than copying card by card (OpenSpiel deep-copies its states).
+        # far cheaper than copying card by card (OpenSpiel deep-copies its states).
         return self.clone()
 
     def observation(self, player: int) -> Observation:

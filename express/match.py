@@ -162,13 +162,20 @@ class Match:
                 )
             )
 
-    def returns(self) -> list[float]:
-        """Each player's total over both games (the games played so far)."""
+    def totals(self) -> list[float]:
+        """Each player's total over the games finished so far (the standing before the end)."""
         totals = [0.0] * self.players
         for game in self.games:
             if game.is_terminal():
                 totals = [t + r for t, r in zip(totals, game.returns())]
         return totals
+
+    def returns(self) -> list[float]:
+        """Each player's total over both games; zeros before the end, as the protocol says
+        (:meth:`totals` is the standing so far)."""
+        if not self.is_terminal():
+            return [0.0] * self.players
+        return self.totals()
 
     def winners(self) -> frozenset[int]:
         """The player with the highest total; ties go to game 2's tie-break. Empty before the end."""

@@ -7,7 +7,7 @@
 """
 
 from arena import __version__ as __version__
-from packing._deprecated import aliases
+from arena.deprecation import aliases
 from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, greedy_load, tournament
 from packing.deck import SAMPLE_DECK, format_deck, load_deck, parse_deck, save_deck
 from packing.errors import DeckError, InternalError, InvalidPlan, PackingError, ParseError

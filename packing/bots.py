@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import arena
-from packing._deprecated import aliases
+from arena.deprecation import aliases
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
 from packing.game import PILE, Game, Grab, Loader, Observation

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from packing._deprecated import aliases
+from arena.deprecation import aliases
 from packing.errors import DeckError, ParseError
 from packing.model import Truck
 

@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from packing._deprecated import aliases
+from arena.deprecation import aliases
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
 from packing.model import Cell, Truck

@@ -47,8 +47,9 @@ nothing but chance. That state ends with the current round (:data:`SEARCH_ROUNDS
 search values each grab by the standings after this round's scoring. A grab changes this
 round's penalty and bonus; later rounds feel it only through which trucks are left in the
 pile, so random rollouts through them add noise and time (each roll is a 900-outcome chance
-node) but hardly any signal: searching further ahead was slower and weaker (the figures are in
-``benchmarks/README.md``, the ``openspiel`` suite). ``ismcts`` is refused: Pack & Stack has perfect information. Through pyspiel directly
+node) but hardly any signal: searching further ahead cost many times more per decision and
+played weaker against ``optimal`` (the figures are in benchmarks/README.md, openspiel suite).
+``ismcts`` is refused: Pack & Stack has perfect information. Through pyspiel directly
 (``MCTSBot`` on ``python_pack_and_stack``) the search sees the whole capped game.
 
 Importing this module without the extra raises :class:`arena.MissingExtraError` naming it.

@@ -49,7 +49,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 import numpy as np
 
-from packing._deprecated import aliases
+from arena.deprecation import aliases
 from packing.errors import PackingError
 from packing.model import LoadPlan, Placement, Truck
 from packing.odds import ROLLS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from packing._deprecated import aliases
+from arena.deprecation import aliases
 
 #: Rod lengths, one die each. Everything in the library is keyed by length.
 LENGTHS: Final = (1, 2, 3, 4, 5)

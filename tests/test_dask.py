@@ -22,6 +22,9 @@ from packing.design import ColumnCache, compare, deck_report
 from packing.table import OptimalTable, build_table
 from tests.arena.toy import AlwaysBank, AlwaysKeep, DiceRace
 
+# A cluster of two worker processes takes seconds to start and its builds run beside the rest.
+pytestmark = pytest.mark.slow
+
 DECK = (
     Truck.parse("###/###", height=1, name="a"),
     Truck.parse("##/##", height=3, name="b"),

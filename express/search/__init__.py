@@ -104,22 +104,10 @@ package's API is :func:`best_train` and :class:`TrainSolution`.
 
 from __future__ import annotations
 
-import warnings
-
+from arena.deprecation import aliases
 from express.search.driver import best_train, single_search
 from express.search.result import TrainSolution
 
 __all__ = ["TrainSolution", "best_train", "single_search"]
 
-_DEPRECATED = {"TrainSearch": "TrainSolution"}
-
-
-def __getattr__(name: str) -> object:
-    # Old names keep working, with a warning naming the new one.
-    new = _DEPRECATED.get(name)
-    if new is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(
-        f"express.search.{name} is deprecated; use {new}", DeprecationWarning, stacklevel=2
-    )
-    return globals()[new]
+__getattr__ = aliases(__name__, {"TrainSearch": "TrainSolution"})

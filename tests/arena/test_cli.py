@@ -360,12 +360,3 @@ def test_the_core_runs_without_any_extra_and_names_the_missing_one() -> None:
         "packing: error: scipy.stats is not installed: it comes with the tournament extra "
         "(pip install 'tabletop-solvers[tournament]')"
     ]
-
-
-def test_the_executor_options_moved_here_keep_their_old_home() -> None:
-    import arena.cli
-    import arena.executors
-
-    for name in ("add_executor_options", "executor_for"):
-        with pytest.warns(DeprecationWarning, match=f"use arena.cli.{name}"):
-            assert getattr(arena.executors, name) is getattr(arena.cli, name)

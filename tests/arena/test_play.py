@@ -12,7 +12,7 @@ import pytest
 
 from arena import ArenaError, GameState, Policy, RandomPolicy, play, sample_outcome
 from arena.play import _RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME, _raw_words, _Sampler
-from tests.arena.protocol_check import check_random_playouts
+from arena.testing import check_random_playouts
 from tests.arena.toy import DiceRace
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Self
 
 import numpy as np
 
@@ -75,13 +76,19 @@ class DiceRace:
         self.turn += 1
 
     def returns(self) -> list[int]:
+        """The totals at the end; zeros before (the protocol's meaning: ``totals`` is the
+        standing so far)."""
+        if not self.is_terminal():
+            return [0] * self.players
         return list(self.totals)
 
     def winners(self) -> frozenset[int]:
+        if not self.is_terminal():
+            return frozenset()
         best = max(self.totals)
         return frozenset(p for p, t in enumerate(self.totals) if t == best)
 
-    def clone(self) -> DiceRace:
+    def clone(self) -> Self:
         return replace(self, totals=list(self.totals), log=list(self.log))
 
     def observation(self, player: int) -> tuple[tuple[int, ...], int | None, int, int]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -75,6 +76,7 @@ def test_two_round_deals_match_plain_minimax(index: int) -> None:
         assert line_score(order, solution.line, caboose) == solution.value
 
 
+@pytest.mark.slow
 def test_three_round_deals_match_plain_minimax() -> None:
     for caboose in (None, CABOOSES[0], CABOOSES[6], CABOOSES[15]):
         for order in random_orders(2, seed=5):
@@ -110,6 +112,7 @@ def game_minimax(game: Game) -> int:
     return max(results) if game.current_player() == game.start_player else min(results)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start_player", [0, 1])
 def test_solve_deal_from_any_turn_matches_the_games_own_minimax(start_player: int) -> None:
     rng = np.random.default_rng(start_player)
@@ -156,9 +159,13 @@ def test_solve_deal_refuses_what_it_cannot_solve() -> None:
 
 
 def run_express(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "express", *argv], capture_output=True, text=True, timeout=300
-    )
+    """``express ARGV`` called in-process (its exit status and what it printed)."""
+    from express.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return subprocess.CompletedProcess(["express", *argv], code, out.getvalue(), err.getvalue())
 
 
 def test_solve_command_prints_the_value_and_a_line_that_reaches_it(tmp_path: Path) -> None:

@@ -13,10 +13,10 @@ import pytest
 
 from arena import CHANCE, TERMINAL, GameState, RandomPolicy, play
 from arena.memo import IdentityMemo
+from arena.testing import check_random_playouts
 from express import CABOOSES, Card, Play, Train, caboose_named, check_plays, deck_for, parse_deck
 from express.errors import ExpressError, IllegalPlayError, ParseError, RulesError
 from express.game import CabooseDraw, Game, Turn
-from tests.arena.protocol_check import check_random_playouts
 
 # Per deck (the tuple every clone of a game shares): its distinct cards in deck_left's order,
 # each card's index among them, and the copies of each (cards are counted by index: hashing
@@ -99,16 +99,17 @@ def invariant(state: GameState) -> None:
         assert sum(game.returns()) == sum(p.total for p in game.score().players)
 
 
-# About 1,500 games: every node checked (observations of every seat pickled, the invariant), the
-# clone / pickle / replay checks every 9th action.
-@pytest.mark.parametrize(("players", "games"), [(2, 600), (3, 400), (4, 250), (5, 250)])
+# 600 games: every node checked (the invariant among the checks), the clone and pickle round
+# trips (the state and every seat's observation) every 5th action, every game replayed.
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "games"), [(2, 240), (3, 160), (4, 100), (5, 100)])
 def test_random_playouts_keep_the_protocol_and_the_rules(players: int, games: int) -> None:
     checked = check_random_playouts(
         partial(Game, players, caboose="random"),
         games=games,
         seed=players,
         invariant=invariant,
-        deep_every=9,
+        deep_every=5,
     )
     # Per game: the caboose, N deal draws, then a draw and a play per turn.
     assert checked == games * (1 + players + 2 * players * (9 - players))

@@ -8,11 +8,11 @@ from functools import partial
 import pytest
 
 from arena import GameState, RandomPolicy, play
+from arena.testing import check_random_playouts
 from express import Match, Play, bot
 from express.errors import RulesError
 from express.game import Turn
 from express.match import MatchEvent, MatchObservation
-from tests.arena.protocol_check import check_random_playouts
 from tests.express.test_game import invariant as game_invariant
 
 # 3 players, 1 round: player 0 (or game 2's start player) is dealt B2|B2, R2|R2, G2|G2.
@@ -84,6 +84,7 @@ def match_invariant(state: GameState) -> None:
         assert state.returns()[winner] == max(state.returns())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_random_matches_keep_the_protocol(players: int) -> None:
     check_random_playouts(

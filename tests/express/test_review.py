@@ -81,6 +81,33 @@ def test_what_decided_a_match() -> None:
     assert decisive(match) == Decisive(run_award=False, caboose=True)
 
 
+def test_decisive_over_random_matches() -> None:
+    # Over whole matches: removing a seat's run awards (or caboose points) of both games from
+    # the totals changes the winner exactly when decisive says so (where no tie-break is needed).
+    flags: set[tuple[bool, bool]] = set()
+    for seed in range(30):
+        match = play(Match(2, caboose="random"), [bot("greedy"), RandomPolicy()], seed=seed)
+        result = decisive(match)
+        (winner,) = match.winners()
+        scores = [game.score() for game in match.games]
+        totals = [sum(s.players[seat].total for s in scores) for seat in range(2)]
+        for flag, part in (
+            (
+                result.run_award,
+                [sum(s.players[seat].run_bonus for s in scores) for seat in range(2)],
+            ),
+            (
+                result.caboose,
+                [sum(s.players[seat].caboose_points for s in scores) for seat in range(2)],
+            ),
+        ):
+            left = [t - p for t, p in zip(totals, part)]
+            if left[0] != left[1]:
+                assert flag == (left.index(max(left)) != winner), (seed, totals, part)
+        flags.add((result.run_award, result.caboose))
+    assert {run for run, _ in flags} == {True, False}
+
+
 def test_decisive_on_bad_input() -> None:
     match = finished_match(None)
     with pytest.raises(RulesError):

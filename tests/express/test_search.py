@@ -151,6 +151,7 @@ def _chunks() -> list[int]:
     return list(range(12))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", _chunks())
 def test_agrees_with_brute_force_on_random_pools(chunk: int) -> None:
     """A few hundred random pools (<= 8 cards, length <= 5): score, optimal count and train."""
@@ -181,6 +182,7 @@ def _library_caboose_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], 
     return test
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "caboose", [c for c in CABOOSES if not c.is_relative], ids=lambda c: c.name
 )

@@ -162,6 +162,8 @@ def test_bonus_aware_plays_legally_and_differs_from_optimal() -> None:
             # Strictly more expected points than optimal's grab: the +10's chance decided.
             assert values[legal.index(choice)] > values[legal.index(best)]
     assert checked >= 40 and differs > 0  # both cases are met, and checked exactly
+    # It is optimal's choice unless a round-win bonus is in reach: it agrees on most decisions.
+    assert differs < len(seen) / 2
 
 
 def test_random_grabs_every_kind_of_option() -> None:

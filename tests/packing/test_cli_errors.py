@@ -311,10 +311,26 @@ def test_stats_with_a_table_folder_under_a_file(tmp_path: Path, a_file: Path, pa
     )
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
-def test_read_only_folder(tmp_path: Path, packing: Run) -> None:
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder nobody may write into: its permission bits say so, and for root (who writes
+    through permission bits) the file system's immutable attribute too."""
     folder = tmp_path / "read-only"
     folder.mkdir(mode=0o555)
+    if os.geteuid() != 0:
+        yield folder
+        return
+    made = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"root, and chattr +i failed: {made.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_read_only_folder(read_only_folder: Path, packing: Run) -> None:
+    folder = read_only_folder
     assert_error(
         packing("plot", "plan", *PLAN, "--out", str(folder / "plan.png")), "permission denied"
     )

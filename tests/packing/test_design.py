@@ -3,6 +3,8 @@ over the 7,776 rolls, the local search, and the ``packing decks`` commands."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
 import json
 import subprocess
@@ -39,13 +41,10 @@ from packing.design import (
     shape_key,
 )
 from packing.stats import heuristic_loss
-from packing.table import OptimalTable, build_table
+from packing.table import OptimalTable
+from tests.decks import SMALL_DECK
 
-TINY_DECK = (
-    Truck.parse("###/###", height=1, name="a"),
-    Truck.parse("##/##", height=3, name="b"),
-    Truck.parse("#####/#...#", height=2, name="c"),
-)
+TINY_DECK = SMALL_DECK
 
 
 def replaced(deck: tuple[Truck, ...], i: int, truck: Truck) -> tuple[Truck, ...]:
@@ -152,11 +151,11 @@ def test_random_decks_are_reproducible_in_a_fresh_process() -> None:
 
 
 @pytest.fixture(scope="module")
-def tiny_reports() -> tuple[list[DeckReport], OptimalTable]:
+def tiny_reports(small_deck_table: OptimalTable) -> tuple[list[DeckReport], OptimalTable]:
     cache = ColumnCache()
     reports = compare([TINY_DECK, TINY_DECK[:2]], labels=["three", "two"], cache=cache)
     assert cache.solved == 3  # the two decks share trucks: each column is solved once
-    return reports, build_table(TINY_DECK).table
+    return reports, small_deck_table
 
 
 def test_columns_equal_the_table_build(tiny_reports: tuple[list[DeckReport], OptimalTable]) -> None:
@@ -281,10 +280,14 @@ def test_optimize_refuses_bad_requests() -> None:
 # --- the commands -----------------------------------------------------------------------------
 
 
-def cli(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "packing", *argv], capture_output=True, text=True, timeout=timeout
-    )
+def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``packing ARGV`` called in-process (its exit status and what it printed)."""
+    from packing.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return subprocess.CompletedProcess(["packing", *argv], code, out.getvalue(), err.getvalue())
 
 
 def test_decks_random_writes_valid_reproducible_decks(tmp_path: Path) -> None:

@@ -21,23 +21,18 @@ from packing.stats import (
     volume_odds,
     weighted_distribution,
 )
-from packing.table import OptimalTable, build_table
+from packing.table import OptimalTable
+from tests.decks import SPLIT_DECK
 
-# "#.#" height 1 takes no length-2 rod (no run of 2, too low to stand one up): it makes the
-# volume-3 cargos differ, which the hand computation below relies on.
-SPLIT = Truck.parse("#.#", height=1, name="A")
-DECK = (
-    SPLIT,
-    Truck.parse("#####/###../#####", height=3, name="B"),
-    Truck.parse("###/###", height=2, name="C"),
-)
+# SPLIT ("#.#", height 1) makes the volume-3 cargos differ, which the hand computation below
+# relies on (see tests.decks).
+DECK = SPLIT_DECK
+SPLIT = DECK[0]
 
 
 @pytest.fixture(scope="module")
-def table() -> OptimalTable:
-    report = build_table(DECK, workers=1)
-    assert report.all_optimal
-    return report.table
+def table(split_deck_table: OptimalTable) -> OptimalTable:
+    return split_deck_table
 
 
 def test_expected_penalty_by_volume_by_hand(table: OptimalTable) -> None:

@@ -17,6 +17,7 @@ import pytest
 
 import arena
 from arena import CHANCE, TERMINAL
+from arena.testing import check_random_playouts
 from packing import (
     SAMPLE_DECK,
     Cargo,
@@ -42,7 +43,6 @@ from packing.game import (
     game_from_observation,
     roll_outcomes,
 )
-from tests.arena.protocol_check import check_random_playouts
 
 # A tiny deck whose penalties are easy to work out by hand: one row of cells, height 1, so a
 # cargo of single cubes loads min(capacity, volume) and the penalty is
@@ -131,11 +131,16 @@ def check_invariant(state: arena.GameState) -> None:
 def test_random_games_pass_the_protocol_check(players: int) -> None:
     # Every action is checked; clone and pickle round trips after every 4th (they cost most).
     checked = check_random_playouts(
-        lambda: Game(players), games=10, seed=players, invariant=check_invariant, deep_every=4
+        lambda: Game(players),
+        games=10,
+        seed=players,
+        invariant=check_invariant,
+        deep_every=4,
     )
     assert checked > 10 * players * 5
 
 
+@pytest.mark.slow
 def test_many_random_games_account_for_every_truck_and_point() -> None:
     for seed in range(200):
         players = 2 + seed % 5

@@ -25,20 +25,15 @@ from packing.plot import (
     plot_penalty_distributions,
     plot_plan,
 )
-from packing.table import OptimalTable, build_table
+from packing.table import OptimalTable
+from tests.decks import SPLIT_DECK
 
-DECK = (
-    Truck.parse("#.#", height=1, name="A"),
-    Truck.parse("#####/###../#####", height=3, name="B"),
-    Truck.parse("###/###", height=2, name="C"),
-)
+DECK = SPLIT_DECK
 
 
 @pytest.fixture(scope="module")
-def table() -> OptimalTable:
-    report = build_table(DECK, workers=1)
-    assert report.all_optimal
-    return report.table
+def table(split_deck_table: OptimalTable) -> OptimalTable:
+    return split_deck_table
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,7 @@ def random_small_truck(rng: random.Random) -> Truck:
     return Truck(mask, height)
 
 
+@pytest.mark.slow
 def test_solver_agrees_with_brute_force_on_300_small_cases() -> None:
     rng = random.Random(20261129)
     for _ in range(300):

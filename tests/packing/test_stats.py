@@ -7,25 +7,23 @@ import pytest
 
 from packing import DICE, SAMPLE_DECK, Cargo, Truck, solve, verify
 from packing.stats import closest_capacity, grab_decision, heuristic_loss, truck_stats
-from packing.table import OptimalTable, build_table
+from packing.table import OptimalTable
+from tests.decks import SMALL_DECK
 
-DECK = (
-    Truck.parse("###/###", height=1, name="a"),
-    Truck.parse("##/##", height=3, name="b"),
-    Truck.parse("#####/#...#", height=2, name="c"),
-)
+DECK = SMALL_DECK
 ALL_ROLLS = [Cargo(r) for r in itertools.product(*(DICE[n] for n in range(1, 6)))]
 
 
 @pytest.fixture(scope="module")
-def table() -> OptimalTable:
-    return build_table(DECK).table
+def table(small_deck_table: OptimalTable) -> OptimalTable:
+    return small_deck_table
 
 
 @pytest.fixture(scope="module")
-def direct() -> dict[Cargo, list[int]]:
+def direct(small_deck_solved: dict[Cargo, tuple[int, ...]]) -> dict[Cargo, list[int]]:
     """Optimal penalty per distinct cargo and truck, by solving (and validating) each."""
-    return {c: [verify(solve(c, t)).penalty for t in DECK] for c in set(ALL_ROLLS)}
+    assert set(small_deck_solved) == set(ALL_ROLLS)
+    return {c: list(penalties) for c, penalties in small_deck_solved.items()}
 
 
 def test_truck_stats_match_a_direct_count_over_7776_rolls(

@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from packing import (
     SAMPLE_DECK,
     Cargo,
-    Truck,
     best_truck,
     expected_penalty,
     rank_trucks,
@@ -32,13 +31,8 @@ from packing.table import (
     forget_tables,
     table_filename,
 )
+from tests.decks import SMALL_DECK
 from tests.packing.strategies import rolls
-
-SMALL_DECK = (
-    Truck.parse("###/###", height=1, name="a"),
-    Truck.parse("##/##", height=3, name="b"),
-    Truck.parse("#####/#...#", height=2, name="c"),
-)
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +43,8 @@ def shipped() -> OptimalTable:
 
 
 @pytest.fixture(scope="module")
-def small() -> OptimalTable:
-    return build_table(SMALL_DECK).table
+def small(small_deck_table: OptimalTable) -> OptimalTable:
+    return small_deck_table
 
 
 def test_shipped_table_is_for_the_sample_deck(shipped: OptimalTable) -> None:
@@ -90,10 +84,14 @@ def test_every_shipped_entry_is_consistent(shipped: OptimalTable) -> None:
     assert pairs > 2000
 
 
-def test_small_build_matches_solving(small: OptimalTable) -> None:
+def test_small_build_matches_solving(
+    small: OptimalTable, small_deck_solved: dict[Cargo, tuple[int, ...]]
+) -> None:
+    # small_deck_solved: every cargo solved (and validated) in every truck, directly.
+    assert len(small_deck_solved) == len(small.cargos)
     for i, cargo in enumerate(small.cargos):
-        for j, truck in enumerate(SMALL_DECK):
-            assert small.penalties[i, j] == verify(solve(cargo, truck)).penalty
+        for j in range(len(SMALL_DECK)):
+            assert small.penalties[i, j] == small_deck_solved[cargo][j]
 
 
 def test_build_reports_every_entry_optimal() -> None:
