@@ -41,6 +41,7 @@ import numpy as np
 
 import arena
 from arena.deprecation import aliases
+from arena.play import openspiel_bot
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
 from packing.game import PILE, Game, Grab, Loader, Observation
@@ -50,7 +51,7 @@ from packing.rules import ROUND_WIN_BONUS, START_POINTS
 from packing.stats import closest_capacity
 
 if TYPE_CHECKING:  # the openspiel extra is imported only when an mcts bot is made
-    from arena.openspiel import SearchPolicy
+    from arena.openspiel import Codec, SearchPolicy
 
 __all__ = [
     "BOT_NAMES",
@@ -376,23 +377,18 @@ def bot(
     return cls(**options)
 
 
+def _codec() -> Codec:
+    from packing.openspiel import CODEC
+
+    return CODEC
+
+
 def _search_bot(
     name: str, *, simulations: int = SEARCH_SIMULATIONS, **options: Any
 ) -> SearchPolicy:
     """OpenSpiel's search bot ``name`` on ``python_pack_and_stack`` (imported only here: the
     package never needs OpenSpiel otherwise)."""
-    from arena.errors import ArenaError
-
-    try:
-        from packing.openspiel import CODEC
-    except ImportError as error:  # the extra is missing (MissingExtraError): say which
-        raise PackingError(f"bot {name!r} needs OpenSpiel: {error}") from None
-    from arena.openspiel import SearchPolicy
-
-    try:
-        return SearchPolicy(CODEC, name, simulations=simulations, **options)
-    except ArenaError as error:
-        raise PackingError(f"bot {name!r}: {error}") from None
+    return openspiel_bot(_codec, name, PackingError, simulations=simulations, **options)
 
 
 def tournament(
