@@ -36,7 +36,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import Any, NoReturn
@@ -60,6 +60,7 @@ __all__ = [
     "executor_for",
     "fail",
     "parse_bot_list",
+    "preflight_bots",
     "print_json",
     "run_main",
     "seat_labels",
@@ -93,21 +94,26 @@ class Parser(argparse.ArgumentParser):
 # --- option values: each quotes the input it refuses -----------------------------------------
 
 
+def _at_least(text: str, low: int, what: str, too_low: str) -> int:
+    """``text`` as a whole number of at least ``low``; ``what`` names the value in the error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid {what} {text!r}: a whole number is needed"
+        ) from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: {too_low}")
+    return value
+
+
 def whole_number(text: str) -> int:
     """A whole number of at least 1 (``--games``, ``--workers``, ``--top`` …).
 
     >>> whole_number("3")
     3
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: a whole number is needed"
-        ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: it must be at least 1")
-    return value
+    return _at_least(text, 1, "value", "it must be at least 1")
 
 
 def seed(text: str) -> int:
@@ -116,15 +122,7 @@ def seed(text: str) -> int:
     >>> seed("0")
     0
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid seed {text!r}: a whole number is needed"
-        ) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: a seed is 0 or more")
-    return value
+    return _at_least(text, 0, "seed", "a seed is 0 or more")
 
 
 def seconds(text: str) -> float:
@@ -371,3 +369,15 @@ def parse_bot_list(
         count = f"{len(names)} player" + ("" if len(names) == 1 else "s")
         raise UsageError(f"argument {option}: {text!r} names {count}; {game} takes {low} to {high}")
     return names
+
+
+def preflight_bots(
+    names: Iterable[str],
+    needs_extra: Iterable[str],
+    bot: Callable[..., object],
+    options: Mapping[str, Mapping[str, Any]],
+) -> None:
+    """Build once each bot of ``names`` that is among ``needs_extra`` (with its ``options``), so
+    a missing extra or a refused option fails in one line before any work starts."""
+    for name in set(names) & set(needs_extra):
+        bot(name, **options[name])

@@ -20,6 +20,7 @@ from arena.cli import (
     add_executor_options,
     executor_for,
     parse_bot_list,
+    preflight_bots,
     print_json,
     seat_labels,
     seed,
@@ -125,8 +126,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     names = players_of(args)
     deck = deck_of(args)
     options = _bot_options(args)
-    for name in set(names) & set(OPENSPIEL_BOTS):
-        bot(name, **options[name])  # a missing extra fails here, in one line, before any work
+    preflight_bots(names, OPENSPIEL_BOTS, bot, options)
     with executor_for(args) as (executor, workers):
         result = tournament(
             names,
