@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arena import Action, Policy
-from arena.play import openspiel_bot
+from arena.play import RandomPolicy, openspiel_bot
 from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, Car, Card
 from express.errors import ExpressError
@@ -80,15 +80,8 @@ def _absolute(name: str | None) -> Caboose | None:
 
 
 @dataclass(frozen=True)
-class RandomBot:
-    """Any legal play, uniformly."""
-
-    name: str = "random"
-
-    def act(
-        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
-    ) -> Action:
-        return legal_actions[int(rng.integers(len(legal_actions)))]
+class RandomBot(RandomPolicy):
+    """Any legal play, uniformly (arena's baseline, by the name the other express bots share)."""
 
 
 def _gain(train: Train, play: Play) -> int:

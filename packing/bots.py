@@ -41,7 +41,7 @@ import numpy as np
 
 import arena
 from arena.deprecation import aliases
-from arena.play import openspiel_bot
+from arena.play import RandomPolicy, openspiel_bot
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
 from packing.game import PILE, Game, Grab, Loader, Observation
@@ -314,17 +314,11 @@ class GreedyLoaderBot(CapacityBot):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RandomBot:
-    """Any legal grab, uniformly; loads optimally unless given a ``loader``."""
+class RandomBot(RandomPolicy):
+    """Any legal grab, uniformly (arena's baseline); loads optimally unless given a ``loader``."""
 
     name: str = "random"
     loader: Loader | None = None
-
-    def act(
-        self, observation: Observation, legal_actions: Sequence[Any], rng: np.random.Generator
-    ) -> Grab:
-        legal: Sequence[Grab] = legal_actions
-        return legal[int(rng.integers(len(legal)))]
 
 
 _BOTS: dict[str, type[OptimalBot | BonusAwareBot | CapacityBot | GreedyLoaderBot | RandomBot]] = {
