@@ -36,7 +36,7 @@ import arena
 import express
 import packing
 from arena import GameState, Policy, sample_outcome
-from benchmarks.express_games import _Timed
+from benchmarks._timing import Timed
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ def decisions(args: argparse.Namespace) -> list[str]:
         f"OpenSpiel's bots, {args.simulations} simulations, {args.timing_games} games each, bot in seat 0"
     ]
     for title, new_game, searcher, others in _search_bots(args.simulations):
-        timed = _Timed(searcher)
+        timed = Timed(searcher)
         for seed in range(args.timing_games):
             arena.play(new_game(), [timed, *others], seed)
         for what, values in (("wall", timed.seconds), ("CPU", timed.cpu)):
