@@ -27,7 +27,6 @@ function.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 from collections.abc import Callable
@@ -36,7 +35,7 @@ from functools import partial
 import numpy as np
 
 from arena import play
-from benchmarks._timing import Timed, percentile
+from benchmarks._suite import Timed, percentile, run_sections
 from express import BOT_NAMES, Card, Decisive, Game, bot, decisive, deck_for, solve_deal
 from express.bots import OPENSPIEL_BOTS
 
@@ -222,12 +221,4 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--loss-deals", type=int, default=20, help="deals for the bots' loss (default 20)"
     )
-    parser.add_argument("--only", nargs="+", choices=list(SECTIONS), help="run only these sections")
-    args = parser.parse_args(argv)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Yardmaster Express games (load average {load:.1f} on {os.cpu_count()} cores)")
-    for name, section in SECTIONS.items():
-        if args.only is None or name in args.only:
-            print()
-            print("\n".join(section(args)))
-    return 0
+    return run_sections(parser, argv, SECTIONS, "Yardmaster Express games")

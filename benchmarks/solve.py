@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from benchmarks._timing import percentile
+from benchmarks._suite import percentile
 from packing import (
     SAMPLE_DECK,
     Cargo,

@@ -1,9 +1,12 @@
-"""The timing helpers the suites share (not a suite: the dispatcher skips ``_`` modules)."""
+"""What the suites share: timing helpers and running a suite's sections (not a suite itself:
+the dispatcher skips ``_`` modules)."""
 
 from __future__ import annotations
 
+import argparse
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,3 +41,22 @@ class Timed:
         self.seconds.append(time.perf_counter() - began)
         self.cpu.append(time.process_time() - began_cpu)
         return action
+
+
+def run_sections(
+    parser: argparse.ArgumentParser,
+    argv: list[str],
+    sections: Mapping[str, Callable[[argparse.Namespace], list[str]]],
+    title: str,
+) -> int:
+    """Parse ``argv`` (with ``--only SECTION ...`` added to ``parser``), print ``title`` with the
+    machine's load, then the lines of each section asked for, in order."""
+    parser.add_argument("--only", nargs="+", choices=list(sections), help="run only these sections")
+    args = parser.parse_args(argv)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{title} (load average {load:.1f} on {os.cpu_count()} cores)")
+    for name, section in sections.items():
+        if args.only is None or name in args.only:
+            print()
+            print("\n".join(section(args)))
+    return 0
