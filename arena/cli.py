@@ -39,7 +39,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import arena
 from arena.errors import ArenaError
@@ -60,9 +60,9 @@ __all__ = [
     "executor_for",
     "fail",
     "parse_bot_list",
-    "preflight_bots",
     "print_json",
     "run_main",
+    "run_tournament",
     "seat_labels",
     "seconds",
     "seed",
@@ -70,6 +70,8 @@ __all__ = [
     "wants_json",
     "whole_number",
 ]
+
+R = TypeVar("R")
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -371,13 +373,31 @@ def parse_bot_list(
     return names
 
 
-def preflight_bots(
-    names: Iterable[str],
-    needs_extra: Iterable[str],
+def run_tournament(
+    args: argparse.Namespace,
+    tournament: Callable[..., R],
+    names: Sequence[str],
+    *,
     bot: Callable[..., object],
-    options: Mapping[str, Mapping[str, Any]],
-) -> None:
-    """Build once each bot of ``names`` that is among ``needs_extra`` (with its ``options``), so
-    a missing extra or a refused option fails in one line before any work starts."""
+    needs_extra: Iterable[str],
+    bot_options: Mapping[str, Mapping[str, Any]],
+    **game_options: Any,
+) -> R:
+    """The game's ``tournament`` between the bots ``names`` as a ``tournament`` command runs it:
+    ``--games``, ``--seed`` and the executor options from ``args``, a progress bar on a terminal
+    unless ``--json``, and ``game_options`` passed on. Each bot among ``needs_extra`` is built
+    once first (with its ``bot_options``), so a missing extra or a refused option fails in one
+    line before any work starts."""
     for name in set(names) & set(needs_extra):
-        bot(name, **options[name])
+        bot(name, **bot_options[name])
+    with executor_for(args) as (executor, workers):
+        return tournament(
+            names,
+            games=args.games,
+            seed=args.seed,
+            workers=workers,
+            executor=executor,
+            progress=not args.json and sys.stderr.isatty(),
+            bot_options=bot_options,
+            **game_options,
+        )
