@@ -36,10 +36,10 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import arena
 from arena.errors import ArenaError
@@ -62,6 +62,7 @@ __all__ = [
     "parse_bot_list",
     "print_json",
     "run_main",
+    "run_tournament",
     "seat_labels",
     "seconds",
     "seed",
@@ -69,6 +70,8 @@ __all__ = [
     "wants_json",
     "whole_number",
 ]
+
+R = TypeVar("R")
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -93,21 +96,26 @@ class Parser(argparse.ArgumentParser):
 # --- option values: each quotes the input it refuses -----------------------------------------
 
 
+def _at_least(text: str, low: int, what: str, too_low: str) -> int:
+    """``text`` as a whole number of at least ``low``; ``what`` names the value in the error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid {what} {text!r}: a whole number is needed"
+        ) from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: {too_low}")
+    return value
+
+
 def whole_number(text: str) -> int:
     """A whole number of at least 1 (``--games``, ``--workers``, ``--top`` …).
 
     >>> whole_number("3")
     3
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: a whole number is needed"
-        ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: it must be at least 1")
-    return value
+    return _at_least(text, 1, "value", "it must be at least 1")
 
 
 def seed(text: str) -> int:
@@ -116,15 +124,7 @@ def seed(text: str) -> int:
     >>> seed("0")
     0
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid seed {text!r}: a whole number is needed"
-        ) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: a seed is 0 or more")
-    return value
+    return _at_least(text, 0, "seed", "a seed is 0 or more")
 
 
 def seconds(text: str) -> float:
@@ -371,3 +371,33 @@ def parse_bot_list(
         count = f"{len(names)} player" + ("" if len(names) == 1 else "s")
         raise UsageError(f"argument {option}: {text!r} names {count}; {game} takes {low} to {high}")
     return names
+
+
+def run_tournament(
+    args: argparse.Namespace,
+    tournament: Callable[..., R],
+    names: Sequence[str],
+    *,
+    bot: Callable[..., object],
+    needs_extra: Iterable[str],
+    bot_options: Mapping[str, Mapping[str, Any]],
+    **game_options: Any,
+) -> R:
+    """The game's ``tournament`` between the bots ``names`` as a ``tournament`` command runs it:
+    ``--games``, ``--seed`` and the executor options from ``args``, a progress bar on a terminal
+    unless ``--json``, and ``game_options`` passed on. Each bot among ``needs_extra`` is built
+    once first (with its ``bot_options``), so a missing extra or a refused option fails in one
+    line before any work starts."""
+    for name in set(names) & set(needs_extra):
+        bot(name, **bot_options[name])
+    with executor_for(args) as (executor, workers):
+        return tournament(
+            names,
+            games=args.games,
+            seed=args.seed,
+            workers=workers,
+            executor=executor,
+            progress=not args.json and sys.stderr.isatty(),
+            bot_options=bot_options,
+            **game_options,
+        )

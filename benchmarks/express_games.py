@@ -27,17 +27,15 @@ function.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 import numpy as np
 
-from arena import Action, Policy, play
+from arena import play
+from benchmarks._suite import Timed, percentile, run_sections
 from express import BOT_NAMES, Card, Decisive, Game, bot, decisive, deck_for, solve_deal
 from express.bots import OPENSPIEL_BOTS
 
@@ -51,28 +49,10 @@ EXACT_TARGET_MS = 200.0
 """solve_deal's target: a median under 0.2 s per whole two-player deal."""
 
 
-@dataclass
-class _Timed:
-    """A policy that times every decision of the policy it wraps (the benchmark's own probe)."""
-
-    policy: Policy
-    seconds: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)
-
-    def act(
-        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
-    ) -> Action:
-        began, began_cpu = time.perf_counter(), time.process_time()
-        action = self.policy.act(observation, legal_actions, rng)
-        self.seconds.append(time.perf_counter() - began)
-        self.cpu.append(time.process_time() - began_cpu)
-        return action
-
-
 def _games(name: str, args: argparse.Namespace) -> tuple[int, float, list[float], list[float]]:
     """(games, wall seconds, wall and CPU seconds per decision) for ``name`` in every seat."""
     games = max(1, args.games // 10) if name == "search" else args.games
-    timed = [_Timed(bot(name)) for _ in range(args.players)]
+    timed = [Timed(bot(name)) for _ in range(args.players)]
     began = time.perf_counter()
     for seed in range(games):
         play(Game(args.players), timed, seed)
@@ -112,7 +92,7 @@ def search(args: argparse.Namespace) -> list[str]:
     ]
     for what, values in (("wall", seconds), ("CPU", cpu)):
         ms = sorted(1000 * s for s in values)
-        p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+        p95 = percentile(ms, 0.95)
         verdict = "meets" if statistics.mean(ms) < TARGET_MS else "MISSES"
         lines.append(
             f"  {what:<4} ms per decision: mean {statistics.mean(ms):.1f}, median {statistics.median(ms):.1f}, "
@@ -241,12 +221,4 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--loss-deals", type=int, default=20, help="deals for the bots' loss (default 20)"
     )
-    parser.add_argument("--only", nargs="+", choices=list(SECTIONS), help="run only these sections")
-    args = parser.parse_args(argv)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Yardmaster Express games (load average {load:.1f} on {os.cpu_count()} cores)")
-    for name, section in SECTIONS.items():
-        if args.only is None or name in args.only:
-            print()
-            print("\n".join(section(args)))
-    return 0
+    return run_sections(parser, argv, SECTIONS, "Yardmaster Express games")

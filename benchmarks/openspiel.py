@@ -23,7 +23,6 @@ Figures depend on the machine's load; the load average is printed first.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 from collections.abc import Callable
@@ -36,7 +35,7 @@ import arena
 import express
 import packing
 from arena import GameState, Policy, sample_outcome
-from benchmarks.express_games import _Timed
+from benchmarks._suite import Timed, run_sections
 
 
 @dataclass(frozen=True)
@@ -143,7 +142,7 @@ def decisions(args: argparse.Namespace) -> list[str]:
         f"OpenSpiel's bots, {args.simulations} simulations, {args.timing_games} games each, bot in seat 0"
     ]
     for title, new_game, searcher, others in _search_bots(args.simulations):
-        timed = _Timed(searcher)
+        timed = Timed(searcher)
         for seed in range(args.timing_games):
             arena.play(new_game(), [timed, *others], seed)
         for what, values in (("wall", timed.seconds), ("CPU", timed.cpu)):
@@ -207,12 +206,4 @@ def main(argv: list[str]) -> int:
         "--workers", type=int, default=1, help="processes for the tournaments (default 1)"
     )
     parser.add_argument("--seed", type=int, default=1, help="the tournaments' seed (default 1)")
-    parser.add_argument("--only", nargs="+", choices=list(SECTIONS), help="run only these sections")
-    args = parser.parse_args(argv)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Both games through OpenSpiel (load average {load:.1f} on {os.cpu_count()} cores)")
-    for name, section in SECTIONS.items():
-        if args.only is None or name in args.only:
-            print()
-            print("\n".join(section(args)))
-    return 0
+    return run_sections(parser, argv, SECTIONS, "Both games through OpenSpiel")

@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from benchmarks._suite import percentile
 from packing import (
     SAMPLE_DECK,
     Cargo,
@@ -36,11 +37,6 @@ from packing import (
 )
 from packing.table import OptimalTable
 from tests.packing.brute import brute_force_loaded
-
-
-def _percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def _ms(seconds: float, digits: int = 1) -> str:
@@ -146,7 +142,7 @@ def deck(args: argparse.Namespace) -> int:
         f"CP-SAT: {engines[Engine.CP_SAT]}"
     )
     print(
-        f"  median {_ms(statistics.median(times), 3)}   p99 {_ms(_percentile(times, 0.99), 3)}   "
+        f"  median {_ms(statistics.median(times), 3)}   p99 {_ms(percentile(times, 0.99), 3)}   "
         f"max {_ms(max(times), 3)}   mean {_ms(statistics.fmean(times), 3)}"
     )
     print(f"  total {total:.2f} s (including verify)")
@@ -164,7 +160,7 @@ def deck(args: argparse.Namespace) -> int:
             return 1
     print(
         f"CP-SAT model alone on {len(sample)} of these solves: median "
-        f"{_ms(statistics.median(model_times), 3)}   p99 {_ms(_percentile(model_times, 0.99), 3)}   "
+        f"{_ms(statistics.median(model_times), 3)}   p99 {_ms(percentile(model_times, 0.99), 3)}   "
         f"(same answers; the fast path makes the median "
         f"{statistics.median(model_times) / statistics.median(times):.0f}x faster)"
     )
@@ -228,7 +224,7 @@ class _Runs:
         times = [self.times[i] for i in which]
         proven = sum(self.plans[i].optimal for i in which)
         return (
-            f"  {label:<12} {_ms(statistics.median(times))} {_ms(_percentile(times, 0.9))} "
+            f"  {label:<12} {_ms(statistics.median(times))} {_ms(percentile(times, 0.9))} "
             f"{_ms(max(times))}   {100 * proven / len(which):5.1f} %   {sum(times):7.2f} s"
         )
 
@@ -273,8 +269,8 @@ def grid(rows: int, columns: int, *, height: int, cases: int, seed: int, time_li
         print(f"  the {len(reached)} cases where the fast path hands over to CP-SAT:")
         print(fast.row("solve", reached))
         print(model.row("model alone", reached))
-    p90_fast = _percentile(fast.times, 0.9)
-    p90_model = _percentile(model.times, 0.9)
+    p90_fast = percentile(fast.times, 0.9)
+    p90_model = percentile(model.times, 0.9)
     met = p90_fast <= p90_model
     print(
         f"target: solve's p90 ({_ms(p90_fast).strip()}) not slower than the model alone's "

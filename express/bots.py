@@ -26,11 +26,12 @@ import random as _random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from arena import Action, Policy
+from arena.play import RandomPolicy, openspiel_bot
 from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, Car, Card
 from express.errors import ExpressError
@@ -39,6 +40,9 @@ from express.game import Observation
 from express.match import MatchObservation
 from express.search import best_train
 from express.train import Play, Train, connects
+
+if TYPE_CHECKING:  # the openspiel extra is imported only when an mcts bot is made
+    from arena.openspiel import Codec
 
 __all__ = [
     "RandomBot",
@@ -76,15 +80,8 @@ def _absolute(name: str | None) -> Caboose | None:
 
 
 @dataclass(frozen=True)
-class RandomBot:
-    """Any legal play, uniformly."""
-
-    name: str = "random"
-
-    def act(
-        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
-    ) -> Action:
-        return legal_actions[int(rng.integers(len(legal_actions)))]
+class RandomBot(RandomPolicy):
+    """Any legal play, uniformly (arena's baseline, by the name the other express bots share)."""
 
 
 def _gain(train: Train, play: Play) -> int:
@@ -277,21 +274,16 @@ SEARCH_SIMULATIONS = 100
 """The default simulations per decision of OpenSpiel's ``mcts`` and ``ismcts``."""
 
 
+def _codec() -> Codec:
+    from express.openspiel import CODEC
+
+    return CODEC
+
+
 def _openspiel(search: str, *, simulations: int = SEARCH_SIMULATIONS, **options: Any) -> Policy:
     """OpenSpiel's ``search`` bot on ``python_yardmaster_express`` (the ``openspiel`` extra,
     imported only here: the package never needs OpenSpiel otherwise)."""
-    from arena.errors import ArenaError
-
-    try:
-        from express.openspiel import CODEC
-    except ImportError as error:  # the extra is missing (MissingExtraError): say which
-        raise ExpressError(f"bot {search!r} needs OpenSpiel: {error}") from None
-    from arena.openspiel import SearchPolicy
-
-    try:
-        return SearchPolicy(CODEC, search, simulations=simulations, **options)
-    except ArenaError as error:
-        raise ExpressError(f"bot {search!r}: {error}") from None
+    return openspiel_bot(_codec, search, ExpressError, simulations=simulations, **options)
 
 
 _FACTORIES: dict[str, Callable[..., Policy]] = {

@@ -375,6 +375,24 @@ def _format(cards: Iterable[Card]) -> str:
     return ",".join(str(card) for card in cards)
 
 
+#: The fields a :class:`Game` shares with its clone: values no move changes in place (a move may
+#: rebind one); the other fields are lists a move changes, so a clone copies them.
+_SHARED_BY_CLONES = (
+    "players",
+    "hand_size",
+    "rounds",
+    "start_player",
+    "pass_left",
+    "deck",
+    "order",
+    "caboose",
+    "caboose_pending",
+    "turn",
+    "_kinds",
+    "_kind_of",
+)
+
+
 class Game:
     """A game of Yardmaster Express in the ``arena`` protocol (see the module docstring).
 
@@ -393,27 +411,7 @@ class Game:
     ((Card.parse('R2|R2'), Card.parse('B2|B3'), Card.parse('R2|R3')), 1)
     """
 
-    __slots__ = (
-        "players",
-        "hand_size",
-        "rounds",
-        "start_player",
-        "pass_left",
-        "deck",
-        "order",
-        "caboose",
-        "caboose_pending",
-        "drawn",
-        "hand",
-        "trains",
-        "seen",
-        "turn",
-        "_kinds",
-        "_kind_of",
-        "_ids",
-        "_left",
-        "_log",
-    )
+    __slots__ = (*_SHARED_BY_CLONES, "drawn", "hand", "trains", "seen", "_ids", "_left", "_log")
 
     players: int
     hand_size: int
@@ -596,20 +594,7 @@ class Game:
     def clone(self) -> Game:
         """An independent copy."""
         copy = Game.__new__(Game)
-        for name in (
-            "players",
-            "hand_size",
-            "rounds",
-            "start_player",
-            "pass_left",
-            "deck",
-            "order",
-            "caboose",
-            "caboose_pending",
-            "turn",
-            "_kinds",
-            "_kind_of",
-        ):
+        for name in _SHARED_BY_CLONES:
             object.__setattr__(copy, name, getattr(self, name))
         copy.drawn = list(self.drawn)
         copy.hand = list(self.hand)

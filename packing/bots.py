@@ -41,6 +41,7 @@ import numpy as np
 
 import arena
 from arena.deprecation import aliases
+from arena.play import RandomPolicy, openspiel_bot
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
 from packing.game import PILE, Game, Grab, Loader, Observation
@@ -50,7 +51,7 @@ from packing.rules import ROUND_WIN_BONUS, START_POINTS
 from packing.stats import closest_capacity
 
 if TYPE_CHECKING:  # the openspiel extra is imported only when an mcts bot is made
-    from arena.openspiel import SearchPolicy
+    from arena.openspiel import Codec, SearchPolicy
 
 __all__ = [
     "BOT_NAMES",
@@ -313,17 +314,11 @@ class GreedyLoaderBot(CapacityBot):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RandomBot:
-    """Any legal grab, uniformly; loads optimally unless given a ``loader``."""
+class RandomBot(RandomPolicy):
+    """Any legal grab, uniformly (arena's baseline); loads optimally unless given a ``loader``."""
 
     name: str = "random"
     loader: Loader | None = None
-
-    def act(
-        self, observation: Observation, legal_actions: Sequence[Any], rng: np.random.Generator
-    ) -> Grab:
-        legal: Sequence[Grab] = legal_actions
-        return legal[int(rng.integers(len(legal)))]
 
 
 _BOTS: dict[str, type[OptimalBot | BonusAwareBot | CapacityBot | GreedyLoaderBot | RandomBot]] = {
@@ -376,23 +371,18 @@ def bot(
     return cls(**options)
 
 
+def _codec() -> Codec:
+    from packing.openspiel import CODEC
+
+    return CODEC
+
+
 def _search_bot(
     name: str, *, simulations: int = SEARCH_SIMULATIONS, **options: Any
 ) -> SearchPolicy:
     """OpenSpiel's search bot ``name`` on ``python_pack_and_stack`` (imported only here: the
     package never needs OpenSpiel otherwise)."""
-    from arena.errors import ArenaError
-
-    try:
-        from packing.openspiel import CODEC
-    except ImportError as error:  # the extra is missing (MissingExtraError): say which
-        raise PackingError(f"bot {name!r} needs OpenSpiel: {error}") from None
-    from arena.openspiel import SearchPolicy
-
-    try:
-        return SearchPolicy(CODEC, name, simulations=simulations, **options)
-    except ArenaError as error:
-        raise PackingError(f"bot {name!r}: {error}") from None
+    return openspiel_bot(_codec, name, PackingError, simulations=simulations, **options)
 
 
 def tournament(

@@ -101,6 +101,17 @@ def expected_penalties(table: OptimalTable) -> tuple[Fraction, ...]:
     return tuple(Fraction(int(weights @ penalties[:, j]), ROLLS) for j in range(len(table.deck)))
 
 
+def _truck_dict(truck: Truck) -> dict[str, Any]:
+    """How a truck starts each JSON description of it here."""
+    return {
+        "truck": truck.name,
+        "mask": str(truck),
+        "height": truck.height,
+        "capacity": truck.capacity,
+        "variant": truck.is_variant,
+    }
+
+
 @dataclass(frozen=True)
 class TruckStats:
     """How one truck of a deck fares over every roll of the dice."""
@@ -116,11 +127,7 @@ class TruckStats:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description (probabilities as floats)."""
         return {
-            "truck": self.truck.name,
-            "mask": str(self.truck),
-            "height": self.truck.height,
-            "capacity": self.truck.capacity,
-            "variant": self.truck.is_variant,
+            **_truck_dict(self.truck),
             "expected_penalty": float(self.expected_penalty),
             "p_best": float(self.p_best),
             "p_perfect": float(self.p_perfect),
@@ -270,11 +277,7 @@ class RankedTruck:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "truck": self.truck.name,
-            "mask": str(self.truck),
-            "height": self.truck.height,
-            "capacity": self.truck.capacity,
-            "variant": self.truck.is_variant,
+            **_truck_dict(self.truck),
             "penalty": self.penalty,
             "optimal": self.optimal,
         }

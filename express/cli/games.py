@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 import numpy as np
@@ -32,8 +31,8 @@ import numpy as np
 from arena import play
 from arena.cli import (
     add_executor_options,
-    executor_for,
     parse_bot_list,
+    run_tournament,
     seat_labels,
     seed,
     whole_number,
@@ -179,20 +178,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_tournament(args: argparse.Namespace) -> int:
     names = players_of(args)
     options = _bot_options(args)
-    for name in set(names) & set(OPENSPIEL_BOTS):
-        bot(name, **options[name])  # a missing extra fails here, in one line, before any work
-    with executor_for(args) as (executor, workers):
-        result = tournament(
-            names,
-            games=args.games,
-            seed=args.seed,
-            match=args.match,
-            caboose=args.caboose,
-            workers=workers,
-            executor=executor,
-            progress=not args.json and sys.stderr.isatty(),
-            bot_options=options,
-        )
+    result = run_tournament(
+        args,
+        tournament,
+        names,
+        bot=bot,
+        needs_extra=OPENSPIEL_BOTS,
+        bot_options=options,
+        match=args.match,
+        caboose=args.caboose,
+    )
     counts = decided(result)
     if args.json:
         data = result.to_dict() | {"match": bool(args.match), "decided": counts.to_dict()}

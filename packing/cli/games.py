@@ -12,15 +12,14 @@ search), and ``--simulations N`` for its simulations per decision. A bot named t
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 from arena.cli import (
     add_executor_options,
-    executor_for,
     parse_bot_list,
     print_json,
+    run_tournament,
     seat_labels,
     seed,
     whole_number,
@@ -125,19 +124,15 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     names = players_of(args)
     deck = deck_of(args)
     options = _bot_options(args)
-    for name in set(names) & set(OPENSPIEL_BOTS):
-        bot(name, **options[name])  # a missing extra fails here, in one line, before any work
-    with executor_for(args) as (executor, workers):
-        result = tournament(
-            names,
-            games=args.games,
-            seed=args.seed,
-            workers=workers,
-            executor=executor,
-            deck=deck,
-            progress=not args.json and sys.stderr.isatty(),
-            bot_options=options,
-        )
+    result = run_tournament(
+        args,
+        tournament,
+        names,
+        bot=bot,
+        needs_extra=OPENSPIEL_BOTS,
+        bot_options=options,
+        deck=deck,
+    )
     if args.json:
         print_json(result.to_dict())
     else:
