@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
 
 # (colour letter or None for wild, value)
 PlainCar = tuple[str | None, int]
 PlainPlay = tuple[str, bool]
 
 
+@cache  # a pure function of the text, called at every node of the enumeration
 def halves(card: str) -> tuple[PlainCar, PlainCar]:
     left, right = card.upper().split("|")
     return (left[0], int(left[1:])), (right[0], int(right[1:]))
@@ -27,17 +29,29 @@ def cars(plays: Sequence[PlainPlay]) -> list[PlainCar]:
     return row
 
 
-def legal(plays: Sequence[PlainPlay]) -> bool:
+def after(last: PlainCar, card: str, face_up: bool) -> PlainCar | None:
+    """The train's last car once ``card`` is added after ``last``, or None if it may not be."""
+    if not face_up:
+        return (None, 2)
+    left, right = halves(card)
+    if last[0] is not None and left[0] != last[0] and left[1] != last[1]:
+        return None
+    return right
+
+
+def last_car(plays: Sequence[PlainPlay]) -> PlainCar | None:
+    """The last car of the train ``plays`` make after the engine, or None if one is illegal."""
     last: PlainCar = (None, 0)  # the engine
     for card, face_up in plays:
-        left, right = halves(card)
-        if face_up:
-            if last[0] is not None and left[0] != last[0] and left[1] != last[1]:
-                return False
-            last = right
-        else:
-            last = (None, 2)
-    return True
+        follows = after(last, card, face_up)
+        if follows is None:
+            return None
+        last = follows
+    return last
+
+
+def legal(plays: Sequence[PlainPlay]) -> bool:
+    return last_car(plays) is not None
 
 
 def longest_run(row: Sequence[PlainCar]) -> int:
@@ -91,7 +105,9 @@ def brute_best(
     best_plays: list[PlainPlay] = []
     path: list[PlainPlay] = list(start)
 
-    def visit(k: int) -> None:
+    # Each play is checked against the last car of the legal path before it, which is what
+    # ``legal`` checks of the whole path, so the same trains are visited.
+    def visit(k: int, last: PlainCar) -> None:
         nonlocal best, count, best_plays
         if k == 0:
             score = solo_score(path, bonus=bonus, caboose=caboose, caboose_points=caboose_points)
@@ -105,13 +121,15 @@ def brute_best(
                 continue
             left[card] -= 1
             for face_up in (True, False):
-                path.append((card, face_up))
-                if not face_up or legal(path):
-                    visit(k - 1)
-                path.pop()
+                new_last = after(last, card, face_up)
+                if new_last is not None:
+                    path.append((card, face_up))
+                    visit(k - 1, new_last)
+                    path.pop()
             left[card] += 1
 
-    if not legal(path):
+    last = last_car(path)
+    if last is None:
         raise ValueError("illegal start")
-    visit(length)
+    visit(length, last)
     return best, count, best_plays

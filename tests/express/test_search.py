@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import cache
 
 import pytest
 
@@ -174,10 +175,21 @@ def test_agrees_with_brute_force_on_random_pools(chunk: int) -> None:
         check_result(pool, length, counted, bonus=bonus)
 
 
+@cache  # cars are immutable values; the brute force converts the same few again and again
+def _library_car(car: brute.PlainCar) -> Car:
+    color, value = car
+    return WILD if color is None else Car(Color(color), value)
+
+
 def _library_caboose_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
+    # A caboose's test is a predicate of the row alone, so a row the brute force meets again
+    # (face-down cards make the same wild cars) takes the answer it had.
+    @cache
+    def met(row: tuple[brute.PlainCar, ...]) -> bool:
+        return caboose.test(tuple(_library_car(car) for car in row))
+
     def test(row: list[brute.PlainCar]) -> bool:
-        cars = tuple(WILD if color is None else Car(Color(color), value) for color, value in row)
-        return caboose.test(cars)
+        return met(tuple(row))
 
     return test
 
