@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
-from functools import cache
+from collections.abc import Iterable
 
 import pytest
 
 from express import (
     CABOOSES,
     DECK,
-    WILD,
     Caboose,
-    Car,
     Card,
-    Color,
     Play,
     PoolError,
     Train,
@@ -25,6 +21,7 @@ from express import (
     deck_for,
 )
 from tests.express import brute
+from tests.express.library_rows import library_test
 
 COLORS = "BRGYP"
 
@@ -175,25 +172,6 @@ def test_agrees_with_brute_force_on_random_pools(chunk: int) -> None:
         check_result(pool, length, counted, bonus=bonus)
 
 
-@cache  # cars are immutable values; the brute force converts the same few again and again
-def _library_car(car: brute.PlainCar) -> Car:
-    color, value = car
-    return WILD if color is None else Car(Color(color), value)
-
-
-def _library_caboose_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
-    # A caboose's test is a predicate of the row alone, so a row the brute force meets again
-    # (face-down cards make the same wild cars) takes the answer it had.
-    @cache
-    def met(row: tuple[brute.PlainCar, ...]) -> bool:
-        return caboose.test(tuple(_library_car(car) for car in row))
-
-    def test(row: list[brute.PlainCar]) -> bool:
-        return met(tuple(row))
-
-    return test
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "caboose", [c for c in CABOOSES if not c.is_relative], ids=lambda c: c.name
@@ -209,7 +187,7 @@ def test_agrees_with_brute_force_with_a_caboose(caboose: Caboose) -> None:
             pool,
             length,
             bonus=bonus,
-            caboose=_library_caboose_test(caboose),
+            caboose=library_test(caboose),
             caboose_points=caboose.points,
         )
         result = best_train(
