@@ -7,11 +7,14 @@ what another one reads.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import pytest
 from hypothesis import settings
 
+import arena.cli
+from arena.executors import executor_from
 from packing import DICE, LENGTHS, Cargo, solve, verify
 from packing.table import OptimalTable, build_table
 from tests.decks import SMALL_DECK, SPLIT_DECK
@@ -46,3 +49,16 @@ def split_deck_table() -> OptimalTable:
     report = build_table(SPLIT_DECK, workers=1)
     assert report.all_optimal
     return report.table
+
+
+@pytest.fixture
+def quick_unreachable_scheduler(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands' Dask scheduler connections give up after a fraction of a second.
+
+    A test that names a scheduler nobody listens on checks the one-line error, not how long
+    the library waits for an answer that never comes (tests/arena/test_executors.py checks
+    ``connect_timeout`` itself), so there is no point waiting the default.
+    """
+    monkeypatch.setattr(
+        arena.cli, "executor_from", functools.partial(executor_from, connect_timeout=0.25)
+    )

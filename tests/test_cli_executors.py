@@ -23,6 +23,7 @@ def run(capsys: pytest.CaptureFixture[str], main: Main, *argv: str) -> tuple[int
     return code, out, err
 
 
+@pytest.mark.usefixtures("quick_unreachable_scheduler")
 @pytest.mark.parametrize("command", COMMANDS, ids=["packing", "express"])
 @pytest.mark.parametrize(
     ("options", "quoted"),

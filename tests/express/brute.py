@@ -8,51 +8,99 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
+from typing import NamedTuple
 
 # (colour letter or None for wild, value)
 PlainCar = tuple[str | None, int]
 PlainPlay = tuple[str, bool]
 
 
+@cache  # a pure function of the text, called at every node of the enumeration
 def halves(card: str) -> tuple[PlainCar, PlainCar]:
     left, right = card.upper().split("|")
     return (left[0], int(left[1:])), (right[0], int(right[1:]))
 
 
+def play_cars(card: str, face_up: bool) -> tuple[PlainCar, PlainCar]:
+    """The two cars one play adds; a face-down card is two wild cars worth 2."""
+    return halves(card) if face_up else ((None, 2), (None, 2))
+
+
 def cars(plays: Sequence[PlainPlay]) -> list[PlainCar]:
-    """The cars after the engine; a face-down card is two wild cars worth 2."""
+    """The cars after the engine."""
     row: list[PlainCar] = []
     for card, face_up in plays:
-        row.extend(halves(card) if face_up else [(None, 2), (None, 2)])
+        row.extend(play_cars(card, face_up))
     return row
 
 
-def legal(plays: Sequence[PlainPlay]) -> bool:
+def after(last: PlainCar, card: str, face_up: bool) -> PlainCar | None:
+    """The train's last car once ``card`` is added after ``last``, or None if it may not be."""
+    if not face_up:
+        return (None, 2)
+    left, right = halves(card)
+    if last[0] is not None and left[0] != last[0] and left[1] != last[1]:
+        return None
+    return right
+
+
+def last_car(plays: Sequence[PlainPlay]) -> PlainCar | None:
+    """The last car of the train ``plays`` make after the engine, or None if one is illegal."""
     last: PlainCar = (None, 0)  # the engine
     for card, face_up in plays:
-        left, right = halves(card)
-        if face_up:
-            if last[0] is not None and left[0] != last[0] and left[1] != last[1]:
-                return False
-            last = right
+        follows = after(last, card, face_up)
+        if follows is None:
+            return None
+        last = follows
+    return last
+
+
+def legal(plays: Sequence[PlainPlay]) -> bool:
+    return last_car(plays) is not None
+
+
+class Tally(NamedTuple):
+    """A row read from the engine on: its points, its longest colour run, the run it ends with."""
+
+    points: int = 0
+    longest: int = 0
+    run: int = 0
+    color: str | None = None
+
+    def add(self, car: PlainCar) -> Tally:
+        color, value = car
+        if color is None:
+            run = 0
+        elif color == self.color:
+            run = self.run + 1
         else:
-            last = (None, 2)
-    return True
+            run = 1
+        return Tally(self.points + value, max(self.longest, run), run, color)
+
+
+def tally(row: Sequence[PlainCar]) -> Tally:
+    total = Tally()
+    for car in row:
+        total = total.add(car)
+    return total
 
 
 def longest_run(row: Sequence[PlainCar]) -> int:
-    best = run = 0
-    previous: str | None = None
-    for color, _ in row:
-        if color is None:
-            run = 0
-        elif color == previous:
-            run += 1
-        else:
-            run = 1
-        previous = color
-        best = max(best, run)
-    return best
+    return tally(row).longest
+
+
+def _score(
+    total: Tally,
+    plays: Sequence[PlainPlay],
+    bonus: bool,
+    caboose: Callable[[list[PlainCar]], bool] | None,
+    caboose_points: int,
+) -> int:
+    score = total.points + (total.longest if bonus else 0)
+    if caboose is not None and caboose(cars(plays)):
+        score += caboose_points
+    return score
 
 
 def solo_score(
@@ -62,13 +110,7 @@ def solo_score(
     caboose: Callable[[list[PlainCar]], bool] | None = None,
     caboose_points: int = 0,
 ) -> int:
-    row = cars(plays)
-    score = sum(value for _, value in row)
-    if bonus:
-        score += longest_run(row)
-    if caboose is not None and caboose(row):
-        score += caboose_points
-    return score
+    return _score(tally(cars(plays)), plays, bonus, caboose, caboose_points)
 
 
 def brute_best(
@@ -91,10 +133,13 @@ def brute_best(
     best_plays: list[PlainPlay] = []
     path: list[PlainPlay] = list(start)
 
-    def visit(k: int) -> None:
+    # Each play is checked against the last car of the legal path before it, which is what
+    # ``legal`` checks of the whole path, so the same trains are visited. The tally grows a
+    # play at a time, so at a leaf it is tally(cars(path)) and the score is solo_score(path).
+    def visit(k: int, last: PlainCar, total: Tally) -> None:
         nonlocal best, count, best_plays
         if k == 0:
-            score = solo_score(path, bonus=bonus, caboose=caboose, caboose_points=caboose_points)
+            score = _score(total, path, bonus, caboose, caboose_points)
             if score > best:
                 best, count, best_plays = score, 1, path[len(start) :]
             elif score == best:
@@ -105,13 +150,16 @@ def brute_best(
                 continue
             left[card] -= 1
             for face_up in (True, False):
-                path.append((card, face_up))
-                if not face_up or legal(path):
-                    visit(k - 1)
-                path.pop()
+                new_last = after(last, card, face_up)
+                if new_last is not None:
+                    first, second = play_cars(card, face_up)
+                    path.append((card, face_up))
+                    visit(k - 1, new_last, total.add(first).add(second))
+                    path.pop()
             left[card] += 1
 
-    if not legal(path):
+    last = last_car(path)
+    if last is None:
         raise ValueError("illegal start")
-    visit(length)
+    visit(length, last, tally(cars(path)))
     return best, count, best_plays

@@ -18,11 +18,8 @@ import pytest
 from express import (
     CABOOSES,
     DECK,
-    WILD,
     Caboose,
-    Car,
     Card,
-    Color,
     Play,
     Train,
     best_train,
@@ -34,6 +31,7 @@ from express.search import single_search
 from express.search.core import Search, root_state
 from express.search.met import MetBound
 from tests.express import brute
+from tests.express.library_rows import library_test
 
 ABSOLUTE = [c for c in CABOOSES if not c.is_relative]
 COLORS = "BRGYP"
@@ -43,14 +41,6 @@ MET_MARK = 1000
 
 def plain(plays: tuple[Play, ...]) -> list[brute.PlainPlay]:
     return [(str(play.card), play.face_up) for play in plays]
-
-
-def library_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
-    def test(row: list[brute.PlainCar]) -> bool:
-        cars = tuple(WILD if color is None else Car(Color(color), value) for color, value in row)
-        return caboose.test(cars)
-
-    return test
 
 
 def random_pool(rng: random.Random, size: int) -> list[str]:

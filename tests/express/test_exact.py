@@ -1,10 +1,16 @@
-"""solve_order against plain minimax: every play sequence, no pruning, no table."""
+"""solve_order against plain minimax: every play sequence, no table.
+
+The longer deals use the same minimax with alpha-beta cut-offs, which return exactly the
+minimax value (a branch is abandoned only once it cannot change the max or min above it);
+the two-round deals check the pruned and unpruned searches agree.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import json
+import math
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,16 +29,26 @@ from express.scoring import score_game
 from express.train import Play, Train
 
 
-def plain_minimax(order: Sequence[Card], caboose: Caboose | None, rounds: int) -> int:
-    """Player 0's score minus player 1's under optimal play, by trying every line."""
+def plain_minimax(
+    order: Sequence[Card], caboose: Caboose | None, rounds: int, *, prune: bool = False
+) -> int:
+    """Player 0's score minus player 1's under optimal play, by trying every line.
 
-    def value(turn: int, hand: tuple[Card, ...], trains: tuple[Train, Train]) -> int:
+    With ``prune``, a node stops trying its moves once ``alpha >= beta``: the player above it
+    already has a line at least as good as anything this node can give back, so its max or
+    min, and the root's value, are unchanged (fail-soft alpha-beta from an infinite window
+    returns the exact minimax value).
+    """
+
+    def value(
+        turn: int, hand: tuple[Card, ...], trains: tuple[Train, Train], alpha: float, beta: float
+    ) -> int:
         if turn == 2 * rounds:
             game = score_game(list(trains), start_player=0, caboose=caboose)
             return game.players[0].total - game.players[1].total
         hand = hand + (order[2 + turn],)
         mover = turn % 2
-        results = []
+        best: int | None = None
         for i, card in enumerate(hand):
             rest = hand[:i] + hand[i + 1 :]
             for face_up in (True, False):
@@ -40,10 +56,19 @@ def plain_minimax(order: Sequence[Card], caboose: Caboose | None, rounds: int) -
                     continue
                 grown = trains[mover].add(card, face_up)
                 after = (grown, trains[1]) if mover == 0 else (trains[0], grown)
-                results.append(value(turn + 1, rest, after))
-        return max(results) if mover == 0 else min(results)
+                result = value(turn + 1, rest, after, alpha, beta)
+                if mover == 0:
+                    best = result if best is None else max(best, result)
+                    alpha = max(alpha, result)
+                else:
+                    best = result if best is None else min(best, result)
+                    beta = min(beta, result)
+                if prune and alpha >= beta:
+                    return best
+        assert best is not None  # a face-down play is always legal
+        return best
 
-    return value(0, tuple(order[:2]), (Train(), Train()))
+    return value(0, tuple(order[:2]), (Train(), Train()), -math.inf, math.inf)
 
 
 def line_score(order: Sequence[Card], line: Sequence[Play], caboose: Caboose | None) -> int:
@@ -72,6 +97,7 @@ def test_two_round_deals_match_plain_minimax(index: int) -> None:
     for order in random_orders(6, seed=index):
         solution = solve_order(order, caboose=caboose, rounds=2)
         assert solution.value == plain_minimax(order, caboose, 2)
+        assert plain_minimax(order, caboose, 2, prune=True) == solution.value
         assert len(solution.line) == 4
         assert line_score(order, solution.line, caboose) == solution.value
 
@@ -81,7 +107,7 @@ def test_three_round_deals_match_plain_minimax() -> None:
     for caboose in (None, CABOOSES[0], CABOOSES[6], CABOOSES[15]):
         for order in random_orders(2, seed=5):
             solution = solve_order(order, caboose=caboose, rounds=3)
-            assert solution.value == plain_minimax(order, caboose, 3)
+            assert solution.value == plain_minimax(order, caboose, 3, prune=True)
             assert line_score(order, solution.line, caboose) == solution.value
 
 
@@ -99,17 +125,42 @@ def test_too_short_an_order_is_refused() -> None:
         solve_order(list(deck_for(2)), rounds=0)
 
 
-def game_minimax(game: Game) -> int:
-    """Start player's total minus the other's under optimal play, through the Game's own rules."""
-    if game.is_terminal():
-        score = game.score()
-        return score.players[game.start_player].total - score.players[1 - game.start_player].total
-    results = []
-    for action in game.legal_actions():
-        child = game.clone()
-        child.apply_action(action)
-        results.append(game_minimax(child))
-    return max(results) if game.current_player() == game.start_player else min(results)
+def game_minimax(game: Game, *, prune: bool = False) -> int:
+    """Start player's total minus the other's under optimal play, through the Game's own rules.
+
+    ``prune`` adds alpha-beta cut-offs, which leave the value unchanged (see plain_minimax).
+    """
+
+    def value(game: Game, alpha: float, beta: float) -> int:
+        if game.is_terminal():
+            score = game.score()
+            start = game.start_player
+            return score.players[start].total - score.players[1 - start].total
+        maximizing = game.current_player() == game.start_player
+        best: int | None = None
+        for action in game.legal_actions():
+            child = game.clone()
+            child.apply_action(action)
+            result = value(child, alpha, beta)
+            if maximizing:
+                best = result if best is None else max(best, result)
+                alpha = max(alpha, result)
+            else:
+                best = result if best is None else min(best, result)
+                beta = min(beta, result)
+            if prune and alpha >= beta:
+                return best
+        assert best is not None  # a game not over has a legal action
+        return best
+
+    return value(game, -math.inf, math.inf)
+
+
+def test_pruned_game_minimax_agrees_with_the_unpruned_one() -> None:
+    for i, order in enumerate(random_orders(4, seed=25)):
+        caboose = CABOOSES[i * 5] if i % 2 else None
+        game = Game(2, order=order, rounds=2, caboose=caboose, start_player=i % 2)
+        assert game_minimax(game, prune=True) == game_minimax(game)
 
 
 @pytest.mark.slow
@@ -123,7 +174,7 @@ def test_solve_deal_from_any_turn_matches_the_games_own_minimax(start_player: in
             legal = game.legal_actions()
             game.apply_action(legal[int(rng.integers(len(legal)))])
         solution = solve_deal(game)
-        assert solution.value == game_minimax(game)
+        assert solution.value == game_minimax(game, prune=True)
         for step in solution.line:  # the line is legal and reaches the value
             game.apply_action(step)
         assert game.is_terminal() and solve_deal(game).value == solution.value

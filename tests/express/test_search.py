@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import pytest
 
 from express import (
     CABOOSES,
     DECK,
-    WILD,
     Caboose,
-    Car,
     Card,
-    Color,
     Play,
     PoolError,
     Train,
@@ -24,6 +21,7 @@ from express import (
     deck_for,
 )
 from tests.express import brute
+from tests.express.library_rows import library_test
 
 COLORS = "BRGYP"
 
@@ -174,14 +172,6 @@ def test_agrees_with_brute_force_on_random_pools(chunk: int) -> None:
         check_result(pool, length, counted, bonus=bonus)
 
 
-def _library_caboose_test(caboose: Caboose) -> Callable[[list[brute.PlainCar]], bool]:
-    def test(row: list[brute.PlainCar]) -> bool:
-        cars = tuple(WILD if color is None else Car(Color(color), value) for color, value in row)
-        return caboose.test(cars)
-
-    return test
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "caboose", [c for c in CABOOSES if not c.is_relative], ids=lambda c: c.name
@@ -197,7 +187,7 @@ def test_agrees_with_brute_force_with_a_caboose(caboose: Caboose) -> None:
             pool,
             length,
             bonus=bonus,
-            caboose=_library_caboose_test(caboose),
+            caboose=library_test(caboose),
             caboose_points=caboose.points,
         )
         result = best_train(

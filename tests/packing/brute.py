@@ -36,15 +36,19 @@ def _tileable(cubes: frozenset[tuple[int, int, int]], counts: tuple[int, ...]) -
     if not cubes:
         return True
     x, y, z = min(cubes)  # this cube must be the lowest-coordinate cube of some rod
-    for length in range(1, 6):
-        if not counts[length - 1]:
-            continue
-        for dx, dy, dz in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
-            rod = frozenset((x + i * dx, y + i * dy, z + i * dz) for i in range(length))
-            if rod <= cubes:
-                rest = counts[: length - 1] + (counts[length - 1] - 1,) + counts[length:]
-                if _tileable(cubes - rod, rest):
-                    return True
-            if length == 1:
-                break
+    if counts[0] and _tileable(cubes - {(x, y, z)}, _one_fewer(counts, 1)):
+        return True
+    for dx, dy, dz in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
+        rod = [(x, y, z)]
+        for length in range(2, 6):
+            cube = (x + (length - 1) * dx, y + (length - 1) * dy, z + (length - 1) * dz)
+            if cube not in cubes:
+                break  # every longer rod this way holds this cube too, so none fits
+            rod.append(cube)
+            if counts[length - 1] and _tileable(cubes.difference(rod), _one_fewer(counts, length)):
+                return True
     return False
+
+
+def _one_fewer(counts: tuple[int, ...], length: int) -> tuple[int, ...]:
+    return counts[: length - 1] + (counts[length - 1] - 1,) + counts[length:]

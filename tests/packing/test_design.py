@@ -379,6 +379,7 @@ def test_decks_optimise_writes_a_deck_that_keeps_the_facts(tmp_path: Path) -> No
         (["table", "build", "--scheduler", "tcp://127.0.0.1:9"], "'tcp://127.0.0.1:9'"),
     ],
 )
+@pytest.mark.usefixtures("quick_unreachable_scheduler")
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], quoted: str) -> None:
     done = cli(*argv)
     assert done.returncode == 2
