@@ -22,7 +22,7 @@ from packing import (
     solve,
     verify,
 )
-from packing.game import Grab, GrabOrder
+from packing.game import FROM_PILE, Grab, GrabOrder, Source
 from packing.table import OptimalTable, find_table
 
 
@@ -52,6 +52,9 @@ def sample_values() -> dict[str, object]:
     values["observation"] = game.observation(1)
     values["grab"] = Grab(SAMPLE_DECK[4], owner=2)
     values["grab order"] = GrabOrder((2, 0, 1))
+    values["setup"] = game.setup
+    values["source (pile)"] = FROM_PILE
+    values["source (revealed)"] = Source.revealed_by(2)
     values["bot optimal"] = bot("optimal")
     values["bot greedy-loader"] = bot("greedy-loader")
     for status in Status:
