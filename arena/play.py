@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -23,10 +23,7 @@ from arena.errors import ArenaError
 from arena.memo import IdentityMemo
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
 
-if TYPE_CHECKING:
-    from arena.openspiel import Codec, SearchPolicy
-
-__all__ = ["RandomPolicy", "openspiel_bot", "play", "sample_outcome", "seat_streams"]
+__all__ = ["RandomPolicy", "play", "sample_outcome", "seat_streams"]
 
 S = TypeVar("S", bound=GameState)
 
@@ -202,34 +199,3 @@ class RandomPolicy:
         self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
         return legal_actions[int(rng.integers(len(legal_actions)))]
-
-
-def openspiel_bot(
-    load_codec: Callable[[], Codec],
-    search: str,
-    error: Callable[[str], Exception],
-    *,
-    simulations: int,
-    **options: Any,
-) -> SearchPolicy:
-    """OpenSpiel's ``search`` bot (:class:`arena.openspiel.SearchPolicy`) on the game whose codec
-    ``load_codec`` imports, the ``openspiel`` extra imported only here; a missing extra or a
-    refused option is raised as the game's ``error``, naming the bot.
-
-    >>> from arena.extras import import_extra
-    >>> openspiel_bot(lambda: import_extra("no_such_module_anywhere", "openspiel"), "mcts",
-    ...               ValueError, simulations=10)
-    Traceback (most recent call last):
-    ...
-    ValueError: bot 'mcts' needs OpenSpiel: no_such_module_anywhere is not installed: it comes with the openspiel extra (pip install 'tabletop-solvers[openspiel]')
-    """
-    try:
-        codec = load_codec()
-    except ImportError as missing:  # the extra is missing (MissingExtraError): say which
-        raise error(f"bot {search!r} needs OpenSpiel: {missing}") from None
-    from arena.openspiel import SearchPolicy
-
-    try:
-        return SearchPolicy(codec, search, simulations=simulations, **options)
-    except ArenaError as refused:
-        raise error(f"bot {search!r}: {refused}") from None

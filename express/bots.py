@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arena import Action, Policy
-from arena.play import RandomPolicy, openspiel_bot
+from arena.play import RandomPolicy
+from arena.search_bots import openspiel_bot
 from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, Car, Card
 from express.errors import ExpressError

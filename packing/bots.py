@@ -41,7 +41,8 @@ import numpy as np
 
 import arena
 from arena.deprecation import aliases
-from arena.play import RandomPolicy, openspiel_bot
+from arena.play import RandomPolicy
+from arena.search_bots import openspiel_bot
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
 from packing.game import PILE, Game, Grab, Loader, Observation
