@@ -8,14 +8,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from express import DECK, Train, best_train, deck_for, load_deck, parse_deck
 from express.cli import EXIT_INTERRUPTED, main
+from tests.cli import Done, Run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,18 +120,6 @@ def test_listings(capsys: pytest.CaptureFixture[str]) -> None:
     )
     code, out, _ = run(capsys, "deck", "--players", "2", "--json")
     assert len(json.loads(out)) == 24
-
-
-@dataclass(frozen=True)
-class Done:
-    """What one ``express`` command did: its exit status and output."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-Run = Callable[..., Done]
 
 
 @pytest.fixture

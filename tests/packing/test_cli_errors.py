@@ -12,8 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -23,23 +22,12 @@ import packing.table.registry as table_module
 from packing import SAMPLE_DECK, Truck, load_deck, parse_deck
 from packing.cli import main
 from packing.table import OptimalTable, build_table, table_filename
+from tests.cli import Done, Run
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL_DECK_TEXT = "a height 1\n###\n###\n\nb height 3\n##\n##\n"
 SMALL_DECK = parse_deck(SMALL_DECK_TEXT)
 PLAN = ["--roll", "3,2,3,0,1", "--truck", "#####/###../#####", "--height", "3"]
-
-
-@dataclass(frozen=True)
-class Done:
-    """What one ``packing`` command did: its exit status and output."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-Run = Callable[..., Done]
 
 
 @pytest.fixture
