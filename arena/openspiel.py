@@ -37,6 +37,7 @@ from arena.errors import ArenaError
 from arena.extras import import_extra
 from arena.memo import IdentityMemo
 from arena.protocol import Action, GameState
+from arena.search_bots import MIN_SIMULATIONS
 
 if TYPE_CHECKING:
     import pyspiel
@@ -401,7 +402,8 @@ class SearchPolicy:
     An ``arena`` policy sees only its observation, so each decision starts from a state the
     codec builds from it (``state_from_observation``: hidden parts drawn from the players'
     generator — a determinisation for ``mcts``; ``ismcts`` then samples further worlds through
-    ``resample_from_infostate`` at every simulation). The bot's choice comes back as the equal
+    ``resample_from_infostate`` at every simulation); ``simulations`` is at least
+    :data:`arena.search_bots.MIN_SIMULATIONS` (2). The bot's choice comes back as the equal
     value among ``legal_actions``. OpenSpiel's Python bots are used: its C++ MCTS bot crashes
     (segmentation fault) on games written in Python, as of open_spiel 2.0.2.
 
@@ -424,9 +426,12 @@ class SearchPolicy:
                 f"ismcts needs a game of imperfect information; {self.codec.long_name} has perfect "
                 "information (use mcts)"
             )
-        for field, value in (("simulations", self.simulations), ("rollouts", self.rollouts)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ArenaError(f"invalid {field}: {value!r} (a whole number ≥ 1)")
+        for field, value, low in (
+            ("simulations", self.simulations, MIN_SIMULATIONS),
+            ("rollouts", self.rollouts, 1),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ArenaError(f"invalid {field}: {value!r} (a whole number ≥ {low})")
         if not (
             isinstance(self.uct_c, (int, float)) and math.isfinite(self.uct_c) and self.uct_c >= 0
         ):

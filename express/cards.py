@@ -394,10 +394,15 @@ def format_deck(cards: Iterable[Card]) -> str:
 
 def save_deck(cards: Iterable[Card], path: str | Path) -> None:
     """Write the deck file of ``cards`` (:func:`format_deck`, UTF-8) to ``path``; :func:`load_deck`
-    reads it back. A problem writing it raises an :class:`ExpressError` quoting the file."""
+    reads it back. No card, or a problem writing it, raises an :class:`ExpressError` quoting
+    the file."""
     if not isinstance(path, (str, Path)):
         raise type_error("save_deck: path", "a file path (str or pathlib.Path)", path)
-    text = format_deck(cards) + "\n"
+    text = format_deck(cards)
+    if not text:
+        # load_deck refuses a file without a card: never write one it cannot read back.
+        raise ExpressError(f"save_deck: no card to write to {str(path)!r} (a deck holds cards)")
+    text += "\n"
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as error:

@@ -29,17 +29,12 @@ from typing import Any
 import numpy as np
 
 from arena import play
-from arena.cli import (
-    add_executor_options,
-    parse_bot_list,
-    run_tournament,
-    seat_labels,
-    seed,
-    whole_number,
-)
+from arena.cli import add_executor_options, parse_bot_list, run_tournament, seat_labels
+from arena.search_bots import MIN_SIMULATIONS
 from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
 from express.cards import deck_for, load_deck
-from express.cli.trains import output
+from express.cli.trains import add_command, add_json_option, output
+from express.cli.values import count, integer, seed, simulations
 from express.errors import ExpressError
 from express.exact import solve_deal
 from express.game import Dealt, Game, Turn
@@ -256,53 +251,103 @@ def add_commands(commands: Any) -> None:
     """``play``, ``tournament`` and ``solve``."""
     core = [name for name in SEATED_BOTS if name not in OPENSPIEL_BOTS]
     names = ", ".join(core) + "; with the openspiel extra " + ", ".join(OPENSPIEL_BOTS)
-    simulations = f"simulations per decision of mcts and ismcts (default {SEARCH_SIMULATIONS})"
-    game = commands.add_parser("play", help="play one game between bots, turn by turn")
-    game.add_argument(
-        "--players", required=True, help=f"one bot per seat, clockwise, comma-separated ({names})"
+    sims = (
+        f"simulations per decision of mcts and ismcts, at least {MIN_SIMULATIONS} "
+        f"(default {SEARCH_SIMULATIONS})"
+    )
+    game = add_command(
+        commands,
+        "play",
+        "play one game between bots, turn by turn",
+        [
+            "--players search,greedy,random --seed 1",
+            "--players greedy,greedy --caboose random --hindsight",
+        ],
     )
     game.add_argument(
-        "--seed", type=seed, default=0, help="the seed of the shuffle and the bots (default 0)"
+        "--players",
+        required=True,
+        metavar="BOTS",
+        help=f"one bot per seat, clockwise, comma-separated, 2 to 5 ({names})",
     )
-    game.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
-    game.add_argument("--rounds", type=int, help="override the 9 - N rounds")
+    game.add_argument(
+        "--seed",
+        type=seed,
+        default=0,
+        metavar="N",
+        help="the seed of the shuffle and the bots, 0 or more (default 0)",
+    )
+    game.add_argument(
+        "--caboose", metavar="NAME", help="a caboose by name, or 'random' (default: none)"
+    )
+    game.add_argument("--rounds", type=integer, metavar="N", help="override the 9 - N rounds")
     game.add_argument(
         "--hindsight", action="store_true", help="also the best train each player could have built"
     )
     game.add_argument(
-        "--simulations", type=whole_number, default=SEARCH_SIMULATIONS, help=simulations
+        "--simulations", type=simulations, default=SEARCH_SIMULATIONS, metavar="N", help=sims
     )
-    game.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_option(game)
     game.set_defaults(run=cmd_play)
 
-    tour = commands.add_parser("tournament", help="a duplicate-deal tournament between bots")
-    tour.add_argument(
-        "--players", required=True, help=f"one bot per seat, comma-separated ({names})"
+    tour = add_command(
+        commands,
+        "tournament",
+        "a duplicate-deal tournament between bots",
+        [
+            "--players search,greedy,random --games 200",
+            "--players greedy,random --games 100 --match --caboose random --workers 2",
+        ],
     )
     tour.add_argument(
-        "--games", type=whole_number, default=2000, help="deals, each played once per seat rotation"
+        "--players",
+        required=True,
+        metavar="BOTS",
+        help=f"one bot per seat, comma-separated, 2 to 5 ({names})",
     )
-    tour.add_argument("--seed", type=seed, default=0, help="the tournament's seed (default 0)")
+    tour.add_argument(
+        "--games",
+        type=count,
+        default=2000,
+        metavar="N",
+        help="deals, each played once per seat rotation (default 2000)",
+    )
+    tour.add_argument(
+        "--seed", type=seed, default=0, metavar="N", help="the tournament's seed (default 0)"
+    )
     tour.add_argument(
         "--match", action="store_true", help="play the strategic variant (two games) per deal"
     )
-    tour.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
     tour.add_argument(
-        "--simulations", type=whole_number, default=SEARCH_SIMULATIONS, help=simulations
+        "--caboose", metavar="NAME", help="a caboose by name, or 'random' (default: none)"
+    )
+    tour.add_argument(
+        "--simulations", type=simulations, default=SEARCH_SIMULATIONS, metavar="N", help=sims
     )
     add_executor_options(tour, workers_default=1)
-    tour.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_option(tour)
     tour.set_defaults(run=cmd_tournament)
 
-    solve = commands.add_parser(
-        "solve", help="the exact value and an optimal line of a two-player deal"
+    solve = add_command(
+        commands,
+        "solve",
+        "the exact value and an optimal line of a two-player deal",
+        ["--seed 3", "--seed 3 --rounds 4 --caboose Lightweight --json"],
     )
     source = solve.add_mutually_exclusive_group()
     source.add_argument(
-        "--seed", type=seed, default=0, help="shuffle the 2-player deck with this seed (default 0)"
+        "--seed",
+        type=seed,
+        default=0,
+        metavar="N",
+        help="shuffle the 2-player deck with this seed (default 0)",
     )
-    source.add_argument("--order", help="a deck file with the deck order, top card first")
-    solve.add_argument("--caboose", help="a caboose by name (default: none)")
-    solve.add_argument("--rounds", type=int, help="override the 7 rounds of a two-player game")
-    solve.add_argument("--json", action="store_true", help="machine-readable output")
+    source.add_argument(
+        "--order", metavar="FILE", help="a deck file with the deck order, top card first"
+    )
+    solve.add_argument("--caboose", metavar="NAME", help="a caboose by name (default: none)")
+    solve.add_argument(
+        "--rounds", type=integer, metavar="N", help="override the 7 rounds of a two-player game"
+    )
+    add_json_option(solve)
     solve.set_defaults(run=cmd_solve)
