@@ -364,7 +364,14 @@ def format_cards(cards: Iterable[Card]) -> str:
     >>> format_cards(DECK[:2])
     'B2|B2,B2|B2'
     """
+    _not_text(cards, "format_cards")
     return ",".join(str(_checked_card(card, "format_cards")) for card in cards)
+
+
+def _not_text(cards: object, where: str) -> None:
+    # A str is an iterable too: its letters would each be refused as a card, one by one.
+    if isinstance(cards, str):
+        raise type_error(f"{where}: cards", "Card values (parse_deck(text) reads text)", cards)
 
 
 def _checked_card(card: object, where: str) -> Card:
@@ -381,6 +388,7 @@ def format_deck(cards: Iterable[Card]) -> str:
     comment, copies taking the :data:`DECK_ENTRIES` in order (so the inferred G2|G2 is the
     second one); a card the standard deck does not hold, or holds fewer times, has no comment.
     """
+    _not_text(cards, "format_deck")
     provenances: defaultdict[Card, deque[Provenance]] = defaultdict(deque)
     for entry in DECK_ENTRIES:
         provenances[entry.card].extend([entry.provenance] * entry.count)
@@ -398,6 +406,7 @@ def save_deck(cards: Iterable[Card], path: str | Path) -> None:
     the file."""
     if not isinstance(path, (str, Path)):
         raise type_error("save_deck: path", "a file path (str or pathlib.Path)", path)
+    _not_text(cards, "save_deck")
     text = format_deck(cards)
     if not text:
         # load_deck refuses a file without a card: never write one it cannot read back.

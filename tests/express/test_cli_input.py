@@ -13,6 +13,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,8 +28,13 @@ from express import (
     RulesError,
     Train,
     bot,
+    decided,
+    deck_for,
+    format_cards,
+    format_deck,
     save_deck,
     score_game,
+    solve_order,
     tournament,
 )
 from express.cli import build_parser, main
@@ -325,3 +331,24 @@ def test_save_deck_refuses_what_load_deck_would_refuse(tmp_path: Path) -> None:
 def test_an_order_of_one_card_is_one_card() -> None:
     with pytest.raises(RulesError, match="has 1 card, the game uses 16"):
         Game(2, order="B2|B2")
+
+
+def test_text_where_cards_are_expected_is_refused_whole(tmp_path: Path) -> None:
+    path = tmp_path / "deck.txt"
+    text: Any = "R4|B4"  # what a caller means as cards, but deck text
+    with pytest.raises(TypeError, match=r"save_deck: cards must be Card values .* not str"):
+        save_deck(text, path)
+    with pytest.raises(TypeError, match=r"format_deck: cards must be Card values .* 'R4\|B4'"):
+        format_deck(text)
+    with pytest.raises(TypeError, match="format_cards: cards"):
+        format_cards(text)
+    assert not path.exists()
+
+
+def test_solve_order_and_decided_check_their_arguments() -> None:
+    with pytest.raises(TypeError, match="solve_order: caboose must be a Caboose or None"):
+        solve_order(deck_for(2), caboose="Lightweight", rounds=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="solve_order: rounds must be an int"):
+        solve_order(deck_for(2), rounds=True)
+    with pytest.raises(TypeError, match="decided needs a tournament's result"):
+        decided("a result")  # type: ignore[arg-type]
