@@ -16,6 +16,12 @@ from packing import render
 from packing.errors import ParseError
 from packing.rules import DICE, GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT, penalty
 
+#: The largest truck this library takes: at most this many rows and this many columns, and a
+#: height of at most :data:`LARGEST_HEIGHT`. Far beyond any card (3 × 5, height 4) and any
+#: variant worth solving; the limits keep every picture, table and model a size a machine holds.
+LARGEST_SIDE = 1_000
+LARGEST_HEIGHT = 1_000
+
 Axis = Literal["x", "y", "z"]
 AXES: tuple[Axis, ...] = ("x", "y", "z")
 Cell = tuple[int, int]  # (x, y): the column, then the row (docs/rules/pack-and-stack.md)
@@ -165,8 +171,13 @@ class Truck:
             raise ParseError(f"invalid truck mask {self.mask!r}: it has no rows")
         if any(len(row) != len(self.mask[0]) for row in self.mask):
             raise ParseError(f"invalid truck mask {str(self)!r}: rows differ in length")
-        if self.height < 1:
-            raise ParseError(f"invalid truck height {self.height!r}: it must be an integer ≥ 1")
+        check_height(self.height)
+        for what, size in (("rows", len(self.mask)), ("columns", len(self.mask[0]))):
+            if size > LARGEST_SIDE:
+                raise ParseError(
+                    f"invalid truck mask {_shortened(str(self))!r}: {size:,} {what}, more than "
+                    f"the largest truck's {LARGEST_SIDE:,}"
+                )
         cells = tuple((x, y) for y, row in enumerate(self.mask) for x, ok in enumerate(row) if ok)
         if not cells:
             raise ParseError(f"invalid truck mask {str(self)!r}: no usable cell ('#')")
@@ -482,6 +493,25 @@ class LoadPlan:
     ) -> LoadPlan:
         """A plan for a loading given by hand (:attr:`Status.BY_HAND`); check it with ``verify``."""
         return cls(truck, cargo, tuple(placements))
+
+
+def check_height(height: int) -> int:
+    """``height`` when a truck may have it (1 to :data:`LARGEST_HEIGHT`), else a
+    :class:`ParseError` quoting it.
+
+    >>> check_height(4)
+    4
+    """
+    if not 1 <= height <= LARGEST_HEIGHT:
+        raise ParseError(
+            f"invalid truck height {height!r}: it must be an integer from 1 to {LARGEST_HEIGHT:,}"
+        )
+    return height
+
+
+def _shortened(text: str, keep: int = 60) -> str:
+    """``text``, cut to its first ``keep`` characters and an ellipsis when longer."""
+    return text if len(text) <= keep else text[:keep] + "…"
 
 
 def _longest_line(mask: tuple[tuple[bool, ...], ...]) -> int:

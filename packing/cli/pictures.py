@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from arena.cli import UsageError
+from arena.cli import UsageError, add_command
 from packing.cli.answers import time_limit_option
 from packing.cli.common import (
     PICTURE_SUFFIXES,
@@ -66,19 +66,36 @@ def cmd_plot_deck(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """``plot plan`` and ``plot deck``."""
-    plot = sub.add_parser("plot", help="pictures (needs the plot extra)")
+    plan_example = (
+        "packing plot plan --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3 --out plan.svg"
+    )
+    deck_example = "packing plot deck --deck my-deck.txt --out pictures/"
+    plot = add_command(
+        sub,
+        "plot",
+        help="pictures (needs the plot extra)",
+        examples=[plan_example, deck_example],
+    )
     plot_sub = subcommands(plot, "plot_command")
-    p = plot_sub.add_parser("plan", help="a 3D picture of the best load plan")
+    p = add_command(
+        plot_sub, "plan", help="a 3D picture of the best load plan", examples=[plan_example]
+    )
     cargo_options(p)
     truck_options(p)
     time_limit_option(p)
     p.add_argument(
         "--out",
         required=True,
+        metavar="FILE",
         help="the picture to write; its suffix sets the format: .png, .svg or .pdf",
     )
     p.set_defaults(run=cmd_plot_plan)
-    p = plot_sub.add_parser("deck", help="heat map of expected penalty and penalty distributions")
+    p = add_command(
+        plot_sub,
+        "deck",
+        help="heat map of expected penalty and penalty distributions",
+        examples=[deck_example],
+    )
     deck_option(p)
-    p.add_argument("--out", required=True, help="the folder to write the PNGs into")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder to write the PNGs into")
     p.set_defaults(run=cmd_plot_deck)
