@@ -153,6 +153,13 @@ def trucks_by_name(deck: Sequence[Truck], names: str, option: str) -> list[Truck
 # --- output paths: checked before any work ----------------------------------------------------
 
 
+def output_path(text: str, option: str = "argument --out") -> Path:
+    """``--out``'s path; an empty one is refused (``Path('')`` is the current folder)."""
+    if not text.strip():
+        raise UsageError(f"{option}: {text!r} names no file or folder")
+    return Path(text)
+
+
 def check_folder(folder: Path, option: str, *, target: Path | None = None) -> None:
     """Fail now, quoting the input, unless ``folder`` is (or can be created as) a writable
     folder; ``target`` is the file to be written there, when the input named a file."""

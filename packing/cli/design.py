@@ -17,14 +17,22 @@ from arena.cli import (
     seed,
 )
 from arena.cli import whole_number as whole
-from packing.cli.common import deck_of, subcommands
-from packing.cli.pictures import plot_module
+from packing.cli.common import (
+    check_file,
+    check_folder,
+    deck_of,
+    output_path,
+    plural,
+    subcommands,
+)
+from packing.cli.pictures import picture_path, plot_module
 from packing.deck import format_deck, load_deck, save_deck
 from packing.design import DeckReport, DesignError, Improvement, compare, optimize, random_deck
 
 
 def cmd_decks_random(args: argparse.Namespace) -> int:
-    folder = Path(args.out)
+    folder = output_path(args.out)
+    check_folder(folder, "argument --out")
     texts = [
         (
             folder / f"random-{args.seed}-{i:03d}.txt",
@@ -45,23 +53,25 @@ def cmd_decks_random(args: argparse.Namespace) -> int:
 
 
 def cmd_decks_compare(args: argparse.Namespace) -> int:
+    out = picture_path(args.out) if args.out is not None else None
+    if out is not None:
+        plot_module()  # without the plot extra: one line now, before any work
     decks = [load_deck(p) for p in args.decks]
-    plot = plot_module() if args.out else None
     with executor_for(args) as (executor, _):
         reports = compare(decks, labels=args.decks, executor=executor)
-    if plot is not None:
+    if out is not None:
         from packing.designplot import plot_comparison
 
         try:
-            plot_comparison(reports, args.out)
+            plot_comparison(reports, out)
         except OSError as error:
             raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
     if args.json:
-        picture = {"picture": args.out} if args.out else {}
+        picture = {"picture": args.out} if out is not None else {}
         print_json({"decks": [r.to_dict() for r in reports], **picture})
         return 0
     print_comparison(reports)
-    if args.out:
+    if out is not None:
         print(f"picture: {args.out}")
     return 0
 
@@ -106,6 +116,8 @@ def print_comparison(reports: Sequence[DeckReport]) -> None:
 
 def cmd_decks_optimize(args: argparse.Namespace) -> int:
     budget = args.budget if args.budget is not None or args.rounds is not None else 60.0
+    if args.out is not None:
+        check_file(output_path(args.out), "argument --out")
     start = deck_of(args)
     sense = "maximising" if args.maximize else "minimising"
 
@@ -132,14 +144,12 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
         except DesignError as error:
             raise UsageError(str(error)) from None
     print(
-        f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after {result.rounds} "
-        f"rounds ({result.candidates} decks tried, {result.solved} truck columns solved)"
+        f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after "
+        f"{plural(result.rounds, 'round')} ({plural(result.candidates, 'deck')} tried, "
+        f"{plural(result.solved, 'truck column')} solved)"
     )
-    if args.out:
-        try:
-            save_deck(result.deck, args.out)
-        except OSError as error:
-            raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
+    if args.out is not None:
+        save_deck(result.deck, args.out)  # a DeckError quotes the path
         print(f"best deck: {args.out}")
     else:
         print()

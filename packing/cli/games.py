@@ -26,7 +26,7 @@ from arena.cli import (
     whole_number,
 )
 from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, tournament
-from packing.cli.common import deck_of, deck_option
+from packing.cli.common import deck_of, deck_option, plural
 from packing.errors import PackingError
 from packing.game import MAX_PLAYERS, MIN_PLAYERS, Game, RoundRecord, play_game
 
@@ -68,7 +68,7 @@ def report(state: Game, names: Sequence[str]) -> str:
     best = state.points[winners[0]]
     lines.append("")
     lines.append(
-        f"game over after {len(records)} rounds: "
+        f"game over after {plural(len(records), 'round')}: "
         + " and ".join(label[p] for p in winners)
         + (" share the win" if len(winners) > 1 else " wins")
         + f" with {best} points"

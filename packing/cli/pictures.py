@@ -16,6 +16,7 @@ from packing.cli.common import (
     check_folder,
     deck_of,
     deck_option,
+    output_path,
     subcommands,
     truck_of,
     truck_options,
@@ -27,7 +28,7 @@ from packing.verify import verify
 
 def picture_path(text: str) -> Path:
     """``--out`` of a picture: a writable file whose suffix names a format."""
-    path = Path(text)
+    path = output_path(text)
     if path.suffix.lower() not in PICTURE_SUFFIXES:
         raise UsageError(
             f"argument --out: cannot tell the picture format of {text!r}: end the "
@@ -54,7 +55,7 @@ def cmd_plot_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_plot_deck(args: argparse.Namespace) -> int:
-    folder = Path(args.out)
+    folder = output_path(args.out)
     check_folder(folder, "argument --out")
     for name in ("penalty-by-volume.png", "penalty-distributions.png"):
         check_file(folder / name, "argument --out")

@@ -28,6 +28,7 @@ from packing.cli.common import (
     deck_of,
     deck_option,
     json_option,
+    output_path,
     plural,
     print_ranking,
     subcommands,
@@ -150,7 +151,7 @@ def cmd_table_build(args: argparse.Namespace) -> int:
     given = args.out is not None
     path = table_path(
         deck,
-        Path(args.out) if given else user_table_dir(),
+        output_path(args.out) if given else user_table_dir(),
         "argument --out" if given else "the table folder",
     )
     if path.exists() and not args.force:
