@@ -23,7 +23,7 @@ from types import ModuleType
 DISTRIBUTION = "tabletop-solvers"
 """The name the library is installed by (``pip install tabletop-solvers``)."""
 
-EXTRAS = ("plot", "progress", "tournament", "dask", "openspiel")
+EXTRAS = ("plot", "progress", "tournament", "dask", "openspiel", "completion")
 """The optional extras the distribution declares (``pyproject.toml``)."""
 
 

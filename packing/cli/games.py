@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.cli import (
+    add_command,
     add_executor_options,
     parse_bot_list,
     print_json,
@@ -25,7 +26,7 @@ from arena.cli import (
     whole_number,
 )
 from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, tournament
-from packing.cli.common import deck_of, deck_option
+from packing.cli.common import deck_of, deck_option, plural
 from packing.errors import PackingError
 from packing.game import MAX_PLAYERS, MIN_PLAYERS, Game, RoundRecord, play_game
 
@@ -67,7 +68,7 @@ def report(state: Game, names: Sequence[str]) -> str:
     best = state.points[winners[0]]
     lines.append("")
     lines.append(
-        f"game over after {len(records)} rounds: "
+        f"game over after {plural(len(records), 'round')}: "
         + " and ".join(label[p] for p in winners)
         + (" share the win" if len(winners) > 1 else " wins")
         + f" with {best} points"
@@ -142,7 +143,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def _common_options(p: argparse.ArgumentParser, seat_help: str, seed_help: str) -> None:
     names = ", ".join(BOT_NAMES) + "; mcts needs the openspiel extra"
-    p.add_argument("--players", required=True, help=f"{seat_help} (bots: {names})")
+    p.add_argument("--players", required=True, metavar="BOTS", help=f"{seat_help} (bots: {names})")
     p.add_argument("--seed", type=seed, default=0, help=f"{seed_help} (default 0)")
     p.add_argument(
         "--simulations",
@@ -156,12 +157,26 @@ def _common_options(p: argparse.ArgumentParser, seat_help: str, seed_help: str) 
 
 def add_commands(sub: Any) -> None:
     """``play`` and ``tournament``."""
-    p = sub.add_parser("play", help="play one game with bots and print it round by round")
+    p = add_command(
+        sub,
+        "play",
+        help="play one game with bots and print it round by round",
+        examples=[
+            "packing play --players optimal,capacity,greedy-loader,random --seed 1",
+            "packing play --players optimal,optimal --deck my-deck.txt --json",
+        ],
+    )
     _common_options(p, "2 to 6 comma-separated bots, e.g. optimal,capacity", "the game's seed")
     p.set_defaults(run=cmd_play)
 
-    p = sub.add_parser(
-        "tournament", help="duplicate-deal tournament between bots: wins, intervals, ratings"
+    p = add_command(
+        sub,
+        "tournament",
+        help="duplicate-deal tournament between bots: wins, intervals, ratings",
+        examples=[
+            "packing tournament --players optimal,capacity --games 200 --seed 1",
+            "packing tournament --players optimal,bonus-aware,random --games 2000 --workers 4",
+        ],
     )
     _common_options(p, "2 to 6 comma-separated bots, one per seat", "the tournament's seed")
     p.add_argument(

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from arena.cli import UsageError
+from arena.cli import UsageError, add_command
 from packing.cli.answers import time_limit_option
 from packing.cli.common import (
     PICTURE_SUFFIXES,
@@ -16,6 +16,7 @@ from packing.cli.common import (
     check_folder,
     deck_of,
     deck_option,
+    output_path,
     subcommands,
     truck_of,
     truck_options,
@@ -27,7 +28,7 @@ from packing.verify import verify
 
 def picture_path(text: str) -> Path:
     """``--out`` of a picture: a writable file whose suffix names a format."""
-    path = Path(text)
+    path = output_path(text)
     if path.suffix.lower() not in PICTURE_SUFFIXES:
         raise UsageError(
             f"argument --out: cannot tell the picture format of {text!r}: end the "
@@ -54,7 +55,7 @@ def cmd_plot_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_plot_deck(args: argparse.Namespace) -> int:
-    folder = Path(args.out)
+    folder = output_path(args.out)
     check_folder(folder, "argument --out")
     for name in ("penalty-by-volume.png", "penalty-distributions.png"):
         check_file(folder / name, "argument --out")
@@ -66,19 +67,36 @@ def cmd_plot_deck(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """``plot plan`` and ``plot deck``."""
-    plot = sub.add_parser("plot", help="pictures (needs the plot extra)")
+    plan_example = (
+        "packing plot plan --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3 --out plan.svg"
+    )
+    deck_example = "packing plot deck --deck my-deck.txt --out pictures/"
+    plot = add_command(
+        sub,
+        "plot",
+        help="pictures (needs the plot extra)",
+        examples=[plan_example, deck_example],
+    )
     plot_sub = subcommands(plot, "plot_command")
-    p = plot_sub.add_parser("plan", help="a 3D picture of the best load plan")
+    p = add_command(
+        plot_sub, "plan", help="a 3D picture of the best load plan", examples=[plan_example]
+    )
     cargo_options(p)
     truck_options(p)
     time_limit_option(p)
     p.add_argument(
         "--out",
         required=True,
+        metavar="FILE",
         help="the picture to write; its suffix sets the format: .png, .svg or .pdf",
     )
     p.set_defaults(run=cmd_plot_plan)
-    p = plot_sub.add_parser("deck", help="heat map of expected penalty and penalty distributions")
+    p = add_command(
+        plot_sub,
+        "deck",
+        help="heat map of expected penalty and penalty distributions",
+        examples=[deck_example],
+    )
     deck_option(p)
-    p.add_argument("--out", required=True, help="the folder to write the PNGs into")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder to write the PNGs into")
     p.set_defaults(run=cmd_plot_deck)

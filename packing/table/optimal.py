@@ -40,7 +40,7 @@ class OptimalTable:
 
     deck: tuple[Truck, ...]
     loaded: npt.NDArray[np.uint8]  # (900 cargos, trucks): the optimal loaded volume
-    penalties: npt.NDArray[np.int16] = field(init=False, repr=False)
+    penalties: npt.NDArray[np.int32] = field(init=False, repr=False)
     _rows: dict[Cargo, int] = field(init=False, repr=False)
     _rankings: list[list[tuple[Truck, int]] | None] = field(init=False, repr=False)
 
@@ -50,9 +50,11 @@ class OptimalTable:
             raise TableError(
                 f"table shape {self.loaded.shape} does not fit {len(self.deck)} trucks"
             )
-        volumes = np.array([c.volume for c in cargos], dtype=np.int16)[:, None]
-        capacities = np.array([t.capacity for t in self.deck], dtype=np.int16)[None, :]
-        loaded = self.loaded.astype(np.int16)
+        # int32: a variant truck's capacity passes int16's 32,767 (a 30×30 floor at height 50);
+        # the largest truck (packing.model.LARGEST_SIDE² × LARGEST_HEIGHT) stays within int32.
+        volumes = np.array([c.volume for c in cargos], dtype=np.int32)[:, None]
+        capacities = np.array([t.capacity for t in self.deck], dtype=np.int32)[None, :]
+        loaded = self.loaded.astype(np.int32)
         penalties = EMPTY_COST * (capacities - loaded) + LEFT_OVER_COST * (volumes - loaded)
         penalties.setflags(write=False)
         self.loaded.setflags(write=False)
