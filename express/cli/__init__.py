@@ -19,7 +19,7 @@ Commands (``express COMMAND --help`` for all options):
   (``--deck-file`` still works, as a deprecated spelling of ``--deck``.)
 * ``express play``, ``express tournament``, ``express solve`` — games between bots
   (:mod:`express.cli.games`).
-* ``express --version``.
+* ``express --version``; ``express --print-completion bash|zsh`` (the completion extra).
 
 :func:`main` follows the contract of :mod:`arena.cli`: every command takes ``--json`` for
 machine output; bad input prints one line on stderr quoting it (under ``--json``: a JSON object
@@ -32,7 +32,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from arena.cli import EXIT_INTERRUPTED, EXIT_USAGE, Parser, add_version_option, run_main
+from arena.cli import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Parser,
+    add_completion_option,
+    add_version_option,
+    derive_metavars,
+    run_main,
+    with_examples,
+)
 from express.cli import games, trains
 from express.errors import ExpressError
 
@@ -44,11 +53,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="express", description="Yardmaster Express: optimal trains and game scoring."
     )
+    with_examples(
+        parser,
+        [
+            "express best --length 7",
+            'express score --train "R4|B4,B4|G4" --train "B2|B2,~R3|G3"',
+            "express play --players search,greedy,random --seed 1",
+        ],
+        note="Bad input prints one line quoting it and exits with status 2 "
+        "(with --json: a JSON object with an 'error' field on stdout).",
+    )
     add_version_option(parser, "express")
+    add_completion_option(parser)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     trains.add_commands(commands)
     games.add_commands(commands)
-    return parser
+    return derive_metavars(parser)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,11 +29,11 @@ from typing import Any
 import numpy as np
 
 from arena import play
-from arena.cli import add_executor_options, parse_bot_list, run_tournament, seat_labels
+from arena.cli import add_command, add_executor_options, parse_bot_list, run_tournament, seat_labels
 from arena.search_bots import MIN_SIMULATIONS
 from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
 from express.cards import deck_for, load_deck
-from express.cli.trains import add_command, add_json_option, output
+from express.cli.trains import add_json_option, output
 from express.cli.values import count, integer, seed, simulations
 from express.errors import ExpressError
 from express.exact import solve_deal
@@ -258,10 +258,10 @@ def add_commands(commands: Any) -> None:
     game = add_command(
         commands,
         "play",
-        "play one game between bots, turn by turn",
-        [
-            "--players search,greedy,random --seed 1",
-            "--players greedy,greedy --caboose random --hindsight",
+        help="play one game between bots, turn by turn",
+        examples=[
+            "express play --players search,greedy,random --seed 1",
+            "express play --players greedy,greedy --caboose random --hindsight",
         ],
     )
     game.add_argument(
@@ -293,10 +293,10 @@ def add_commands(commands: Any) -> None:
     tour = add_command(
         commands,
         "tournament",
-        "a duplicate-deal tournament between bots",
-        [
-            "--players search,greedy,random --games 200",
-            "--players greedy,random --games 100 --match --caboose random --workers 2",
+        help="a duplicate-deal tournament between bots",
+        examples=[
+            "express tournament --players search,greedy,random --games 200",
+            "express tournament --players greedy,random --games 100 --match --caboose random --workers 2",
         ],
     )
     tour.add_argument(
@@ -331,8 +331,11 @@ def add_commands(commands: Any) -> None:
     solve = add_command(
         commands,
         "solve",
-        "the exact value and an optimal line of a two-player deal",
-        ["--seed 3", "--seed 3 --rounds 4 --caboose Lightweight --json"],
+        help="the exact value and an optimal line of a two-player deal",
+        examples=[
+            "express solve --seed 3",
+            "express solve --seed 3 --rounds 4 --caboose Lightweight --json",
+        ],
     )
     source = solve.add_mutually_exclusive_group()
     source.add_argument(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from arena.cli import add_command
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import COMMENT, DECK, Card, deck_for, format_deck, load_deck, parse_deck
 from express.cli.values import count, integer, seconds
@@ -35,39 +35,19 @@ class DeckOption(argparse.Action):
 
 
 def deck_options(group: Any, cards_help: str, deck_help: str) -> None:
-    """``--cards CARDS`` (an inline list) or ``--deck FILE`` (a deck file), in ``group``."""
-    group.add_argument("--cards", metavar="CARDS", help=cards_help)
+    """``--cards LIST`` (an inline list of cards) or ``--deck FILE`` (a deck file), in ``group``."""
+    group.add_argument("--cards", metavar="LIST", help=cards_help)
     group.add_argument(
         "--deck", "--deck-file", dest="deck", metavar="FILE", action=DeckOption, help=deck_help
     )
 
 
 def output(text: str) -> int:
-    """Print a command's whole answer at once (a failure never leaves half an output).
-
-    A reader that went away (``express deck | head -c1``) is :func:`arena.cli.run_main`'s to
-    handle; any other failure to write (a full disk, ``> /dev/full``) is one line on stderr: the
-    unwritten rest is dropped, so that the interpreter's own flush at exit fails no more."""
-    try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        raise
-    except OSError as error:
-        _drop_stdout()
-        raise ExpressError(f"cannot write the output: {error.strerror or error}") from None
+    """Print a command's whole answer at once (a failure never leaves half an output); a write
+    that fails (a full disk, a reader that went away) is :func:`arena.cli.run_main`'s to report."""
+    print(text)
+    sys.stdout.flush()
     return 0
-
-
-def _drop_stdout() -> None:
-    """Point the standard output's file at the null device (when it has a file)."""
-    try:
-        descriptor = sys.stdout.fileno()
-    except (OSError, ValueError):  # a stream without a file (a test's capture): nothing to drop
-        return
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, descriptor)
-    os.close(null)
 
 
 def cards_text(n: int) -> str:
@@ -254,19 +234,6 @@ def cmd_deck(args: argparse.Namespace) -> int:
     return output(deck_text(args.players))
 
 
-def add_command(commands: Any, name: str, summary: str, examples: Sequence[str]) -> Any:
-    """A subcommand ``name`` whose ``--help`` starts with the one-line ``summary`` and ends with
-    ``examples`` (command lines, ``express`` left out)."""
-    lines = "\n".join(f"  express {name} {example}".rstrip() for example in examples)
-    return commands.add_parser(
-        name,
-        help=summary,
-        description=summary[0].upper() + summary[1:] + ".",
-        epilog=f"example{'s' if len(examples) > 1 else ''}:\n{lines}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-
-
 def add_json_option(parser: Any) -> None:
     """``--json``: the answer (or the error) as JSON on stdout."""
     parser.add_argument("--json", action="store_true", help="machine-readable output")
@@ -277,11 +244,11 @@ def add_commands(commands: Any) -> None:
     best = add_command(
         commands,
         "best",
-        "the optimal train from a pool of cards",
-        [
-            "--length 7",
-            "--length 5 --players 2 --caboose Lightweight",
-            '--length 2 --cards "R3|G3,R4|B4,B4|G4,G4|Y4" --start "R3|G3"',
+        help="the optimal train from a pool of cards",
+        examples=[
+            "express best --length 7",
+            "express best --length 5 --players 2 --caboose Lightweight",
+            'express best --length 2 --cards "R3|G3,R4|B4,B4|G4,G4|Y4" --start "R3|G3"',
         ],
     )
     best.add_argument(
@@ -335,10 +302,10 @@ def add_commands(commands: Any) -> None:
     score = add_command(
         commands,
         "score",
-        "score the trains of a finished game",
-        [
-            '--train "R4|B4,B4|G4" --train "B2|B2,~R3|G3"',
-            '--train "R4|B4" --train "" --train "G3|G3" --start-player 1 --caboose "Buried Alive"',
+        help="score the trains of a finished game",
+        examples=[
+            'express score --train "R4|B4,B4|G4" --train "B2|B2,~R3|G3"',
+            'express score --train "R4|B4" --train "" --train "G3|G3" --start-player 1 --caboose "Buried Alive"',
         ],
     )
     score.add_argument(
@@ -368,15 +335,20 @@ def add_commands(commands: Any) -> None:
     add_json_option(score)
     score.set_defaults(run=cmd_score)
 
-    cabooses = add_command(commands, "cabooses", "list the caboose cards", ["", "--json"])
+    cabooses = add_command(
+        commands,
+        "cabooses",
+        help="list the caboose cards",
+        examples=["express cabooses", "express cabooses --json"],
+    )
     add_json_option(cabooses)
     cabooses.set_defaults(run=cmd_cabooses)
 
     deck = add_command(
         commands,
         "deck",
-        "print a deck as a deck file, with the provenance of its cards",
-        ["--players 2", "--json"],
+        help="print a deck as a deck file, with the provenance of its cards",
+        examples=["express deck --players 2 > two.deck", "express deck --json"],
     )
     deck.add_argument(
         "--players", type=integer, metavar="N", help="the deck of this many players, 2 to 5"

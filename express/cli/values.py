@@ -1,17 +1,17 @@
 """The option values of the ``express`` command: numbers written in the digits 0-9 only.
 
-Python's ``int()`` and ``float()`` read any Unicode digit (``int("٣")`` is 3) and ``int()``
-reads ``"1_000"``; a command line that takes those as numbers accepts nonsense it cannot echo
-back the way it was typed. Each value here refuses them in one line that quotes the input, and
-then applies the shared rule of :mod:`arena.cli` (a count is at least 1, a seed 0 or more, a
-time positive and finite).
+Python's ``int()`` and ``float()`` read any Unicode digit (``int("٣")`` is 3) and ``"1_000"``;
+a command line that takes those as numbers accepts nonsense it cannot echo back the way it was
+typed. The counts and seeds are :mod:`arena.cli`'s (the rule both commands share); here are the
+values only ``express`` has: a number whose range the library checks, a time that refuses
+``"1_0"`` too, and the search bots' simulations.
 
 >>> integer("-3"), count("12"), seed("0")
 (-3, 12, 0)
 >>> integer("٣")
 Traceback (most recent call last):
 ...
-argparse.ArgumentTypeError: invalid value '٣': a whole number is needed (the digits 0-9)
+argparse.ArgumentTypeError: invalid value '٣': a whole number is needed
 """
 
 from __future__ import annotations
@@ -32,22 +32,15 @@ def integer(text: str) -> int:
     """A whole number in ASCII digits, of any sign: the library checks its range and quotes it
     (``--length``, ``--players``, ``--rounds``, ``--start-player``)."""
     if _INTEGER.fullmatch(text.strip()) is None:
-        raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: a whole number is needed (the digits 0-9)"
-        )
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: a whole number is needed")
     return int(text)
 
 
-def count(text: str) -> int:
-    """A whole number of at least 1 (``--games``, ``--node-limit``)."""
-    integer(text)
-    return cli.whole_number(text)
+count = cli.whole_number
+"""A whole number of at least 1 (``--games``, ``--node-limit``): :func:`arena.cli.whole_number`."""
 
-
-def seed(text: str) -> int:
-    """A seed: a whole number, 0 or more (:func:`arena.cli.seed`)."""
-    integer(text)
-    return cli.seed(text)
+seed = cli.seed
+"""A seed, 0 or more: :func:`arena.cli.seed`, the rule every command shares."""
 
 
 def seconds(text: str) -> float:

@@ -9,7 +9,6 @@ import errno
 import io
 import json
 import os
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ import numpy as np
 import pytest
 
 from arena import ArenaError
+from arena.cli import EXIT_FAILURE
 from express import (
     DECK,
     ExpressError,
@@ -68,7 +68,7 @@ def refused(express: Run, argv: list[str], quoted: str) -> None:
     assert quoted in json.loads(done.stdout)["error"]
 
 
-# --- --help: a description, metavars that say what goes there, an example ---------------------
+# --- --help (tests/arena/test_cli_help.py walks every subcommand's) ----------------------------
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -89,28 +89,6 @@ def test_the_subcommands_are_the_known_ones() -> None:
         "tournament",
         "solve",
     }
-
-
-@pytest.mark.parametrize("name", sorted(_subcommands()))
-def test_every_subcommand_help_has_a_description_metavars_and_an_example(
-    name: str, express: Run
-) -> None:
-    done = express(name, "--help")
-    assert done.returncode == 0 and done.stderr == ""
-    sub = _subcommands()[name]
-    assert sub.description and "\n" not in sub.description and sub.description.endswith(".")
-    assert sub.description in done.stdout
-    for action in sub._actions:
-        if action.option_strings and action.nargs is None:
-            # Without one, argparse shows the option's name in capitals (--length LENGTH).
-            assert action.metavar is not None, (name, action.option_strings)
-    assert sub.epilog is not None and sub.epilog.startswith("example")
-    examples = [line.strip() for line in sub.epilog.splitlines()[1:] if line.strip()]
-    assert examples and all(line.startswith(f"express {name}") for line in examples)
-    for line in examples:
-        assert line in done.stdout
-        words = shlex.split(line)[1:]
-        build_parser().parse_args(words)  # every example is a valid command line
 
 
 @pytest.mark.parametrize(
@@ -149,7 +127,8 @@ NUMBER_OPTIONS: list[tuple[list[str], str]] = [
 @pytest.mark.parametrize("text", ["٣", "３", "1_0", "", " ", "3x"])
 @pytest.mark.parametrize(("argv", "option"), NUMBER_OPTIONS)
 def test_numbers_are_ascii_digits(argv: list[str], option: str, text: str, express: Run) -> None:
-    refused(express, [*argv, option, text], f"argument {option}: invalid value {text!r}")
+    refused(express, [*argv, option, text], f"argument {option}: invalid ")
+    refused(express, [*argv, option, text], f" {text!r}: ")
 
 
 def test_huge_numbers_are_one_line(express: Run) -> None:
@@ -236,11 +215,11 @@ class FullDisk(io.StringIO):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
-def test_a_full_stdout_is_one_line_and_status_2(
+def test_a_full_stdout_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "stdout", FullDisk())
-    assert main(["deck"]) == 2
+    assert main(["deck"]) == EXIT_FAILURE
     err = capsys.readouterr().err
     assert err == f"express: error: cannot write the output: {os.strerror(errno.ENOSPC)}\n"
 
@@ -261,7 +240,7 @@ def _express(*argv: str, stdout: int | None) -> subprocess.CompletedProcess[str]
 def test_dev_full_in_a_real_process() -> None:
     with open("/dev/full", "w") as full:
         done = _express("best", "--length", "3", stdout=full.fileno())
-    assert done.returncode == 2
+    assert done.returncode == EXIT_FAILURE
     assert done.stderr == "express: error: cannot write the output: No space left on device\n"
 
 
