@@ -28,8 +28,15 @@ from typing import Any
 
 import numpy as np
 
-from arena import play
-from arena.cli import add_command, add_executor_options, parse_bot_list, run_tournament, seat_labels
+from arena import TournamentResult, play
+from arena.cli import (
+    Interrupted,
+    add_command,
+    add_executor_options,
+    parse_bot_list,
+    run_tournament,
+    seat_labels,
+)
 from arena.search_bots import MIN_SIMULATIONS
 from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
 from express.cards import deck_for, load_deck
@@ -183,10 +190,23 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         match=args.match,
         caboose=args.caboose,
     )
+    if result.interrupted and not result.deals:
+        raise Interrupted(f"no deal of {result.deals_requested} had finished")
+    output(_tournament_text(args, result))
+    if result.interrupted:
+        # The table covers the deals that finished, and says so; the status says it is partial.
+        raise Interrupted(
+            f"the results cover the {result.deals} of {result.deals_requested} deals that finished"
+        )
+    return 0
+
+
+def _tournament_text(args: argparse.Namespace, result: TournamentResult) -> str:
+    """``express tournament``'s answer: the table and what decided the games (or the JSON)."""
     counts = decided(result)
     if args.json:
         data = result.to_dict() | {"match": bool(args.match), "decided": counts.to_dict()}
-        return output(json.dumps(data, indent=2))
+        return json.dumps(data, indent=2)
 
     def share(count: int) -> str:
         if not counts.games:
@@ -202,7 +222,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         lines.append("the caboose decided nothing: no caboose in play (--caboose NAME|random)")
     else:
         lines.append(f"the caboose decided the winner in {share(counts.caboose)}")
-    return output("\n".join(lines))
+    return "\n".join(lines)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

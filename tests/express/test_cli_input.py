@@ -331,3 +331,48 @@ def test_solve_order_and_decided_check_their_arguments() -> None:
         solve_order(deck_for(2), rounds=True)
     with pytest.raises(TypeError, match="decided needs a tournament's result"):
         decided("a result")  # type: ignore[arg-type]
+
+
+# --- Ctrl-C --------------------------------------------------------------------------------------
+
+
+class Impatient:
+    """A random bot that is interrupted (Ctrl-C) at its ``after``-th decision."""
+
+    def __init__(self, after: int) -> None:
+        self.inner = bot("random")
+        self.name = "random"
+        self.left = after
+
+    def act(self, observation: Any, legal: Any, rng: np.random.Generator) -> Any:
+        self.left -= 1
+        if self.left == 0:
+            raise KeyboardInterrupt
+        return self.inner.act(observation, legal, rng)
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+@pytest.mark.parametrize("after", [1, 60])
+def test_an_interrupted_tournament_exits_130_and_says_what_it_covers(
+    after: int, json_flag: list[str], monkeypatch: pytest.MonkeyPatch, express: Run
+) -> None:
+    # express.tournament is also the name of the function the package exports.
+    module: Any = sys.modules["express.tournament"]
+    made = module.bot
+    monkeypatch.setattr(
+        module, "bot", lambda name, **o: Impatient(after) if name == "random" else made(name, **o)
+    )
+    done = express("tournament", "--players", "greedy,random", "--games", "50", *json_flag)
+    assert done.returncode == 130 and "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("express: interrupted: "), lines
+    if after == 1:  # nothing finished: no table of zeros
+        assert done.stdout == "" and "no deal of 50 had finished" in lines[0]
+        return
+    assert "deals that finished" in lines[0]
+    if json_flag:
+        data = json.loads(done.stdout)
+        assert data["interrupted"] is True and 0 < data["deals"] < 50
+        assert f"the {data['deals']} of 50 deals" in lines[0]
+    else:
+        assert "interrupted after" in done.stdout
