@@ -40,7 +40,7 @@ from arena.cli import (
 from arena.search_bots import MIN_SIMULATIONS
 from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
 from express.cards import deck_for, load_deck
-from express.cli.trains import add_json_option, output
+from express.cli.trains import add_json_option, output, shown
 from express.cli.values import count, integer, seed, simulations
 from express.errors import ExpressError
 from express.exact import solve_deal
@@ -229,7 +229,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     """``express solve``: the exact value and an optimal line of a two-player deal."""
     if args.order is not None:
         order = load_deck(args.order)
-        source = f"the order in {args.order}"
+        source = f"the order in {shown(args.order)}"
     else:
         deck = deck_for(2)
         order = tuple(deck[i] for i in np.random.default_rng(args.seed).permutation(len(deck)))

@@ -68,7 +68,17 @@ def given_deck(args: argparse.Namespace) -> tuple[tuple[Card, ...], str]:
             raise ParseError(f"--cards {args.cards!r} holds no card")
         return cards, f"the given {cards_text(len(cards))}"
     cards = load_deck(args.deck)
-    return cards, f"{args.deck} ({cards_text(len(cards))})"
+    return cards, f"{shown(args.deck)} ({cards_text(len(cards))})"
+
+
+def shown(name: str) -> str:
+    """A file name as the output shows it: as typed, or quoted when it holds a control character
+    (an escape code or a line break in a name is never written raw to a terminal).
+
+    >>> shown("deck.txt"), shown("a\x1b[2Jb")
+    ('deck.txt', "'a\\x1b[2Jb'")
+    """
+    return name if name.isprintable() else repr(name)
 
 
 def _pool(args: argparse.Namespace, start: Train) -> tuple[tuple[Card, ...], str]:

@@ -376,3 +376,14 @@ def test_an_interrupted_tournament_exits_130_and_says_what_it_covers(
         assert f"the {data['deals']} of 50 deals" in lines[0]
     else:
         assert "interrupted after" in done.stdout
+
+
+def test_a_file_name_with_an_escape_code_is_shown_quoted(tmp_path: Path, express: Run) -> None:
+    deck = tmp_path / "a\x1b[2Jb.deck"
+    save_deck(deck_for(2), deck)
+    done = express("best", "--length", "2", "--deck", str(deck))
+    assert done.returncode == 0 and "\x1b" not in done.stdout
+    assert repr(str(deck)) in done.stdout
+    done = express("solve", "--order", str(deck), "--rounds", "2")
+    assert done.returncode == 0 and "\x1b" not in done.stdout
+    assert repr(str(deck)) in done.stdout
