@@ -72,11 +72,13 @@ def given_deck(args: argparse.Namespace) -> tuple[tuple[Card, ...], str]:
 
 
 def shown(name: str) -> str:
-    """A file name as the output shows it: as typed, or quoted when it holds a control character
+    r"""A file name as the output shows it: as typed, or quoted when it holds a control character
     (an escape code or a line break in a name is never written raw to a terminal).
 
-    >>> shown("deck.txt"), shown("a\x1b[2Jb")
-    ('deck.txt', "'a\\x1b[2Jb'")
+    >>> shown("deck.txt")
+    'deck.txt'
+    >>> print(shown("a\x1b[2Jb"))
+    'a\x1b[2Jb'
     """
     return name if name.isprintable() else repr(name)
 
