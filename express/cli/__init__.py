@@ -9,10 +9,11 @@ Commands (``express COMMAND --help`` for all options):
   the ``--start`` train's cards are taken out of it (:func:`express.without`), so the search
   draws from the cards still available, and a start card the deck does not hold is an error.
 * ``express score --train "R4|B4,B4|G4" --train "B2|B2,~R3|G3" [--start-player 0]
-  [--caboose NAME] [--cards TEXT | --deck FILE]`` — score a finished game
+  [--caboose NAME] [--rounds N] [--cards LIST | --deck FILE]`` — score a finished game
   (:func:`express.score_game`): one ``--train`` per player in clockwise order (two to five),
   cards separated by commas, a face-down card marked with a leading ``~``; an engine-only
-  train is ``--train ""``. The trains may not use a card more often than the deck holds: the
+  train is ``--train ""``; no train is longer than the game's rounds (9 − N, or ``--rounds``).
+  The trains may not use a card more often than the deck holds: the
   standard deck for that many players unless ``--cards`` / ``--deck`` give another.
 * ``express cabooses`` — the 16 caboose cards; ``express deck [--players N]`` — the deck as a
   deck file (one card per line, provenance in ``;`` comments) that ``--deck`` reads back.

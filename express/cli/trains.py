@@ -13,7 +13,7 @@ from express.cabooses import CABOOSES, caboose_named
 from express.cards import COMMENT, DECK, Card, deck_for, format_deck, load_deck, parse_deck
 from express.cli.values import count, integer, seconds
 from express.errors import ExpressError, ParseError, PoolError
-from express.rules import MAX_PLAYERS, MIN_PLAYERS
+from express.rules import MAX_PLAYERS, MIN_PLAYERS, rounds_for
 from express.scoring import GameScore, score_game
 from express.search import TrainSolution, best_train
 from express.train import Train, without
@@ -177,6 +177,16 @@ def _score(args: argparse.Namespace) -> GameScore:
             + (f" ({given})" if len(trains) < MIN_PLAYERS else "")
             + f", one per player (Yardmaster Express is for {MIN_PLAYERS} to {MAX_PLAYERS} players)"
         )
+    rounds = rounds_for(len(trains)) if args.rounds is None else args.rounds
+    if rounds < 1:
+        raise ExpressError(f"--rounds {args.rounds!r}: a game has at least 1 round")
+    for text, train in zip(args.trains, trains):
+        if len(train) > rounds:
+            # Each player adds one card a round: a longer train cannot come from this game.
+            raise ExpressError(
+                f"--train {text!r} has {len(train)} cards: a {len(trains)}-player game of "
+                f"{rounds} rounds ends with {rounds} cards a train (--rounds N for a variant)"
+            )
     if args.cards is not None or args.deck is not None:
         deck, source = given_deck(args)
     else:
@@ -337,6 +347,12 @@ def add_commands(commands: Any) -> None:
         help="the start player's number (from 0)",
     )
     score.add_argument("--caboose", metavar="NAME", help="the caboose drawn for the game")
+    score.add_argument(
+        "--rounds",
+        type=integer,
+        metavar="N",
+        help="the rounds the game had, if not 9 - N: no train is longer",
+    )
     # The trains may not use a card more often than the deck holds.
     deck_options(
         score.add_mutually_exclusive_group(),

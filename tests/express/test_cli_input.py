@@ -387,3 +387,20 @@ def test_a_file_name_with_an_escape_code_is_shown_quoted(tmp_path: Path, express
     done = express("solve", "--order", str(deck), "--rounds", "2")
     assert done.returncode == 0 and "\x1b" not in done.stdout
     assert repr(str(deck)) in done.stdout
+
+
+SEVEN = "B2|B2,B2|B2,R2|R2,R2|R2,Y2|Y2,Y2|Y2,G2|G2"
+TWELVE = SEVEN + ",~B2|B3,~R2|R3,~G2|G3,~Y2|Y3,~R3|G3"
+
+
+def test_a_train_longer_than_the_game_is_refused(express: Run) -> None:
+    three = ["--train", "", "--train", ""]
+    refused(
+        express, ["score", "--train", SEVEN, *three], "has 7 cards: a 3-player game of 6 rounds"
+    )
+    refused(
+        express, ["score", "--train", TWELVE, "--train", ""], f"--train {TWELVE!r} has 12 cards"
+    )
+    refused(express, ["score", "--train", "", "--train", "", "--rounds", "0"], "--rounds 0")
+    assert express("score", "--train", SEVEN, *three, "--rounds", "7").returncode == 0
+    assert express("score", "--train", TWELVE, "--train", "", "--rounds", "12").returncode == 0
