@@ -198,7 +198,7 @@ def test_one_train_is_no_game(express: Run) -> None:
         (["best", "--length", "1", "--deck", "/dev/zero"], "'/dev/zero'"),
         (["solve", "--order", "/dev/zero"], "'/dev/zero'"),
         (["best", "--length", "1", "--deck", ""], "''"),
-        (["best", "--length", "12", "--cards", "R4|B4"], "12"),
+        (["best", "--length", "12", "--cards", "R4|B4"], "12 (larger than the pool of 1 card)"),
     ],
 )
 def test_hostile_text_is_quoted_safely(argv: list[str], quoted: str, express: Run) -> None:
