@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import json
 import math
 import os
@@ -48,13 +49,16 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import arena
 from arena.errors import ArenaError
 from arena.executors import executor_from, parse_cluster
 from arena.extras import MissingExtraError, import_extra
 from arena.tournament import seat_labels
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = [
     "EXIT_FAILURE",
@@ -110,6 +114,12 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops a failed write of --help or --version silently (status 0): let it
+        # fail, so run_main reports it.
+        if message:
+            (file if file is not None else sys.stderr).write(message)
 
 
 # --- option values: each quotes the input it refuses -----------------------------------------
@@ -466,16 +476,44 @@ def run_main(
     give a better line for one of them than ``str(error)``.
     """
     words = list(sys.argv[1:] if argv is None else argv)
+    closed = sys.stdout is None  # started with stdout closed (`packing deck >&-`)
+    if closed:
+        sys.stdout = _ClosedOutput()
+    try:
+        status = _dispatch(prog, parser, words, errors=errors, explain=explain)
+        sys.stdout.flush()  # a write that fails fails here, not at exit past every handler
+        return status
+    except BrokenPipeError:
+        # The reader went away (e.g. `packing stats | head`): not an error of ours, and what
+        # it read was all it wanted.
+        _drop_output()
+        return EXIT_OK
+    except OSError as error:
+        # The disk is full, stdout is closed: the output is lost, so say so in one line.
+        _drop_output()
+        print(f"{prog}: error: {_os_error_line(error)}", file=sys.stderr)
+        return EXIT_FAILURE
+    finally:
+        if closed:
+            sys.stdout = None
+
+
+def _dispatch(
+    prog: str,
+    parser: argparse.ArgumentParser,
+    words: list[str],
+    *,
+    errors: tuple[type[Exception], ...],
+    explain: Callable[[Exception, argparse.Namespace | None], str] | None,
+) -> int:
+    """:func:`run_main` but for the errors of writing the output, which it handles."""
     as_json = wants_json(words)
     bad_input: tuple[type[Exception], ...] = (*errors, ArenaError)
     args: argparse.Namespace | None = None
     try:
         args = parser.parse_args(attach_values(parser, words))
         run: Callable[[argparse.Namespace], int] = args.run
-        status = run(args)
-        if sys.stdout is not None:
-            sys.stdout.flush()  # a write that fails fails here, not at exit past every handler
-        return status
+        return run(args)
     except UsageError as error:
         return fail(prog, str(error), as_json=as_json)
     except MissingExtraError as error:
@@ -489,16 +527,16 @@ def run_main(
         return EXIT_INTERRUPTED
     except SystemExit as done:  # --help and --version exit through argparse
         return done.code if isinstance(done.code, int) else EXIT_OK
-    except BrokenPipeError:
-        # The reader went away (e.g. `packing stats | head`): not an error of ours, and what
-        # it read was all it wanted.
-        _drop_output()
-        return EXIT_OK
-    except OSError as error:
-        # The disk is full, the terminal went away: the output is lost, so say so in one line.
-        _drop_output()
-        print(f"{prog}: error: {_os_error_line(error)}", file=sys.stderr)
-        return EXIT_FAILURE
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Stands for a stdout that was closed before the command started: writing to it fails as
+    writing to a closed descriptor does, instead of Python dropping the output silently."""
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise OSError(errno.EBADF, "stdout is closed")
 
 
 def _os_error_line(error: OSError) -> str:

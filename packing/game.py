@@ -1128,6 +1128,9 @@ def play_game(
     >>> len(state.round_records[-1].points), state.is_terminal()
     (3, True)
     """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        # The command line's rule for every seed (arena.cli.seed): a whole number, 0 or more.
+        raise PackingError(f"play_game: invalid seed {seed!r}: a seed is a whole number, 0 or more")
     state = Game(
         len(policies),
         deck=deck,

@@ -194,24 +194,33 @@ def _search(
     capacity = n * h
     stop_at = math.inf if deadline is None else deadline
 
-    def visit(pos: int, loaded: int, lost: int, rods_left: int) -> bool:
+    def keep(loaded: int) -> None:
+        # Called where a path ends, not at every node: copying the stack at each new best
+        # would cost the square of the rods on a long path.
         if loaded > state["best"]:
             state["best"] = loaded
             best[:] = stack
+
+    def visit(pos: int, loaded: int, lost: int, rods_left: int) -> bool:
         if loaded >= target:
+            keep(loaded)
             return True
         state["nodes"] += 1
         if state["nodes"] > node_limit:
+            keep(loaded)
             return False
         if not state["nodes"] % _CLOCK_EVERY and time.perf_counter() >= stop_at:
             state["nodes"] = node_limit  # out of time: every later node stops at once
+            keep(loaded)
             return False
         if loaded + min(rods_left, capacity - lost - loaded) < target:
+            keep(loaded)
             return False
         # The next open cell: the first (level, cell) whose column is exactly that high.
         while pos < n * h and heights[pos % n] != pos // n:
             pos += 1
         if pos == n * h:
+            keep(loaded)
             return False
         c, z = pos % n, pos // n
         for length in (5, 4, 3, 2, 1):

@@ -205,3 +205,24 @@ def test_completion_option_is_on_a_bare_parser_too(capsys: pytest.CaptureFixture
         parser.parse_args(["--print-completion", "zsh"])
     assert done.value.code == 0
     assert capsys.readouterr().out.startswith("#compdef demo")
+
+
+@pytest.mark.parametrize("prog", sorted(PARSERS))
+def test_every_seed_of_both_commands_follows_one_rule(
+    prog: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = PARSERS[prog]()
+    seeded = [
+        parser
+        for parser in all_parsers(root)
+        for action in parser._actions
+        if "--seed" in action.option_strings
+    ]
+    assert seeded
+    for parser in seeded:
+        action = next(a for a in parser._actions if "--seed" in a.option_strings)
+        assert action.type is seed, parser.prog
+    for parser in seeded:
+        words = parser.prog.split()[1:]
+        assert MAINS[prog]([*words, "--seed", "-1"]) == EXIT_USAGE
+        assert "invalid seed '-1': a seed is 0 or more" in capsys.readouterr().err
