@@ -133,8 +133,10 @@ class _Translation:
         """The legal action with id ``number``, or :class:`arena.ArenaError` naming it."""
         try:
             number = int(number)
+            if not 0 <= number < self.actions:
+                raise ValueError(f"ids are 0..{self.actions - 1}")
             return self.codec.decode(state, number)
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, IndexError) as error:
             raise ArenaError(f"illegal action {number!r}: {error}") from None
 
 
@@ -291,7 +293,8 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
     seeds give equal episodes for the same actions.
     """
 
-    metadata: dict[str, Any] = {"render_modes": RENDER_MODES}
+    # Text has no frame rate; Gymnasium's checker asks for one with "human" rendering.
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(
         self,
@@ -381,8 +384,8 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         number = int(action)
         if not (0 <= number < len(mask) and mask[number]):
             if self.illegal == "raise":
-                self._t.decode(self.state, number)  # raises, naming the id
-                raise ArenaError(f"illegal action {number!r}")
+                legal = np.flatnonzero(mask).tolist()
+                raise ArenaError(f"illegal action {number!r} (legal now: {legal})")
             self._over = True
             info = self._info() | {"illegal_action": number}
             return self._observe(), self.illegal_reward, True, False, info

@@ -45,16 +45,22 @@ from packing.report import report
 from packing.rules import DEFAULT_MAX_ROUNDS, START_POINTS
 
 if TYPE_CHECKING:
+    import gymnasium
     import pettingzoo
 else:
     from arena.extras import import_extra
 
+    gymnasium = import_extra("gymnasium", "rl")
     pettingzoo = import_extra("pettingzoo", "rl")
 
-__all__ = ["NAME", "env", "gym_env", "raw_env"]
+__all__ = ["GYM_ID", "NAME", "env", "gym_env", "raw_env"]
 
 NAME = "pack_and_stack_v0"
 """The environment's name (PettingZoo's version suffix: a change that alters episodes bumps it)."""
+
+GYM_ID = "tabletop/PackAndStack-v0"
+"""The single-seat environment's id in Gymnasium's registry (registered on import):
+``gymnasium.make(GYM_ID, opponents=[...])`` is :func:`gym_env`."""
 
 
 def _text(state: GameState, names: Sequence[str], seed: int | None) -> str:
@@ -164,3 +170,9 @@ def gym_env(
         illegal=illegal,
         illegal_reward=illegal_reward,
     )
+
+
+# Registered once per process: importing this module again (a reload) must not warn that the id
+# is overridden.
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point=f"{__name__}:gym_env")

@@ -51,6 +51,12 @@ class DiceRaceCodec(Codec):
     def tensor_size(self, params: Parameters) -> int:
         return int(params["players"]) + 1
 
+    def tensor_bounds(self, params: Parameters) -> tuple[np.ndarray, np.ndarray]:
+        size = self.tensor_size(params)
+        high = np.full(size, 6 * int(params["rounds"]), np.float32)
+        high[-1] = 6  # the roll on the table
+        return np.zeros(size, np.float32), high
+
     def fill_tensor(self, observation: Any, tensor: np.ndarray) -> None:
         totals, rolled, _turn, _rounds = observation
         tensor[: len(totals)] = totals
