@@ -20,17 +20,32 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from arena.errors import ArenaError
 from arena.protocol import Action, GameState
 
-__all__ = ["Codec", "HiddenInformationCodec", "Limits", "Parameters"]
+__all__ = ["Codec", "HiddenInformationCodec", "Limits", "Parameters", "elements"]
 
 Parameters = Mapping[str, Any]
 """A game's parameters: name → int, float, bool or str (OpenSpiel's parameter types)."""
+
+
+def elements(array: np.ndarray) -> Any:
+    """A view of a contiguous one-dimensional ``array``'s elements for setting them one by one:
+    item assignment through a ``memoryview`` costs a fraction of NumPy's own, which matters when
+    a tensor is filled at every step of an environment. (Typed ``Any``: typeshed's
+    ``memoryview`` knows only bytes.)
+
+    >>> tensor = np.zeros(3, np.float32)
+    >>> view = elements(tensor)
+    >>> view[1] = 2.0
+    >>> tensor.tolist()
+    [0.0, 2.0, 0.0]
+    """
+    return memoryview(cast(Any, array))
 
 
 @dataclass(frozen=True)
@@ -66,6 +81,11 @@ class Codec(ABC):
     max_players: int
     parameters: Mapping[str, int | float | bool | str]
     """The parameters and their defaults."""
+    stable_chance_ids = False
+    """True when the ids of a chance node's outcomes depend on its outcome tuple alone, whatever
+    the state: a game that hands over the same tuple object again and again (Pack & Stack's 900
+    rolls) then has it encoded once per tuple, not at every node (an adapter memoises by the
+    tuple's identity). False, the default, encodes at every node."""
 
     # A codec holds no data of its own: any two of one class are the same translation, also
     # after a trip through pickle to another process.
@@ -105,8 +125,9 @@ class Codec(ABC):
         (``num_distinct_actions``): 1 at the id of every legal action."""
         mask = np.zeros(size, np.int8)
         encode = self.encode
+        m = elements(mask)
         for action in state.legal_actions():
-            mask[encode(state, action)] = 1
+            m[encode(state, action)] = 1
         return mask
 
     @abstractmethod

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -168,9 +169,12 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         return sorted(encode(state, action) for action in state.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        state, encode = self.state, self.codec.encode
+        state = self.state
         outcomes = state.chance_outcomes()
-        return sorted(zip([encode(state, outcome) for outcome, _ in outcomes], _floats(outcomes)))
+        if self.codec.stable_chance_ids and isinstance(outcomes, tuple):
+            # A copy: the caller may change its list; the memo's stays as encoded.
+            return list(_ENCODED.lookup(outcomes, partial(_encoded, self.codec, state)))
+        return _encoded(self.codec, state, outcomes)
 
     def _apply_action(self, number: int) -> None:
         self.state.apply_action(self.codec.decode(self.state, int(number)))
@@ -227,6 +231,19 @@ def _floats(outcomes: Sequence[tuple[Action, Any]]) -> list[float]:
     if isinstance(outcomes, tuple):
         return _FLOATS.lookup(outcomes, _float_list)
     return _float_list(outcomes)
+
+
+def _encoded(
+    codec: Codec, state: GameState, outcomes: Sequence[tuple[Action, Any]]
+) -> list[tuple[int, float]]:
+    """A chance node's outcomes as (id, probability) pairs in ascending id order."""
+    encode = codec.encode
+    return sorted(zip([encode(state, outcome) for outcome, _ in outcomes], _floats(outcomes)))
+
+
+# The encoded outcomes of a codec with ``stable_chance_ids``, by the outcome tuple's identity:
+# encoding and sorting 900 rolls at every roll was most of the adapter's cost per state.
+_ENCODED = IdentityMemo[tuple[tuple[Action, Any], ...], list[tuple[int, float]]](limit=10_000)
 
 
 class _Observer:

@@ -107,6 +107,7 @@ class _Translation:
         self.actions = codec.limits(self.params).num_distinct_actions
         self.low, self.high = codec.tensor_bounds(self.params)
         self.size = len(self.low)
+        self.no_wins = (0.0,) * self.players
 
     def box(self) -> spaces.Box:
         return spaces.Box(self.low, self.high, dtype=np.float32)
@@ -121,13 +122,15 @@ class _Translation:
             return np.zeros(self.actions, np.int8)
         return self.codec.legal_mask(state, self.actions)
 
-    def standing(self, state: GameState) -> list[float]:
+    def standing(self, state: GameState) -> Sequence[float]:
+        """Each player's score so far under the reward scheme. The same object while nothing
+        changes (a game hands over its unchanged scores), which a step checks first."""
         if self.reward == "win":
             if not state.is_terminal():
-                return [0.0] * self.players
+                return self.no_wins
             winners = state.winners()
             return [1 / len(winners) if p in winners else 0.0 for p in range(self.players)]
-        return [float(x) for x in self.codec.standing(state)]
+        return self.codec.standing(state)
 
     def decode(self, state: GameState, number: Any) -> Any:
         """The legal action with id ``number``, or :class:`arena.ArenaError` naming it."""
@@ -153,7 +156,9 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
     ``codec`` and ``params`` (over the codec's defaults) make the game; ``name`` is the
     environment's name in ``metadata`` (PettingZoo's version suffix included, ``…_v0``);
     ``render_text`` the game's text of a state. ``state`` is the ``arena`` state (read it, do
-    not change it).
+    not change it). ``step``, ``observe`` (so ``last``) and ``render`` before the first
+    ``reset`` raise :class:`arena.ArenaError`: the order PettingZoo's ``OrderEnforcingWrapper``
+    enforces, without the wrapper's cost.
     """
 
     metadata: dict[str, Any] = {
@@ -197,6 +202,13 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         self._seed: int | None = None
         self.state: GameState = self._t.initial.clone()
         self.agents: list[str] = []
+        self._reset = False
+
+    def _check_reset(self, call: str) -> None:
+        # The order PettingZoo's OrderEnforcingWrapper checks, checked here: that wrapper's
+        # attribute forwarding cost about a third of a random agent's step.
+        if not self._reset:
+            raise ArenaError(f"{call} before reset(): call reset() first")
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """``agent``'s observation space: a dict of the tensor's Box and the int8 mask."""
@@ -220,6 +232,7 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._standing = self._t.standing(self.state)
+        self._reset = True
         self._select()
 
     def _select(self) -> None:
@@ -231,6 +244,7 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its tensor and its action mask."""
+        self._check_reset("observe()")
         player = self._seat[agent]
         return {
             "observation": self._t.tensor(self.state, player),
@@ -240,6 +254,7 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
     def step(self, action: Any) -> None:
         """The agent to act plays the action with id ``action`` (``None`` once it is done);
         chance then runs until the next agent's turn or the end."""
+        self._check_reset("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -250,9 +265,13 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         self.state.apply_action(chosen)
         _resolve_chance(self.state, self._rng)
         standing = self._t.standing(self.state)
-        for p, other in enumerate(self.possible_agents):
-            self.rewards[other] = standing[p] - self._standing[p]
-        self._standing = standing
+        if standing is self._standing:  # unchanged (the same scores), as at most steps
+            for other in self.possible_agents:
+                self.rewards[other] = 0.0
+        else:
+            for p, other in enumerate(self.possible_agents):
+                self.rewards[other] = float(standing[p] - self._standing[p])
+            self._standing = standing
         if self.state.is_terminal():
             done = self.truncations if self._t.codec.truncated(self.state) else self.terminations
             for other in self.agents:
@@ -267,6 +286,7 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
             return None
+        self._check_reset("render()")
         text = self._render_text(self.state, self.possible_agents, self._seed)
         if self.render_mode == "ansi":
             return text
@@ -347,7 +367,7 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         if seat_policies is not None:
             seat_policies(self._policies)
         self._over = False
-        self._standing = self._t.standing(self.state)[self.seat]
+        self._standing = float(self._t.standing(self.state)[self.seat])
         self._advance()
         return self._observe(), self._info()
 
@@ -391,7 +411,7 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
             return self._observe(), self.illegal_reward, True, False, info
         self.state.apply_action(self._t.decode(self.state, number))
         self._advance()
-        standing = self._t.standing(self.state)[self.seat]
+        standing = float(self._t.standing(self.state)[self.seat])
         reward, self._standing = standing - self._standing, standing
         terminated = truncated = False
         if self.state.is_terminal():

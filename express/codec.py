@@ -92,7 +92,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.codec import HiddenInformationCodec, Limits, Parameters
+from arena.codec import HiddenInformationCodec, Limits, Parameters, elements
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import Card, deck_for, format_cards, parse_deck
 from express.errors import RulesError
@@ -260,18 +260,21 @@ class ExpressCodec(HiddenInformationCodec):
         kinds = deck_kinds(view.deck)
         layout = _TensorLayout(view.players, view.rounds, view.players, len(kinds.cards))
         K = layout.kinds
+        # Set through a memoryview, element by element: NumPy's own item assignment costs
+        # several times more per element (the tensor is filled at every step of an environment).
+        t = elements(tensor)
         at = 0
 
         def one_hot(index: int | None, width: int) -> None:
             nonlocal at
             if index is not None:
-                tensor[at + index] = 1
+                t[at + index] = 1.0
             at += width
 
         def counts(cards: Iterable[Card]) -> None:
             nonlocal at
             for kind, count in kinds.counts(cards).items():
-                tensor[at + kind] = count
+                t[at + kind] = float(count)
             at += K
 
         one_hot(view.player, view.players)
@@ -280,7 +283,8 @@ class ExpressCodec(HiddenInformationCodec):
         one_hot(view.turn, layout.turns + 1)
         one_hot(view.drawn, layout.hand_size + layout.turns + 1)
         one_hot(None if view.caboose is None else _CABOOSE_INDEX[view.caboose], len(CABOOSES))
-        tensor[at : at + K] = kinds.copies
+        for kind, copies in enumerate(kinds.copies, at):
+            t[kind] = float(copies)
         at += K
         counts(view.hand)
         counts(view.seen)
@@ -289,9 +293,9 @@ class ExpressCodec(HiddenInformationCodec):
             for place, play in enumerate(plays):
                 base = at + (seat * view.rounds + place) * width
                 if play is None:
-                    tensor[base + 2 * K] = 1
+                    t[base + 2 * K] = 1.0
                 else:
-                    tensor[base + kinds.of(play.card) + (0 if play.face_up else K)] = 1
+                    t[base + kinds.of(play.card) + (0 if play.face_up else K)] = 1.0
         at += view.players * view.rounds * width
         assert at == layout.size, (at, layout.size)
 

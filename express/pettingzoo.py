@@ -42,12 +42,10 @@ from express.report import play_text
 
 if TYPE_CHECKING:
     import gymnasium
-    import pettingzoo
 else:
     from arena.extras import import_extra
 
     gymnasium = import_extra("gymnasium", "rl")
-    pettingzoo = import_extra("pettingzoo", "rl")
 
 __all__ = ["GYM_ID", "NAME", "env", "gym_env", "raw_env"]
 
@@ -94,8 +92,8 @@ def raw_env(
     reward: str = "score",
     render_mode: str | None = None,
 ) -> CodecEnv:
-    """The game as a PettingZoo ``AECEnv`` without PettingZoo's order and bounds checks
-    (:func:`env` adds them): ``players`` 2 to 5, ``caboose`` (None, a caboose or its name, or
+    """The game as a PettingZoo ``AECEnv`` (PettingZoo's name for the environment before any
+    wrapper; :func:`env` is the same): ``players`` 2 to 5, ``caboose`` (None, a caboose or its name, or
     ``"random"``), ``deck`` (None: the standard deck for the player count; cards or deck-file
     text), ``rounds`` (None: the rules' 9 − N), ``reward`` (``"score"`` or ``"win"``),
     ``render_mode`` (``"ansi"``, ``"human"`` or None)."""
@@ -117,14 +115,16 @@ def env(
     rounds: int | None = None,
     reward: str = "score",
     render_mode: str | None = None,
-) -> Any:
-    """The game as a PettingZoo ``AECEnv`` (options: :func:`raw_env`), wrapped as PettingZoo's
-    own games are: an out-of-range action and a call out of order raise."""
-    wrappers = pettingzoo.utils.wrappers
-    inner = raw_env(
+) -> CodecEnv:
+    """The game as a PettingZoo ``AECEnv`` (options: :func:`raw_env`). PettingZoo's games
+    wrap their raw environment in checks; this one makes them itself, so ``env`` is
+    ``raw_env``: an illegal or out-of-range id, and ``step``/``observe``/``render`` before
+    ``reset``, raise :class:`arena.ArenaError` (PettingZoo's ``OrderEnforcingWrapper``
+    forwards every attribute through Python and cost about a third of a random agent's step:
+    ``python -m benchmarks envs``)."""
+    return raw_env(
         players, caboose=caboose, deck=deck, rounds=rounds, reward=reward, render_mode=render_mode
     )
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(inner))
 
 
 def _policy(opponent: str | Policy) -> Policy:

@@ -46,12 +46,10 @@ from packing.rules import DEFAULT_MAX_ROUNDS, START_POINTS
 
 if TYPE_CHECKING:
     import gymnasium
-    import pettingzoo
 else:
     from arena.extras import import_extra
 
     gymnasium = import_extra("gymnasium", "rl")
-    pettingzoo = import_extra("pettingzoo", "rl")
 
 __all__ = ["GYM_ID", "NAME", "env", "gym_env", "raw_env"]
 
@@ -89,8 +87,8 @@ def raw_env(
     reward: str = "score",
     render_mode: str | None = None,
 ) -> CodecEnv:
-    """The game as a PettingZoo ``AECEnv`` without PettingZoo's order and bounds checks
-    (:func:`env` adds them): ``players`` 2 to 6, ``deck`` (default the sample deck; its truck
+    """The game as a PettingZoo ``AECEnv`` (PettingZoo's name for the environment before any
+    wrapper; :func:`env` is the same): ``players`` 2 to 6, ``deck`` (default the sample deck; its truck
     names must not hold ``| , = ( )``, as in OpenSpiel's game strings), ``start_points``,
     ``max_rounds`` (the cap), ``reward`` (``"score"`` or ``"win"``), ``render_mode``
     (``"ansi"``, ``"human"`` or None)."""
@@ -112,11 +110,14 @@ def env(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     reward: str = "score",
     render_mode: str | None = None,
-) -> Any:
-    """The game as a PettingZoo ``AECEnv`` (options: :func:`raw_env`), wrapped as PettingZoo's
-    own games are: an out-of-range action and a call out of order raise."""
-    wrappers = pettingzoo.utils.wrappers
-    inner = raw_env(
+) -> CodecEnv:
+    """The game as a PettingZoo ``AECEnv`` (options: :func:`raw_env`). PettingZoo's games
+    wrap their raw environment in checks; this one makes them itself, so ``env`` is
+    ``raw_env``: an illegal or out-of-range id, and ``step``/``observe``/``render`` before
+    ``reset``, raise :class:`arena.ArenaError` (PettingZoo's ``OrderEnforcingWrapper``
+    forwards every attribute through Python and cost about a third of a random agent's step:
+    ``python -m benchmarks envs``)."""
+    return raw_env(
         players,
         deck=deck,
         start_points=start_points,
@@ -124,7 +125,6 @@ def env(
         reward=reward,
         render_mode=render_mode,
     )
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(inner))
 
 
 def _policy(opponent: str | Policy) -> Policy:
