@@ -49,7 +49,8 @@ def test_the_names_follow_pettingzoo() -> None:
     game = env(players=4)
     assert NAME == game.metadata["name"] == "yardmaster_express_v0"
     assert game.possible_agents == [f"player_{p}" for p in range(4)]
-    assert game.action_space("player_0").n == 2 * 27  # each kind face up or face down
+    # Each kind face up or face down.
+    assert game.action_space("player_0") == gymnasium.spaces.Discrete(2 * 27)
 
 
 def play_out(game: Any, seed: int, pick: Callable[[np.ndarray], int]) -> dict[str, float]:

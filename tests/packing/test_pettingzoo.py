@@ -45,7 +45,8 @@ def test_the_names_follow_pettingzoo() -> None:
     assert game.metadata["render_modes"] == ["ansi", "human"]
     assert game.possible_agents == ["player_0", "player_1", "player_2"]
     deck = len(packing.SAMPLE_DECK)
-    assert game.action_space("player_0").n == deck + 1  # a truck of the deck, or the pile
+    # A truck of the deck, or the pile.
+    assert game.action_space("player_0") == gymnasium.spaces.Discrete(deck + 1)
     assert type(game.unwrapped) is type(raw_env(players=3))
     assert type(game.unwrapped).__name__ == "CodecEnv"
 
@@ -150,7 +151,7 @@ def test_ansi_render_is_the_play_report_and_human_prints_it(
 def test_the_deck_is_a_parameter() -> None:
     deck = packing.SAMPLE_DECK[:6]
     game = env(players=2, deck=deck)
-    assert game.action_space("player_0").n == len(deck) + 1
+    assert game.action_space("player_0") == gymnasium.spaces.Discrete(len(deck) + 1)
     game.reset(seed=2)
     observation, *_ = game.last()
     assert game.observation_space("player_0").contains(observation)
