@@ -44,12 +44,11 @@ from express.cli.trains import add_json_option, output, shown
 from express.cli.values import count, integer, seed, simulations
 from express.errors import ExpressError
 from express.exact import solve_deal
-from express.game import Dealt, Game, Turn
+from express.game import Game, Turn
+from express.report import play_text, score_lines
 from express.review import hindsight
 from express.rules import MAX_PLAYERS, MIN_PLAYERS
-from express.scoring import GameScore
 from express.tournament import decided, tournament
-from express.train import Train
 
 __all__ = ["add_commands", "play_text"]
 
@@ -76,91 +75,6 @@ def players_of(args: argparse.Namespace) -> list[str]:
 def _bot_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """The bots' options from the command line, by bot name."""
     return {name: {"simulations": args.simulations} for name in OPENSPIEL_BOTS}
-
-
-def _cars(train: Train) -> str:
-    """A train as a row of cards after the engine; a face-down card shows only its back, ``~``."""
-    return " > ".join(
-        ["engine", *(str(play.card) if play.face_up else "~" for play in train.plays)]
-    )
-
-
-def _score_lines(score: GameScore, names: list[str], trains: list[Train]) -> list[str]:
-    width = max(len(name) for name in names)
-    lines = [
-        f"  {'player':<{width + 4}}{'value':>6}{'run':>5}{'award':>7}{'caboose':>9}{'total':>7}  train"
-    ]
-    for p, train in zip(score.players, trains):
-        mark = "*" if p.player == score.start_player else " "
-        lines.append(
-            f"  {p.player}{mark} {names[p.player]:<{width + 1}}{p.value:>6}{p.longest_run:>5}"
-            f"{p.run_bonus:>7}{p.caboose_points:>9}{p.total:>7}  {train}"
-        )
-    runners = " and ".join(f"{seat} ({names[seat]})" for seat in score.run_winners)
-    if score.run_winners:
-        lines.append(
-            f"longest run {score.longest_run}: player{'s' if len(score.run_winners) > 1 else ''} "
-            f"{runners} gain{'' if len(score.run_winners) > 1 else 's'} {score.longest_run}"
-        )
-    else:
-        lines.append("longest run: no coloured car, no award")
-    if score.caboose is not None:
-        winners = ", ".join(f"{seat} ({names[seat]})" for seat in score.caboose_winners) or "nobody"
-        lines.append(
-            f"caboose {score.caboose.name} ({score.caboose.points}, {score.caboose.condition}): {winners}"
-        )
-    winner = score.players[score.winner]
-    tied = [p.player for p in score.players if p.total == winner.total]
-    note = f" (tie-break among players {', '.join(map(str, tied))})" if len(tied) > 1 else ""
-    lines.append(
-        f"winner: player {winner.player} ({names[winner.player]}) with {winner.total}{note}"
-    )
-    return lines
-
-
-def play_text(game: Game, names: list[str], seed: int, with_hindsight: bool) -> str:
-    """``express play``'s report of a finished game; ``names`` label the seats."""
-    width = max(len(name) for name in names)
-    caboose = (
-        "no caboose"
-        if game.caboose is None
-        else f"caboose {game.caboose.name} ({game.caboose.points}): {game.caboose.condition}"
-    )
-    lines = [
-        f"Yardmaster Express, {game.players} players ({', '.join(names)}), seed {seed}, {caboose}"
-    ]
-    trains = [Train() for _ in range(game.players)]
-    for event in game.events:
-        if isinstance(event, Dealt):
-            lines.append(
-                f"player {event.player} ({names[event.player]}) is dealt "
-                f"{' '.join(str(card) for card in event.cards)}"
-            )
-        elif isinstance(event, Turn):
-            if event.player == game.start_player:
-                lines.append(f"round {event.round}")
-            way = "face up" if event.play.face_up else "face down"
-            lines.append(
-                f"  {event.player} {names[event.player]:<{width}}  draws {event.drew}, holds "
-                f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}"
-            )
-            trains[event.player] = event.train
-            if event.passed_to is None or event.passed_to == game.start_player:
-                for seat, train in enumerate(trains):
-                    mark = "*" if seat == game.start_player else " "
-                    lines.append(f"    {seat}{mark} {names[seat]:<{width}}  {_cars(train)}")
-    lines.append("final scoring (trains in full, ~ = face down)")
-    lines.extend(_score_lines(game.score(), names, game.trains))
-    if with_hindsight:
-        lines.append(
-            "hindsight: the best train from the cards each player saw (value + own longest run + caboose)"
-        )
-        for h in hindsight(game):
-            lines.append(
-                f"  {h.player} {names[h.player]:<{width}}  best {h.best.score} ({h.best.train}), "
-                f"actual {h.solo}, gap {h.gap}"
-            )
-    return "\n".join(lines)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -263,7 +177,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}"
             )
     lines.append("final scoring (trains in full, ~ = face down)")
-    lines.extend(_score_lines(score, ["perfect", "perfect"], game.trains))
+    lines.extend(score_lines(score, ["perfect", "perfect"], game.trains))
     return output("\n".join(lines))
 
 
