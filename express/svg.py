@@ -3,7 +3,7 @@
 :func:`card_svg` draws a railcar card: its two cars in their cargo's colour, each with its
 value (and its colour's letter, for readers who tell the colours apart by name). :func:`train_svg`
 draws a train: the engine, then every card left to right, a face-down card as a card back with
-its two wild cars worth 2, and a bar under each run of two or more cars. :func:`game_svg` draws
+its two wild cars worth 2, and a bar under each run of two or more cars. :func:`trains_svg` draws
 a game's trains one above the other with each player's score once the game is over. The values
 show these in Jupyter (``Card._repr_svg_``, ``Train._repr_svg_``, ``Game._repr_svg_``).
 
@@ -16,16 +16,15 @@ show these in Jupyter (``Card._repr_svg_``, ``Train._repr_svg_``, ``Game._repr_s
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Final
+from collections.abc import Sequence
+from typing import Final
 
 from arena.svg import Svg, escape
 from express.cards import Car, Card, Color
+from express.scoring import GameScore
 from express.train import Play, Train
 
-if TYPE_CHECKING:
-    from express.game import Game
-
-__all__ = ["COLOR_FILLS", "card_svg", "game_svg", "train_svg"]
+__all__ = ["COLOR_FILLS", "card_svg", "train_svg", "trains_svg"]
 
 #: The fill of each cargo colour's cars: strong enough to tell apart, light enough for white
 #: values to sit on them (the yellow takes dark text).
@@ -199,27 +198,27 @@ def _summary(train: Train) -> str:
     return f"train of {cards}{hidden}: value {train.value}, longest run {train.longest_run}"
 
 
-def game_svg(game: Game) -> str:
-    """Every player's train, one row each, with the score once the game is over: train value,
-    longest-run award, caboose points and the total, the winner marked."""
-    score = game.score() if game.is_terminal() else None
-    caboose = f"caboose {game.caboose.name}" if game.caboose is not None else "no caboose"
-    if score is None:
-        state = f"round {min(game.round, game.rounds)} of {game.rounds}"
-    else:
-        state = f"player {score.winner} wins"
-    heading = f"Yardmaster Express, {game.players} players, {caboose}: {state}"
+def trains_svg(
+    trains: Sequence[Train],
+    *,
+    title: str,
+    start_player: int | None = None,
+    score: GameScore | None = None,
+) -> str:
+    """Every player's train, one row each, under ``title``; with ``score`` (a finished game's)
+    each player's train value, longest-run award, caboose points and total, the winner marked.
+    ``start_player`` is marked "(start)". This is what a game shows (``Game._repr_svg_``)."""
     label_w = 150.0
-    widest = max(_train_width(train) for train in game.trains)
-    width = max(label_w + widest, len(heading) * 13 * 0.6) + 2 * _MARGIN
-    height = 24 + game.players * (_ROW_H + 8) + 2 * _MARGIN
-    page = Svg(math.ceil(width), math.ceil(height), title=heading)
+    widest = max((_train_width(train) for train in trains), default=_ENGINE_W)
+    width = max(label_w + widest, len(title) * 13 * 0.6) + 2 * _MARGIN
+    height = 24 + len(trains) * (_ROW_H + 8) + 2 * _MARGIN
+    page = Svg(math.ceil(width), math.ceil(height), title=title)
     page.rect(0, 0, math.ceil(width), math.ceil(height), fill="#ffffff")
-    page.text(_MARGIN, _MARGIN + 13, heading, font_size=13, font_weight="bold", fill=_TEXT)
-    for seat, train in enumerate(game.trains):
+    page.text(_MARGIN, _MARGIN + 13, title, font_size=13, font_weight="bold", fill=_TEXT)
+    for seat, train in enumerate(trains):
         y = _MARGIN + 24 + seat * (_ROW_H + 8)
         with page.group(class_="player", data_seat=seat):
-            start = " (start)" if seat == game.start_player else ""
+            start = " (start)" if seat == start_player else ""
             won = score is not None and score.winner == seat
             page.text(
                 _MARGIN,
@@ -231,16 +230,15 @@ def game_svg(game: Game) -> str:
             )
             if score is not None:
                 p = score.players[seat]
-                for line, text in enumerate(
-                    (
-                        f"value {p.value}",
-                        f"run {p.longest_run}: +{p.run_bonus}",
-                        f"caboose +{p.caboose_points}",
-                        f"total {p.total}",
-                    )
-                ):
-                    page.text(_MARGIN, y + 28 + 11 * line, text, font_size=9.5, fill=_MUTED)
+                lines = (
+                    f"value {p.value}",
+                    f"run {p.longest_run}: +{p.run_bonus}",
+                    f"caboose +{p.caboose_points}",
+                    f"total {p.total}",
+                )
             else:
-                page.text(_MARGIN, y + 28, f"value {train.value}", font_size=9.5, fill=_MUTED)
+                lines = (f"value {train.value}", f"longest run {train.longest_run}")
+            for line, text in enumerate(lines):
+                page.text(_MARGIN, y + 28 + 11 * line, text, font_size=9.5, fill=_MUTED)
             _train(page, train, _MARGIN + label_w, y)
     return str(page)

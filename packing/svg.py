@@ -8,8 +8,7 @@ with a dot). :func:`truck_svg` draws an empty truck the same way. The values sho
 Jupyter (``LoadPlan._repr_svg_``, ``Truck._repr_svg_``), and ``packing plot plan --out plan.svg``
 writes :func:`plan_svg`'s picture: there is one drawing of a plan.
 
-The tables (:func:`table_html`, :func:`deck_stats_html`, :func:`game_html`) are what the deck's
-optimal table, its statistics and a game show in a notebook.
+A deck's optimal table and its statistics show in a notebook as :func:`trucks_html` tables.
 
 >>> from packing import Cargo, Truck, solve
 >>> plan = solve(Cargo.from_roll([3, 2, 3, 0, 1]), Truck.parse("#####/###../#####", height=3))
@@ -23,28 +22,20 @@ from __future__ import annotations
 import heapq
 import math
 import os
-from collections.abc import Sequence
-from fractions import Fraction
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from arena.svg import Point, Svg, escape, html_table
 from packing.errors import PackingError
 from packing.model import Cargo, Cube, LoadPlan, Placement, Truck
 from packing.rules import COLORS, LENGTHS
 
-if TYPE_CHECKING:
-    from packing.game import Game
-    from packing.stats import DeckStats
-    from packing.table import OptimalTable
-
 __all__ = [
     "LENGTH_COLORS",
-    "deck_stats_html",
-    "game_html",
     "plan_svg",
-    "table_html",
     "truck_svg",
+    "trucks_html",
     "write_plan_svg",
 ]
 
@@ -529,6 +520,10 @@ def truck_svg(truck: Truck) -> str:
     return _picture(LoadPlan(truck, Cargo(), ()), title=None, score=False)
 
 
+# A file of its own says what it is; a string shown inline in HTML (Jupyter) must not.
+_XML = '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+
 def write_plan_svg(
     plan: LoadPlan, path: str | os.PathLike[str], *, title: str | None = None
 ) -> Path:
@@ -539,7 +534,7 @@ def write_plan_svg(
     out = Path(path)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(plan_svg(plan, title=title) + "\n", encoding="utf-8")
+        out.write_text(_XML + plan_svg(plan, title=title) + "\n", encoding="utf-8")
     except OSError as error:
         raise PackingError(f"cannot write {os.fspath(path)!r}: {error.strerror or error}") from None
     return out
@@ -552,96 +547,16 @@ def _truck_cells(truck: Truck, number: int) -> list[object]:
     return [truck.name or f"#{number + 1}", str(truck), truck.height, truck.capacity]
 
 
-def _fraction(value: Fraction | float, digits: int = 2) -> str:
-    return f"{float(value):.{digits}f}"
-
-
-def table_html(table: OptimalTable) -> str:
-    """A deck's optimal table in short: per truck, the expected optimal penalty over all rolls,
-    the chance of being the best truck and of a perfect fit (the table itself is 900 rows)."""
-    from packing.stats import expected_penalties, p_best, roll_weights
-
-    expected = expected_penalties(table)
-    best = p_best(table)
-    weights = roll_weights(table)
-    perfect = [int(weights[table.penalties[:, j] == 0].sum()) for j in range(len(table.deck))]
-    total = int(weights.sum())
+def trucks_html(
+    trucks: Sequence[Truck], columns: Mapping[str, Sequence[object]], *, caption: str
+) -> str:
+    """An HTML table of ``trucks``, one row each: name, mask, height and capacity, then one
+    column per entry of ``columns`` (its header and its value for each truck, in order)."""
     rows = [
-        [
-            *_truck_cells(t, j),
-            _fraction(expected[j]),
-            f"{float(best[j]):.1%}",
-            f"{perfect[j] / total:.1%}",
-        ]
-        for j, t in enumerate(table.deck)
+        [*_truck_cells(t, j), *(values[j] for values in columns.values())]
+        for j, t in enumerate(trucks)
     ]
-    caption = f"OptimalTable {table.key}: {table.shape[0]} distinct rolls × {table.shape[1]} trucks"
+    numbers = range(2, 4 + len(columns))
     return html_table(
-        ["truck", "mask", "height", "capacity", "E[penalty]", "P(best)", "P(perfect)"],
-        rows,
-        caption=caption,
-        right=(2, 3, 4, 5, 6),
+        ["truck", "mask", "height", "capacity", *columns], rows, caption=caption, right=numbers
     )
-
-
-def deck_stats_html(stats: DeckStats) -> str:
-    """``packing stats`` as an HTML table: each truck's odds, then the heuristic's loss."""
-    rows = [
-        [
-            *_truck_cells(s.truck, j),
-            _fraction(s.expected_penalty),
-            f"{float(s.p_best):.1%}",
-            f"{float(s.p_perfect):.1%}",
-        ]
-        for j, s in enumerate(stats.trucks)
-    ]
-    trucks = html_table(
-        ["truck", "mask", "height", "capacity", "E[penalty]", "P(best)", "P(perfect)"],
-        rows,
-        caption=(
-            f"deck {stats.table.key}: {len(stats.trucks)} trucks, mean load "
-            f"{float(stats.mean_volume):.2f} cubes"
-        ),
-        right=(2, 3, 4, 5, 6),
-    )
-    heuristic = html_table(
-        ["revealed", "mean loss", "worst loss", "worst roll", "P(loses)"],
-        [
-            [
-                "whole deck" if h.revealed == 0 else h.revealed,
-                f"{h.mean_loss:.3f}",
-                f"{h.worst_loss:.2f}",
-                str(h.worst_cargo),
-                f"{h.p_loses:.1%}",
-            ]
-            for h in stats.heuristics
-        ],
-        caption="the closest-capacity heuristic against the optimal grab (points per round)",
-        right=(1, 2, 4),
-    )
-    return trucks + heuristic
-
-
-def game_html(game: Game) -> str:
-    """A game's round records as an HTML table: per round the rolls, the trucks taken, the
-    penalties, who gained the bonus and the points after it; the winners once it is over."""
-    players = game.num_players
-    headers = ["round", *(f"P{p}" for p in range(players))]
-    rows: list[list[object]] = []
-    for record in game.round_records:
-        cells: list[object] = [record.number]
-        for p in range(players):
-            bonus = " +10" if p in record.bonus else ""
-            cells.append(
-                f"{record.cargos[p]} → {record.taken[p].name or record.taken[p]}: "
-                f"−{record.penalties[p]}{bonus} = {record.points[p]}"
-            )
-        rows.append(cells)
-    winners = sorted(game.winners())
-    caption = f"Pack & Stack, {players} players, {len(game.round_records)} rounds"
-    if winners:
-        names = ", ".join(f"P{p}" for p in winners)
-        caption += f"; {names} {'share the win' if len(winners) > 1 else 'wins'}"
-    else:
-        caption += "; points " + ", ".join(f"P{p} {x}" for p, x in enumerate(game.points))
-    return html_table(headers, rows, caption=caption)

@@ -72,6 +72,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "odds",
                     "checks",
                     "verify",
+                    "svg",
                     "_deprecated",
                 }
             ),
@@ -81,7 +82,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
         (
             "the game and its tools",
             frozenset(
-                {"game", "bots", "design", "designplot", "plot", "svg", "openspiel", "pettingzoo"}
+                {"game", "bots", "design", "designplot", "plot", "openspiel", "pettingzoo"}
             ),
         ),
         ("the CLI", frozenset({"cli", "__main__"})),
@@ -90,7 +91,16 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
         (
             "rules and values",
             frozenset(
-                {"rules", "errors", "cards", "train", "cabooses", "caboose_bounds", "scoring"}
+                {
+                    "rules",
+                    "errors",
+                    "cards",
+                    "train",
+                    "cabooses",
+                    "caboose_bounds",
+                    "scoring",
+                    "svg",
+                }
             ),
         ),
         ("the search", frozenset({"search"})),
@@ -106,7 +116,6 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "review",
                     "tournament",
                     "advise",
-                    "svg",
                     "openspiel",
                     "pettingzoo",
                 }
