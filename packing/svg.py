@@ -316,10 +316,10 @@ def _level_maps(
 ) -> None:
     """Every level seen from above, floor first: each cell in the colour of its rod (with the
     rod's length), an empty loadable cell white with a dot, a cell outside the area dark."""
-    cell, per_row = _map_layout(truck)
-    width, height = truck.columns * cell, truck.rows * cell
+    cell, per_row, slot = _map_layout(truck)
+    height = truck.rows * cell
     for z in range(truck.height):
-        mx = left + (z % per_row) * (width + _MAP_GAP)
+        mx = left + (z % per_row) * (slot + _MAP_GAP)
         my = top + (z // per_row) * (height + _MAP_HEAD + _MAP_GAP) + _MAP_HEAD
         name = "level 0 (floor)" if z == 0 else f"level {z}"
         empty = sum(
@@ -362,7 +362,7 @@ def _level_maps(
                     page.line(
                         (mx + x * cell, my + y * cell),
                         (mx + (x + 1) * cell, my + y * cell),
-                        stroke="#333" if strong else "#bbb",
+                        stroke=_map_line(strong, above, below, lengths),
                         stroke_width=1.2 if strong else 0.5,
                     )
             for x in range(truck.columns + 1):
@@ -373,35 +373,44 @@ def _level_maps(
                     page.line(
                         (mx + x * cell, my + y * cell),
                         (mx + x * cell, my + (y + 1) * cell),
-                        stroke="#333" if strong else "#bbb",
+                        stroke=_map_line(strong, leftside, rightside, lengths),
                         stroke_width=1.2 if strong else 0.5,
                     )
+
+
+def _map_line(strong: bool, a: int, b: int, lengths: Sequence[int]) -> str:
+    """The colour of the line between two cells of a level map (a rod's number, or negative
+    for an empty or unusable cell): dark between pieces, light between two dark rods' cells
+    (else it would not show), faint inside a piece."""
+    if not strong:
+        return "#bbbbbb"
+    dark = all(c >= 0 and lengths[c] >= 4 for c in (a, b))
+    return "#d8d8d8" if dark else "#333333"
 
 
 _MAP_HEAD = 16.0  # room above each level's map for its name
 _MAP_GAP = 10.0
 
 
-def _map_layout(truck: Truck) -> tuple[float, int]:
-    """The cell size of the level maps and how many maps stand side by side in a row: the
-    maps fill a column about 230 units wide, two or more abreast when the truck is tall."""
+def _map_layout(truck: Truck) -> tuple[float, int, float]:
+    """The cell size of the level maps, how many maps stand side by side and the width each
+    takes (its cells, or its name when that is wider): one column of maps for a truck up to 4
+    levels high, two or more abreast for a taller one."""
     cell = max(6.0, min(22.0, 110.0 / truck.columns, 70.0 / truck.rows))
-    per_row = (
-        1
-        if truck.height <= 4
-        else max(1, min(truck.height, int(240 // (truck.columns * cell + _MAP_GAP))))
-    )
+    label = _text_width(f"level 0 (floor): {len(truck.cells)} empty", _SMALL)
+    slot = max(truck.columns * cell, label)
+    per_row = 1
     if truck.height > 4:
-        per_row = max(per_row, 2)
-    return cell, per_row
+        per_row = min(truck.height, max(2, int(300 // (slot + _MAP_GAP))))
+    return cell, per_row, slot
 
 
 def _maps_size(truck: Truck) -> tuple[float, float]:
-    cell, per_row = _map_layout(truck)
+    cell, per_row, slot = _map_layout(truck)
     rows = math.ceil(truck.height / per_row)
-    width = per_row * (truck.columns * cell + _MAP_GAP) - _MAP_GAP
+    width = per_row * (slot + _MAP_GAP) - _MAP_GAP
     height = rows * (truck.rows * cell + _MAP_HEAD + _MAP_GAP) - _MAP_GAP
-    return max(width, _text_width("level 0 (floor): 99 empty", _SMALL)), height
+    return width, height
 
 
 # --- the whole pictures -----------------------------------------------------------------------
@@ -409,7 +418,7 @@ def _maps_size(truck: Truck) -> tuple[float, float]:
 
 def _text_width(text: str, size: float) -> float:
     """A generous estimate of the width of ``text`` in the picture's sans-serif font."""
-    return len(text) * size * 0.6
+    return len(text) * size * 0.62
 
 
 def _heading(truck: Truck) -> str:
@@ -454,6 +463,9 @@ def _picture(plan: LoadPlan, *, title: str | None, score: bool) -> str:
     legend = _legend_lines(plan) if score else []
     legend_extra = [("cap", f"height cap: {truck.height} level{'s' * (truck.height != 1)}")]
     legend_height = (len(legend) + len(legend_extra)) * 16.0
+    maps_width = max(
+        maps_width, *(20 + _text_width(text, _SMALL) for _, text in [*legend, *legend_extra])
+    )
 
     top = _MARGIN + 16 + len(lines) * 15 + 10
     body_height = max(iso_height + room_below, maps_height + 12 + legend_height)
@@ -479,7 +491,12 @@ def _picture(plan: LoadPlan, *, title: str | None, score: bool) -> str:
             placement = plan.placements[rod]
             kind = "rod" if rod not in drawn else "rod-piece"
             drawn.add(rod)
-            with page.group(class_=kind, data_rod=rod, data_placement=str(placement)):
+            with page.group(
+                class_=kind,
+                data_rod=rod,
+                data_placement=str(placement),
+                data_cubes=f"{start}:{stop}",
+            ):
                 if kind == "rod":
                     page.element("title", escape(f"rod {rod}: {placement}"))
                 _draw_piece(page, iso, rods[rod], start, stop)
