@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
-from arena.svg import Svg, escape
+from arena.svg import Svg, escape, text_width
 from express.cards import Car, Card, Color
 from express.scoring import GameScore
 from express.train import Play, Train
@@ -182,7 +182,7 @@ def card_svg(card: Card) -> str:
 def train_svg(train: Train, *, title: str | None = None) -> str:
     """The train as an SVG document, with its value and longest run written above it."""
     heading = title if title is not None else _summary(train)
-    width = max(_train_width(train), len(heading) * 12 * 0.6) + 2 * _MARGIN
+    width = max(_train_width(train), text_width(heading, 12)) + 2 * _MARGIN
     height = 20 + _ROW_H + 2 * _MARGIN
     page = Svg(math.ceil(width), math.ceil(height), title=heading)
     page.rect(0, 0, math.ceil(width), math.ceil(height), fill="#ffffff")
@@ -210,7 +210,7 @@ def trains_svg(
     ``start_player`` is marked "(start)". This is what a game shows (``Game._repr_svg_``)."""
     label_w = 150.0
     widest = max((_train_width(train) for train in trains), default=_ENGINE_W)
-    width = max(label_w + widest, len(title) * 13 * 0.6) + 2 * _MARGIN
+    width = max(label_w + widest, text_width(title, 13)) + 2 * _MARGIN
     height = 24 + len(trains) * (_ROW_H + 8) + 2 * _MARGIN
     page = Svg(math.ceil(width), math.ceil(height), title=title)
     page.rect(0, 0, math.ceil(width), math.ceil(height), fill="#ffffff")

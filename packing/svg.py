@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
-from arena.svg import Point, Svg, escape, html_table
+from arena.svg import Point, Svg, escape, html_table, text_width
 from packing.errors import PackingError
 from packing.model import Cargo, Cube, LoadPlan, Placement, Truck
 from packing.rules import COLORS, LENGTHS
@@ -293,9 +293,9 @@ def _draw_truck(page: Svg, iso: _Iso, truck: Truck) -> None:
 def _label_room(truck: Truck, edge: float) -> tuple[float, float, float]:
     """Room the labels around the isometric view take: left, right and below."""
     size = min(_SMALL, max(7.0, edge * 0.34))
-    left = size * 0.5 + _text_width("level", size) + 2
+    left = size * 0.5 + text_width("level", size) + 2
     below = (1.1 + 0.6) * _SIN * edge + size
-    right = (1.1 + 0.6) * _COS * edge + _text_width("row", size) / 2
+    right = (1.1 + 0.6) * _COS * edge + text_width("row", size) / 2
     return left, right, below
 
 
@@ -397,7 +397,7 @@ def _map_layout(truck: Truck) -> tuple[float, int, float]:
     takes (its cells, or its name when that is wider): one column of maps for a truck up to 4
     levels high, two or more abreast for a taller one."""
     cell = max(6.0, min(22.0, 110.0 / truck.columns, 70.0 / truck.rows))
-    label = _text_width(f"level 0 (floor): {len(truck.cells)} empty", _SMALL)
+    label = text_width(f"level 0 (floor): {len(truck.cells)} empty", _SMALL)
     slot = max(truck.columns * cell, label)
     per_row = 1
     if truck.height > 4:
@@ -414,11 +414,6 @@ def _maps_size(truck: Truck) -> tuple[float, float]:
 
 
 # --- the whole pictures -----------------------------------------------------------------------
-
-
-def _text_width(text: str, size: float) -> float:
-    """A generous estimate of the width of ``text`` in the picture's sans-serif font."""
-    return len(text) * size * 0.62
 
 
 def _heading(truck: Truck) -> str:
@@ -464,15 +459,15 @@ def _picture(plan: LoadPlan, *, title: str | None, score: bool) -> str:
     legend_extra = [("cap", f"height cap: {truck.height} level{'s' * (truck.height != 1)}")]
     legend_height = (len(legend) + len(legend_extra)) * 16.0
     maps_width = max(
-        maps_width, *(20 + _text_width(text, _SMALL) for _, text in [*legend, *legend_extra])
+        maps_width, *(20 + text_width(text, _SMALL) for _, text in [*legend, *legend_extra])
     )
 
     top = _MARGIN + 16 + len(lines) * 15 + 10
     body_height = max(iso_height + room_below, maps_height + 12 + legend_height)
     width = max(
         _MARGIN + room_left + iso_width + room_right + 24 + maps_width + _MARGIN,
-        _MARGIN * 2 + _text_width(heading, 13),
-        *(_MARGIN * 2 + _text_width(line, _FONT) for line in lines),
+        _MARGIN * 2 + text_width(heading, 13),
+        *(_MARGIN * 2 + text_width(line, _FONT) for line in lines),
     )
     height = top + body_height + _MARGIN
     page = Svg(math.ceil(width), math.ceil(height), title=heading)

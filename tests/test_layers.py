@@ -81,9 +81,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
         ("queries and tables", frozenset({"table", "queries", "stats"})),
         (
             "the game and its tools",
-            frozenset(
-                {"game", "bots", "design", "designplot", "plot", "openspiel", "pettingzoo"}
-            ),
+            frozenset({"game", "bots", "design", "designplot", "plot", "openspiel", "pettingzoo"}),
         ),
         ("the CLI", frozenset({"cli", "__main__"})),
     ),
