@@ -228,6 +228,7 @@ def trains_svg(
                 font_weight="bold",
                 fill="#b8860b" if won else _TEXT,
             )
+            lines: tuple[str, ...]
             if score is not None:
                 p = score.players[seat]
                 lines = (

@@ -73,8 +73,8 @@ def shapes(root: ET.Element) -> Iterator[Box]:
         elif tag in ("polygon", "polyline"):
             points = _points(a["points"])
             assert len(points) >= 2
-            xs, ys = [p[0] for p in points], [p[1] for p in points]
-            yield Box(tag, min(xs), min(ys), max(xs), max(ys))
+            left, right = min(p[0] for p in points), max(p[0] for p in points)
+            yield Box(tag, left, min(p[1] for p in points), right, max(p[1] for p in points))
         elif tag == "text":
             x, y = float(a["x"]), float(a["y"])
             width = len(element.text or "") * size * CHAR_WIDTH
