@@ -32,6 +32,7 @@ from packing.model import Cargo, Cube, LoadPlan, Placement, Truck
 from packing.rules import COLORS, LENGTHS
 
 __all__ = [
+    "EDGE_COLORS",
     "LENGTH_COLORS",
     "plan_svg",
     "truck_svg",
