@@ -69,7 +69,7 @@ def _car(page: Svg, car: Car, x: float, y: float, *, dark: bool = False) -> None
         text_anchor="middle",
         fill=_TEXT,
     )
-    letter = "wild" if car.color is None else car.color.value
+    letter = "*" if car.color is None else car.color.value  # the notation's wild mark
     page.text(
         x + 3,
         y + 9,
@@ -223,7 +223,7 @@ def trains_svg(
             page.text(
                 _MARGIN,
                 y + 14,
-                f"P{seat}{start}" + ("  ★ wins" if won else ""),
+                f"P{seat}{start}" + (" wins" if won else ""),
                 font_size=12,
                 font_weight="bold",
                 fill="#b8860b" if won else _TEXT,
