@@ -247,6 +247,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({self._text()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The card as a picture, for Jupyter (:func:`express.svg.card_svg`)."""
+        from express.svg import card_svg  # the pictures import the values: imported on use
+
+        return card_svg(self)
+
 
 class Provenance(Enum):
     """Where a card of :data:`DECK` comes from."""

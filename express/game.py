@@ -858,6 +858,20 @@ class Game:
     def __repr__(self) -> str:
         return f"<express.Game {self.players} players, turn {self.turn} of {self.players * self.rounds}>"
 
+    def _repr_svg_(self) -> str:
+        """Every train, with the scores once the game is over, for Jupyter
+        (:func:`express.svg.trains_svg`)."""
+        from express.svg import trains_svg  # the pictures sit beside the values: imported on use
+
+        score = self.score() if self.is_terminal() else None
+        caboose = f"caboose {self.caboose.name}" if self.caboose is not None else "no caboose"
+        if score is not None:
+            state = f"player {score.winner} wins"
+        else:
+            state = f"round {min(self.round, self.rounds)} of {self.rounds}"
+        title = f"Yardmaster Express, {self.players} players, {caboose}: {state}"
+        return trains_svg(self.trains, title=title, start_player=self.start_player, score=score)
+
     def to_dict(self) -> dict[str, object]:
         """The game as JSON-ready data: the caboose, every turn, the events' text, the trains
         and, once the game is over, the score (``express play --json`` adds players and seed)."""

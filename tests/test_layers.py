@@ -75,6 +75,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "odds",
                     "checks",
                     "verify",
+                    "svg",
                     "_deprecated",
                 }
             ),
@@ -91,7 +92,6 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "design",
                     "designplot",
                     "plot",
-                    "svg",
                     "codec",
                     "openspiel",
                     "pettingzoo",
@@ -104,7 +104,16 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
         (
             "rules and values",
             frozenset(
-                {"rules", "errors", "cards", "train", "cabooses", "caboose_bounds", "scoring"}
+                {
+                    "rules",
+                    "errors",
+                    "cards",
+                    "train",
+                    "cabooses",
+                    "caboose_bounds",
+                    "scoring",
+                    "svg",
+                }
             ),
         ),
         ("the search", frozenset({"search"})),
@@ -121,7 +130,6 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "report",
                     "tournament",
                     "advise",
-                    "svg",
                     "codec",
                     "openspiel",
                     "pettingzoo",
