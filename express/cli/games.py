@@ -30,6 +30,7 @@ import numpy as np
 
 from arena import play
 from arena.cli import (
+    add_checkpoint_option,
     add_executor_options,
     parse_bot_list,
     run_tournament,
@@ -290,7 +291,8 @@ def add_commands(commands: Any) -> None:
     tour.add_argument(
         "--simulations", type=whole_number, default=SEARCH_SIMULATIONS, help=simulations
     )
-    add_executor_options(tour, workers_default=1)
+    add_executor_options(tour)
+    add_checkpoint_option(tour)
     tour.add_argument("--json", action="store_true", help="machine-readable output")
     tour.set_defaults(run=cmd_tournament)
 

@@ -7,7 +7,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.cli import UsageError, add_executor_options, executor_for, print_json, seconds, seed
+from arena.cli import (
+    Interrupted,
+    UsageError,
+    add_checkpoint_option,
+    add_executor_options,
+    executor_for,
+    print_json,
+    seconds,
+    seed,
+)
 from arena.cli import whole_number as whole
 from packing.cli.common import deck_of, subcommands
 from packing.cli.pictures import plot_module
@@ -120,6 +129,7 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
                 batch=args.batch,
                 executor=executor,
                 report=report,
+                checkpoint=args.checkpoint,
             )
         except DesignError as error:
             raise UsageError(str(error)) from None
@@ -136,6 +146,12 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
     else:
         print()
         print(format_deck(result.deck), end="")
+    if result.interrupted:
+        raise Interrupted(
+            f"stopped after {result.rounds} rounds; the best deck so far is "
+            + (f"saved in {args.out!r}" if args.out else "printed above")
+            + (f", the search in {args.checkpoint!r}" if args.checkpoint else "")
+        )
     return 0
 
 
@@ -154,7 +170,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("decks", nargs="+", metavar="DECK", help="deck files")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--out", metavar="PNG", help="also draw the comparison (the plot extra)")
-    add_executor_options(p, workers_default=2)
+    add_executor_options(p)
     p.set_defaults(run=cmd_decks_compare)
 
     p = decks_sub.add_parser(
@@ -184,5 +200,6 @@ def add_commands(sub: Any) -> None:
         "--deck", metavar="FILE", help="the starting deck file (default: the sample deck)"
     )
     p.add_argument("--out", help="write the best deck here (default: print it)")
-    add_executor_options(p, workers_default=2)
+    add_checkpoint_option(p, "the search after each round")
+    add_executor_options(p)
     p.set_defaults(run=cmd_decks_optimize)
