@@ -62,13 +62,22 @@ def _tqdm() -> Any:
         return None
 
 
+def _plural(unit: str) -> str:
+    """``deal`` → ``deals``, ``entry`` → ``entries``."""
+    if unit.endswith("y") and unit[-2:-1] not in ("a", "e", "o", "u"):
+        return unit[:-1] + "ies"
+    return unit + "s"
+
+
 def _duration(seconds: float) -> str:
     seconds = max(0, round(seconds))
     if seconds < 120:
         return f"{seconds} s"
     if seconds < 7200:
         return f"{seconds // 60} min"
-    return f"{seconds / 3600:.1f} h"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.0f} days"
 
 
 class Progress:
@@ -153,9 +162,9 @@ class Progress:
         count = f"{self.done:,}"
         if self.total is not None:
             percent = 100 * self.done // self.total if self.total else 100
-            count += f"/{self.total:,} {self.unit}s ({percent}%)"
+            count += f"/{self.total:,} {_plural(self.unit)} ({percent}%)"
         else:
-            count += f" {self.unit}s"
+            count += f" {_plural(self.unit)}"
         text = f"{self.desc}: {count}, {_duration(elapsed)} elapsed"
         made = self.done - self._start_count
         if self.total is not None and 0 < made and self.done < self.total:
