@@ -35,7 +35,9 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
@@ -240,6 +242,20 @@ def fail(prog: str, message: str, *, as_json: bool) -> int:
     return EXIT_USAGE
 
 
+@contextmanager
+def _no_second_interrupt() -> Iterator[None]:
+    """Ctrl-C ignored for the moment the interruption is reported, so a second press of it
+    cannot turn the one line into a traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_main(
     prog: str,
     parser: argparse.ArgumentParser,
@@ -271,7 +287,8 @@ def run_main(
         return fail(prog, message, as_json=as_json)
     except (KeyboardInterrupt, Interrupted) as interrupt:
         detail = f": {interrupt}" if isinstance(interrupt, Interrupted) else ""
-        print(f"{prog}: interrupted{detail}", file=sys.stderr)
+        with _no_second_interrupt():
+            print(f"{prog}: interrupted{detail}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except SystemExit as done:  # --help and --version exit through argparse
         return done.code if isinstance(done.code, int) else EXIT_OK
@@ -437,9 +454,11 @@ def run_tournament(
             checkpoint=checkpoint,
             **game_options,
         )
-    if getattr(result, "interrupted", False):
-        deals = f"{result.deals} of {result.deals_requested} deals completed"  # type: ignore[attr-defined]
-        if checkpoint is not None:
-            raise Interrupted(f"{deals}, saved in {checkpoint!r}; run the same command to continue")
-        raise Interrupted(f"{deals} (--checkpoint FILE keeps them for a rerun)")
+        if getattr(result, "interrupted", False):  # raised here, so the workers are stopped
+            deals = f"{result.deals} of {result.deals_requested} deals completed"  # type: ignore[attr-defined]
+            if checkpoint is not None:
+                raise Interrupted(
+                    f"{deals}, saved in {checkpoint!r}; run the same command to continue"
+                )
+            raise Interrupted(f"{deals} (--checkpoint FILE keeps them for a rerun)")
     return result

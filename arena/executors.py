@@ -122,6 +122,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             process.terminate()
     for process in processes.values():
         process.join(timeout=5)
+    pool.shutdown(wait=True)  # the pool's own thread sees the workers gone and ends at once
 
 
 def parse_cluster(text: str) -> int:

@@ -117,8 +117,9 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
         f"{sense} {args.objective} from {args.deck or 'the sample deck'}, seed {args.seed}",
         flush=True,
     )
-    with executor_for(args) as (executor, _):
-        try:
+    result = None
+    try:
+        with executor_for(args) as (executor, _):
             result = optimize(
                 start,
                 objective_name=args.objective,
@@ -131,8 +132,13 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
                 report=report,
                 checkpoint=args.checkpoint,
             )
-        except DesignError as error:
-            raise UsageError(str(error)) from None
+            if result.interrupted:  # leave as Ctrl-C does: the workers are stopped, not awaited
+                raise KeyboardInterrupt
+    except DesignError as error:
+        raise UsageError(str(error)) from None
+    except KeyboardInterrupt:
+        if result is None:
+            raise
     print(
         f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after {result.rounds} "
         f"rounds ({result.candidates} decks tried, {result.solved} truck columns solved)"
