@@ -344,15 +344,25 @@ class ColumnCache:
                     out.setdefault(self._key(t), Truck(t.mask, t.height))
         return list(out.values())
 
-    def fill(self, decks: Iterable[Sequence[Truck]], *, executor: Executor | None = None) -> int:
+    def fill(
+        self,
+        decks: Iterable[Sequence[Truck]],
+        *,
+        executor: Executor | None = None,
+        progress: bool = False,
+    ) -> int:
         """Solve every missing column of ``decks`` — a table build (:func:`packing.table.
         build_table`, one task per truck) of the missing trucks, in parallel through
         ``executor``, else in this process — and returns how many were solved. Every entry
-        must be proven optimal: a designed deck is judged on exact figures."""
+        must be proven optimal: a designed deck is judged on exact figures. ``progress``
+        shows the solves on stderr (:mod:`arena.progress`)."""
         todo = self.missing(decks)
         if not todo:
             return 0
-        report = build_table(todo, executor=executor)
+        with show_progress(
+            None, desc="solving truck columns", unit="entry", enabled=progress
+        ) as bar:
+            report = build_table(todo, executor=executor, progress=bar.callback())
         if not report.all_optimal:
             raise PackingError(
                 f"{report.entries - report.optimal} entries without a proven optimum"
@@ -491,14 +501,16 @@ def compare(
     labels: Sequence[str] | None = None,
     executor: Executor | None = None,
     cache: ColumnCache | None = None,
+    progress: bool = True,
 ) -> list[DeckReport]:
     """Build every deck's table (all missing columns at once, in parallel through
-    ``executor``) and report on each."""
+    ``executor``, the solves' progress on stderr unless ``progress=False``: see
+    :mod:`arena.progress`) and report on each."""
     labels = list(labels) if labels is not None else [f"deck {i}" for i in range(1, len(decks) + 1)]
     if len(labels) != len(decks):
         raise DesignError(f"{len(labels)} labels for {len(decks)} decks")
     cache = cache if cache is not None else ColumnCache()
-    cache.fill(decks, executor=executor)
+    cache.fill(decks, executor=executor, progress=progress)
     return [deck_report(cache.table(d), label=label) for d, label in zip(decks, labels)]
 
 
@@ -651,6 +663,7 @@ def optimize(
         value = score(start)
         state = _SearchState(start, value, value, (), 0, 0, 0.0, cache.solved - solved_before)
     began = time.monotonic() - state.elapsed
+    kept = {key[1] for key in saved.entries if isinstance(key, tuple)} if saved else set()
     interrupted = False
     with show_progress(
         rounds, desc="deck search", unit="round", enabled=progress, initial=state.rounds
@@ -661,7 +674,6 @@ def optimize(
             ):
                 done = state.rounds + 1
                 proposals = _proposals(rng, state.deck, batch)
-                known = set(cache._columns)
                 cache.fill([c for c, _ in proposals], executor=executor)
                 scored = [(score(c), c, move) for c, move in proposals]
                 deck, value, improvements = state.deck, state.value, state.improvements
@@ -683,9 +695,10 @@ def optimize(
                     solved_earlier + cache.solved - solved_before,
                     deck=deck,
                 )
-                if saved is not None:
-                    for key in cache._columns.keys() - known:
+                if saved is not None:  # every column the search has used, once each
+                    for key in cache._columns.keys() - kept:
                         saved.add(("column", key), cache._columns[key])
+                        kept.add(key)
                     saved.add("state", state.saved(rng))
                     saved.flush()
                 bar.update()
