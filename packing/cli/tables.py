@@ -120,7 +120,8 @@ def _build(
 
 
 def cmd_table_build(args: argparse.Namespace) -> int:
-    if args.deck is None and not args.force:
+    if args.deck is None and args.out is None and not args.force:
+        # The table folder would only get a duplicate of the shipped table.
         shipped = SHIPPED_DIR / table_filename(deck_of(args))
         if args.json:
             print_json({"path": os.fspath(shipped), "up_to_date": True, "shipped": True})
@@ -277,7 +278,7 @@ def add_commands(sub: Any) -> None:
         "--force",
         action="store_true",
         help="rebuild even when the folder holds the complete, current table (without "
-        "--deck: rebuild the shipped sample table into the table folder)",
+        "--deck or --out: rebuild the shipped sample table into the table folder)",
     )
     json_option(p)
     add_executor_options(p)
