@@ -18,6 +18,7 @@ from arena.cli import (
     seed,
 )
 from arena.cli import whole_number as whole
+from arena.progress import progress as show_progress
 from packing.cli.common import deck_of, subcommands
 from packing.cli.pictures import plot_module
 from packing.deck import format_deck, load_deck, save_deck
@@ -26,14 +27,18 @@ from packing.design import DeckReport, DesignError, Improvement, compare, optimi
 
 def cmd_decks_random(args: argparse.Namespace) -> int:
     folder = Path(args.out)
-    texts = [
-        (
-            folder / f"random-{args.seed}-{i:03d}.txt",
-            f"; random deck {i} of seed {args.seed}: honours the published facts, not the "
-            f"printed cards\n" + format_deck(random_deck(seed=f"{args.seed}.{i}")),
-        )
-        for i in range(1, args.count + 1)
-    ]
+    texts = []
+    with show_progress(args.count, desc="random decks", unit="deck") as bar:
+        for i in range(1, args.count + 1):
+            deck = random_deck(seed=f"{args.seed}.{i}")
+            texts.append(
+                (
+                    folder / f"random-{args.seed}-{i:03d}.txt",
+                    f"; random deck {i} of seed {args.seed}: honours the published facts, not "
+                    f"the printed cards\n" + format_deck(deck),
+                )
+            )
+            bar.update()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for path, text in texts:
