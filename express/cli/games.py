@@ -31,6 +31,7 @@ import numpy as np
 from arena import TournamentResult, play
 from arena.cli import (
     Interrupted,
+    add_checkpoint_option,
     add_command,
     add_executor_options,
     parse_bot_list,
@@ -258,7 +259,8 @@ def add_commands(commands: Any) -> None:
     tour.add_argument(
         "--simulations", type=simulations, default=SEARCH_SIMULATIONS, metavar="N", help=sims
     )
-    add_executor_options(tour, workers_default=1)
+    add_executor_options(tour)
+    add_checkpoint_option(tour)
     add_json_option(tour)
     tour.set_defaults(run=cmd_tournament)
 

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import (
+    Interrupted,
     UsageError,
+    add_checkpoint_option,
     add_command,
     add_executor_options,
     executor_for,
@@ -17,6 +19,7 @@ from arena.cli import (
     seed,
 )
 from arena.cli import whole_number as whole
+from arena.progress import progress as show_progress
 from packing.cli.common import (
     check_file,
     check_folder,
@@ -33,14 +36,18 @@ from packing.design import DeckReport, DesignError, Improvement, compare, optimi
 def cmd_decks_random(args: argparse.Namespace) -> int:
     folder = output_path(args.out)
     check_folder(folder, "argument --out")
-    texts = [
-        (
-            folder / f"random-{args.seed}-{i:03d}.txt",
-            f"; random deck {i} of seed {args.seed}: honours the published facts, not the "
-            f"printed cards\n" + format_deck(random_deck(seed=f"{args.seed}.{i}")),
-        )
-        for i in range(1, args.count + 1)
-    ]
+    texts = []
+    with show_progress(args.count, desc="random decks", unit="deck") as bar:
+        for i in range(1, args.count + 1):
+            deck = random_deck(seed=f"{args.seed}.{i}")
+            texts.append(
+                (
+                    folder / f"random-{args.seed}-{i:03d}.txt",
+                    f"; random deck {i} of seed {args.seed}: honours the published facts, not "
+                    f"the printed cards\n" + format_deck(deck),
+                )
+            )
+            bar.update()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for path, text in texts:
@@ -128,8 +135,9 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
         f"{sense} {args.objective} from {args.deck or 'the sample deck'}, seed {args.seed}",
         flush=True,
     )
-    with executor_for(args) as (executor, _):
-        try:
+    result = None
+    try:
+        with executor_for(args) as (executor, _):
             result = optimize(
                 start,
                 objective_name=args.objective,
@@ -140,9 +148,15 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
                 batch=args.batch,
                 executor=executor,
                 report=report,
+                checkpoint=args.checkpoint,
             )
-        except DesignError as error:
-            raise UsageError(str(error)) from None
+            if result.interrupted:  # leave as Ctrl-C does: the workers are stopped, not awaited
+                raise KeyboardInterrupt
+    except DesignError as error:
+        raise UsageError(str(error)) from None
+    except KeyboardInterrupt:
+        if result is None:
+            raise
     print(
         f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after "
         f"{plural(result.rounds, 'round')} ({plural(result.candidates, 'deck')} tried, "
@@ -154,6 +168,12 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
     else:
         print()
         print(format_deck(result.deck), end="")
+    if result.interrupted:
+        raise Interrupted(
+            f"stopped after {result.rounds} rounds; the best deck so far is "
+            + (f"saved in {args.out!r}" if args.out else "printed above")
+            + (f", the search in {args.checkpoint!r}" if args.checkpoint else "")
+        )
     return 0
 
 
@@ -198,7 +218,7 @@ def add_commands(sub: Any) -> None:
         metavar="PNG",
         help="also draw the comparison into this .png, .svg or .pdf (the plot extra)",
     )
-    add_executor_options(p, workers_default=2)
+    add_executor_options(p)
     p.set_defaults(run=cmd_decks_compare)
 
     p = add_command(
@@ -237,5 +257,6 @@ def add_commands(sub: Any) -> None:
         "--deck", metavar="FILE", help="the starting deck file (default: the sample deck)"
     )
     p.add_argument("--out", metavar="FILE", help="write the best deck here (default: print it)")
-    add_executor_options(p, workers_default=2)
+    add_checkpoint_option(p, "the search after each round")
+    add_executor_options(p)
     p.set_defaults(run=cmd_decks_optimize)
