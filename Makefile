@@ -56,3 +56,18 @@ table: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# The documentation site (docs/, Sphinx), its extra installed into .venv beside the test extra.
+DOCS_STAMP := $(VENV)/.installed-docs
+
+.PHONY: docs
+
+$(DOCS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,docs]'
+	touch $(DOCS_STAMP)
+
+# Warnings are errors; then every name of the packages' __all__ must have an entry in the
+# built reference (tests/test_docs_site.py, run as a script on the build).
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -E -W --keep-going -q -b html docs docs/_build/html
+	$(PY) -m tests.test_docs_site docs/_build/html
