@@ -57,10 +57,12 @@ table: $(STAMP)
 clean:
 	rm -rf $(VENV) build *.egg-info
 
-# The documentation site (docs/, Sphinx), its extra installed into .venv beside the test extra.
+# The documentation site (docs/, Sphinx) and the example notebooks (examples/), each with its
+# own extra installed into .venv beside the test extra.
 DOCS_STAMP := $(VENV)/.installed-docs
+EXAMPLES_STAMP := $(VENV)/.installed-examples
 
-.PHONY: docs
+.PHONY: docs examples
 
 $(DOCS_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,docs]'
@@ -71,3 +73,12 @@ $(DOCS_STAMP): $(STAMP)
 docs: $(DOCS_STAMP)
 	$(PY) -m sphinx -E -W --keep-going -q -b html docs docs/_build/html
 	$(PY) -m tests.test_docs_site docs/_build/html
+
+$(EXAMPLES_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,examples]'
+	touch $(EXAMPLES_STAMP)
+
+# Runs every notebook of examples/ top to bottom in a fresh kernel; the stored files keep no
+# outputs (tests/test_examples.py checks that).
+examples: $(EXAMPLES_STAMP)
+	$(PY) -m tests.test_examples
