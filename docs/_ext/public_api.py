@@ -140,8 +140,15 @@ def _drop_type_docstring(
             lines.clear()
 
 
+def _drop_object_base(app: Sphinx, name: str, obj: Any, options: Any, bases: list[type]) -> None:
+    """``Bases: object`` says nothing; an exception's or an enum's bases are worth showing."""
+    if bases == [object]:
+        bases.clear()
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the directive."""
     app.add_directive("public-api", PublicApi)
     app.connect("autodoc-process-docstring", _drop_type_docstring)
+    app.connect("autodoc-process-bases", _drop_object_base)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
