@@ -70,9 +70,12 @@ def _public_names(module: ModuleType) -> list[str]:
     return names
 
 
-def _entries(module_name: str, order: list[str]) -> list[tuple[str, list[str]]]:
+def _entries(
+    module_name: str, order: list[str], *, index_reexports: bool
+) -> list[tuple[str, list[str]]]:
     """(defining module, rst lines) for each group of ``module_name.__all__``, the modules in
-    ``order`` first (in that order), then the others by name."""
+    ``order`` first (in that order), then the others by name. Without ``index_reexports``, a
+    class or function defined outside ``module_name`` gets no index entry (no link target)."""
     module = importlib.import_module(module_name)
     public = _public_names(module)
     candidates = _submodules(importlib.import_module(module_name.split(".")[0]))
@@ -84,7 +87,11 @@ def _entries(module_name: str, order: list[str]) -> list[tuple[str, list[str]]]:
             kind = "class" if inspect.isclass(value) else "function"
             if kind == "class" and issubclass(value, BaseException):
                 kind = "exception"
-            lines = [f".. auto{kind}:: {module_name}.{name}", ""]
+            lines = [f".. auto{kind}:: {module_name}.{name}"]
+            if not index_reexports and not (home + ".").startswith(module_name + "."):
+                # Shown here too, but a link to the name goes to its own module's entry.
+                lines.append("   :no-index:")
+            lines.append("")
         else:
             home, comment = module_name, []
             for candidate in [module, *candidates]:
@@ -107,7 +114,8 @@ def _summary(module_name: str) -> str:
 
 class PublicApi(SphinxDirective):
     """``.. public-api:: MODULE``: every name of ``MODULE.__all__``, grouped by home module
-    (``:flat:``: one list, without the groups' headings)."""
+    (``:flat:``: one list without the groups' headings, for a module whose own page is not the
+    home of the names it re-exports)."""
 
     required_arguments = 1
     option_spec = {"order": directives.unchanged, "flat": directives.flag}
@@ -116,8 +124,9 @@ class PublicApi(SphinxDirective):
         module_name = self.arguments[0]
         order = self.options.get("order", "").split()
         text: list[str] = []
-        for home, lines in _entries(module_name, order):
-            if "flat" not in self.options:
+        flat = "flat" in self.options
+        for home, lines in _entries(module_name, order, index_reexports=not flat):
+            if not flat:
                 title = f"From ``{home}``" if home != module_name else f"``{module_name}`` itself"
                 text += [title, "-" * len(title), "", _summary(home), ""]
             text += [*lines, ""]
