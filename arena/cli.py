@@ -12,7 +12,14 @@ Each command's ``main(argv) -> int`` is :func:`run_main` over its parser, so bot
 - an option's value may start with ``-`` (``--roll -1,2,3,0,1``): :func:`attach_values` joins it
   to its option, so the check that quotes it sees it instead of argparse reporting a missing
   value. The options that take a value are read from the parser itself;
-- ``--version`` prints the installed distribution's version;
+- ``--version`` prints the installed distribution's version; ``--print-completion bash|zsh``
+  prints a shell completion script (:func:`add_completion_option`, the completion extra);
+- every subcommand is made by :func:`add_command`: its ``--help`` opens with a one-line
+  description and ends with runnable examples; :func:`derive_metavars` names each value after
+  what it is (``--games N``, not ``--games GAMES``) and :func:`help_problems` lists what a
+  parser still lacks (both games' tests walk every subcommand with it);
+- a failed write of the output (a full disk: one line, status :data:`EXIT_FAILURE`) and a
+  reader that went away (``| head``: quietly, status 0) are never a traceback;
 - long work runs where ``--workers N`` / ``--scheduler ADDRESS`` / ``--cluster local:N`` say
   (:func:`add_executor_options`, :func:`executor_for`);
 - ``--players a,b,a`` names one bot per seat (:func:`parse_bot_list`); a name given twice seats
@@ -32,33 +39,46 @@ seed 3
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import arena
 from arena.errors import ArenaError
 from arena.executors import executor_from, parse_cluster
-from arena.extras import MissingExtraError
+from arena.extras import MissingExtraError, import_extra
 from arena.tournament import seat_labels
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
 __all__ = [
+    "EXIT_FAILURE",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
     "Interrupted",
     "Parser",
     "UsageError",
+    "add_command",
+    "add_completion_option",
     "add_executor_options",
     "add_version_option",
+    "all_parsers",
     "attach_values",
+    "derive_metavars",
+    "examples_of",
     "executor_for",
     "fail",
+    "help_problems",
     "parse_bot_list",
     "print_json",
     "run_main",
@@ -69,11 +89,14 @@ __all__ = [
     "version_text",
     "wants_json",
     "whole_number",
+    "with_examples",
 ]
 
 R = TypeVar("R")
 
 EXIT_OK = 0
+EXIT_FAILURE = 1
+"""The output could not be written (a full disk): not bad input, and not success either."""
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
@@ -92,18 +115,25 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops a failed write of --help or --version silently (status 0): let it
+        # fail, so run_main reports it.
+        if message:
+            (file if file is not None else sys.stderr).write(message)
+
 
 # --- option values: each quotes the input it refuses -----------------------------------------
 
 
+_DIGITS = re.compile(r"[+-]?[0-9]+")
+
+
 def _at_least(text: str, low: int, what: str, too_low: str) -> int:
     """``text`` as a whole number of at least ``low``; ``what`` names the value in the error."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid {what} {text!r}: a whole number is needed"
-        ) from None
+    if not _DIGITS.fullmatch(text.strip()):
+        # int() would also read other scripts' digits ('٣'), '1_000' and '١٠'.
+        raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: a whole number is needed")
+    value = int(text)
     if value < low:
         raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: {too_low}")
     return value
@@ -134,7 +164,7 @@ def seconds(text: str) -> float:
     2.5
     """
     try:
-        value = float(text)
+        value = float(text) if text.isascii() else math.nan
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
@@ -218,6 +248,199 @@ def add_version_option(parser: argparse.ArgumentParser, prog: str) -> None:
     parser.add_argument("--version", action="version", version=version_text(prog))
 
 
+# --- help: descriptions, examples, metavars, completion ---------------------------------------
+
+METAVARS: dict[Callable[[str], Any], str] = {whole_number: "N", seed: "N", seconds: "SECONDS"}
+"""The metavar of an option read by one of these value readers, unless the option names its
+own (``--top K``): :func:`derive_metavars` fills it in."""
+
+#: shtab's completion of a file and of a folder, by shell (what ``shtab.FILE`` / ``shtab.DIR``
+#: hold), set on an option whose metavar names a file or a folder: completion works without
+#: the parser importing shtab.
+_COMPLETE_FILE = {"bash": "_shtab_compgen_files", "zsh": "_files"}
+_COMPLETE_FOLDER = {"bash": "_shtab_compgen_dirs", "zsh": "_files -/"}
+_FILE_METAVARS = ("FILE", "PNG", "PATH", "DECK")
+_FOLDER_METAVARS = ("DIR", "FOLDER")
+
+_EXAMPLES_HEADING = "examples:"
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the examples' lines as written (the description is one line anyway)."""
+
+
+def add_command(
+    sub: Any, name: str, *, help: str, examples: Sequence[str], **options: Any
+) -> argparse.ArgumentParser:
+    """The subcommand ``name`` of ``sub`` (what ``add_subparsers`` returned): ``help`` is both its
+    line in the parent's list and the one-line description its own ``--help`` opens with;
+    ``examples`` (whole command lines) end that ``--help``.
+
+    >>> parser = Parser(prog="demo")
+    >>> sub = parser.add_subparsers(dest="command", parser_class=Parser)
+    >>> p = add_command(sub, "roll", help="roll dice", examples=["demo roll --count 2"])
+    >>> print(p.format_help())  # doctest: +NORMALIZE_WHITESPACE
+    usage: demo roll [-h]
+    <BLANKLINE>
+    roll dice
+    <BLANKLINE>
+    options:
+      -h, --help  show this help message and exit
+    <BLANKLINE>
+    examples:
+      demo roll --count 2
+    <BLANKLINE>
+    """
+    if not help or "\n" in help:
+        raise ValueError(f"a command's description is one line: {help!r}")
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=help, description=help, **options)
+    return with_examples(parser, examples)
+
+
+def with_examples(
+    parser: argparse.ArgumentParser, examples: Sequence[str], *, note: str = ""
+) -> argparse.ArgumentParser:
+    """``parser`` with ``examples`` (whole command lines) at the end of its ``--help``, after
+    ``note`` (a paragraph, wrapped as written); returns ``parser``."""
+    if not examples:
+        raise ValueError(f"{parser.prog!r} needs an example")
+    lines = [note, ""] if note else []
+    lines += [_EXAMPLES_HEADING, *(f"  {example}" for example in examples)]
+    parser.epilog = "\n".join(lines)
+    parser.formatter_class = _HelpFormatter
+    return parser
+
+
+def examples_of(parser: argparse.ArgumentParser) -> list[str]:
+    """The example command lines at the end of ``parser``'s ``--help`` (:func:`add_command`)."""
+    lines = (parser.epilog or "").splitlines()
+    if _EXAMPLES_HEADING not in lines:
+        return []
+    rest = lines[lines.index(_EXAMPLES_HEADING) + 1 :]
+    return [line.strip() for line in rest if line.startswith("  ") and line.strip()]
+
+
+def all_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """``parser`` and every subcommand's parser below it, each once (aliases share a parser)."""
+    seen: set[int] = set()
+    todo = [parser]
+    while todo:
+        current = todo.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        for action in current._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo.extend(action.choices.values())
+
+
+def _takes_value(action: argparse.Action) -> bool:
+    return action.nargs != 0 and not isinstance(
+        action, (argparse._SubParsersAction, argparse._HelpAction, argparse._VersionAction)
+    )
+
+
+def derive_metavars(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Name each option's value of ``parser`` and its subcommands after what it is, where the
+    option does not name it: from its value reader (:data:`METAVARS`: ``--games N``,
+    ``--budget SECONDS``); a list of subcommands after the commands (``{build}``), which is
+    how a missing one is reported; and let shell completion offer files or folders to an option whose
+    metavar names one (``FILE``, ``DIR``). Returns ``parser``.
+
+    >>> parser = Parser(prog="demo")
+    >>> _ = parser.add_argument("--games", type=whole_number)
+    >>> derive_metavars(parser).format_usage()
+    'usage: demo [-h] [--games N]\\n'
+    """
+    for current in all_parsers(parser):
+        for action in current._actions:
+            if isinstance(action, argparse._SubParsersAction) and action.metavar is None:
+                # A missing command is reported by this name: the commands, not the dest.
+                commands = [choice.dest for choice in action._choices_actions]
+                action.metavar = "{" + ",".join(commands) + "}"
+            if not _takes_value(action) or action.choices is not None:
+                continue
+            if action.metavar is None and action.type in METAVARS:
+                action.metavar = METAVARS[action.type]
+            names = action.metavar if isinstance(action.metavar, str) else ""
+            if not hasattr(action, "complete"):
+                if any(word in names for word in _FOLDER_METAVARS):
+                    action.complete = _COMPLETE_FOLDER  # type: ignore[attr-defined]
+                elif any(word in names for word in _FILE_METAVARS):
+                    action.complete = _COMPLETE_FILE  # type: ignore[attr-defined]
+    return parser
+
+
+def help_problems(parser: argparse.ArgumentParser) -> list[str]:
+    """What the ``--help`` of ``parser`` or of a subcommand below it lacks, one line each: a
+    one-line description, an example starting with the command's own words, a help text for
+    every option and argument, a metavar that says what the value is (not the option's name in
+    capitals, ``--top TOP``). Empty when nothing is missing.
+
+    >>> parser = Parser(prog="demo", description="a demo", epilog="examples:\\n  demo --top 2")
+    >>> _ = parser.add_argument("--top", type=int, help="the best K")
+    >>> help_problems(parser)
+    ["demo: --top's value is shown as TOP, its own name: give it a metavar"]
+    """
+    problems: list[str] = []
+    for current in all_parsers(parser):
+        prog = current.prog
+        description = (current.description or "").strip()
+        if not description or "\n" in description:
+            problems.append(f"{prog}: the description is not one line: {description!r}")
+        examples = examples_of(current)
+        if not examples:
+            problems.append(f"{prog}: no example in its --help")
+        for example in examples:
+            if not (example + " ").startswith(prog + " "):
+                problems.append(f"{prog}: the example {example!r} runs another command")
+        for action in current._actions:
+            if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
+                continue
+            name = "/".join(action.option_strings) or action.dest
+            if not action.help:
+                problems.append(f"{prog}: {name} has no help text")
+            if not _takes_value(action) or action.choices is not None:
+                continue
+            metavar = action.metavar
+            shown = metavar if metavar is not None else action.dest
+            if action.option_strings and metavar is None:
+                shown = action.dest.upper()
+            if shown in (action.dest.upper(), action.dest):
+                problems.append(
+                    f"{prog}: {name}'s value is shown as {shown}, its own name: give it a metavar"
+                )
+    return problems
+
+
+class _PrintCompletion(argparse.Action):
+    """``--print-completion SHELL``: the shell's completion script of the whole command."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        shtab = import_extra("shtab", "completion")
+        print(shtab.complete(parser, shell=str(values)), end="")
+        parser.exit()
+
+
+def add_completion_option(parser: argparse.ArgumentParser) -> None:
+    """``--print-completion {bash,zsh}``: prints the completion script of ``parser`` (made by
+    shtab, the completion extra) and exits with status 0; without shtab, one line naming the
+    extra and status 2."""
+    parser.add_argument(
+        "--print-completion",
+        choices=("bash", "zsh"),
+        action=_PrintCompletion,
+        help="print the completion script for bash or zsh and exit (the completion extra)",
+    )
+
+
 def print_json(data: Any) -> None:
     """``data`` (a result's ``to_dict()``) as indented JSON on stdout."""
     print(json.dumps(data, indent=2))
@@ -253,6 +476,37 @@ def run_main(
     give a better line for one of them than ``str(error)``.
     """
     words = list(sys.argv[1:] if argv is None else argv)
+    closed = sys.stdout is None  # started with stdout closed (`packing deck >&-`)
+    if closed:
+        sys.stdout = _ClosedOutput()
+    try:
+        status = _dispatch(prog, parser, words, errors=errors, explain=explain)
+        sys.stdout.flush()  # a write that fails fails here, not at exit past every handler
+        return status
+    except BrokenPipeError:
+        # The reader went away (e.g. `packing stats | head`): not an error of ours, and what
+        # it read was all it wanted.
+        _drop_output()
+        return EXIT_OK
+    except OSError as error:
+        # The disk is full, stdout is closed: the output is lost, so say so in one line.
+        _drop_output()
+        print(f"{prog}: error: {_os_error_line(error)}", file=sys.stderr)
+        return EXIT_FAILURE
+    finally:
+        if closed:
+            sys.stdout = None
+
+
+def _dispatch(
+    prog: str,
+    parser: argparse.ArgumentParser,
+    words: list[str],
+    *,
+    errors: tuple[type[Exception], ...],
+    explain: Callable[[Exception, argparse.Namespace | None], str] | None,
+) -> int:
+    """:func:`run_main` but for the errors of writing the output, which it handles."""
     as_json = wants_json(words)
     bad_input: tuple[type[Exception], ...] = (*errors, ArenaError)
     args: argparse.Namespace | None = None
@@ -273,10 +527,41 @@ def run_main(
         return EXIT_INTERRUPTED
     except SystemExit as done:  # --help and --version exit through argparse
         return done.code if isinstance(done.code, int) else EXIT_OK
-    except BrokenPipeError:
-        # The reader went away (e.g. `packing stats | head`): not an error of ours.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Stands for a stdout that was closed before the command started: writing to it fails as
+    writing to a closed descriptor does, instead of Python dropping the output silently."""
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise OSError(errno.EBADF, "stdout is closed")
+
+
+def _os_error_line(error: OSError) -> str:
+    """An error of the system in one line: the file it concerns, or that the output is lost."""
+    reason = error.strerror or str(error)
+    if error.filename is not None:
+        return f"{os.fspath(error.filename)!r}: {reason}"
+    if error.errno in _WRITE_ERRNOS:
+        return f"cannot write the output: {reason}"
+    return reason
+
+
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+
+
+def _drop_output() -> None:
+    """Point stdout at the null device, so output still buffered for a reader that went away or
+    a full disk is not written again at exit (where Python would print a traceback)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no stdout, or not a real file (a test's)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
 
 
 # --- executors -------------------------------------------------------------------------------
@@ -290,6 +575,7 @@ def add_executor_options(parser: argparse.ArgumentParser, *, workers_default: in
         "--workers",
         type=whole_number,
         default=None,
+        metavar="N",
         help=f"local worker processes (default {workers_default}; 1 = in this process)",
     )
     group.add_argument(

@@ -16,6 +16,7 @@ lines are the mask rows, ``#`` usable and ``.`` not. ``format_deck`` writes this
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -23,9 +24,13 @@ from pathlib import Path
 
 from arena.deprecation import aliases
 from packing.errors import DeckError, ParseError
-from packing.model import Truck
+from packing.model import LARGEST_HEIGHT, Truck
 
 _HEADER = re.compile(r"^(\S+)\s+height\s+(\S+)$")
+#: The largest deck file :func:`load_deck` reads, in bytes: far above any deck (the sample
+#: deck's file takes about 900; 10,000 game-sized trucks about 300,000), and a bound on what a
+#: device such as /dev/zero or a wrong file can make it read.
+LARGEST_DECK_FILE = 16_000_000
 _BOM = "\ufeff"
 #: Starts a comment line in a deck file (the Express card format uses the same character).
 COMMENT = ";"
@@ -115,8 +120,12 @@ def _parse_block(block: Sequence[tuple[int, str]], source: str) -> Truck:
     if not match:
         raise DeckError(f"{source}:{number}: expected 'NAME height N', got {header!r}")
     name, height_text = match.groups()
-    if not height_text.isdigit() or int(height_text) < 1:
-        raise DeckError(f"{source}:{number}: invalid height {height_text!r} (an integer ≥ 1)")
+    # Only ASCII digits: str.isdigit() and int() also take other scripts' digits ('٣', '²').
+    if not re.fullmatch(r"[0-9]+", height_text) or not 1 <= int(height_text) <= LARGEST_HEIGHT:
+        raise DeckError(
+            f"{source}:{number}: invalid height {height_text!r} "
+            f"(a whole number from 1 to {LARGEST_HEIGHT:,})"
+        )
     rows = block[1:]
     if not rows:
         raise DeckError(f"{source}:{number}: truck {name!r} has no mask rows")
@@ -141,11 +150,29 @@ def format_deck(trucks: Iterable[Truck]) -> str:
     True
     """
     blocks = []
+    names: set[str] = set()
     for i, truck in enumerate(trucks, start=1):
+        if not isinstance(truck, Truck):
+            raise TypeError(f"a deck holds Trucks, not {type(truck).__name__} {truck!r}")
         name = truck.name or f"T{i:02d}"
+        _check_name(name)
+        if name in names:
+            raise DeckError(f"cannot write the deck: truck name {name!r} is used twice")
+        names.add(name)
         rows = str(truck).split("/")
         blocks.append("\n".join([f"{name} height {truck.height}", *rows]))
+    if not blocks:
+        raise DeckError("cannot write the deck: it holds no truck")
     return "\n\n".join(blocks) + "\n"
+
+
+def _check_name(name: str) -> None:
+    """A name :func:`parse_deck` reads back: one word, not starting a comment."""
+    if name.startswith(COMMENT) or any(c.isspace() for c in name):
+        raise DeckError(
+            f"cannot write the deck: truck name {name!r} would not read back "
+            f"(a name is one word, not starting with {COMMENT!r})"
+        )
 
 
 def load_deck(path: str | os.PathLike[str]) -> tuple[Truck, ...]:
@@ -154,11 +181,20 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[Truck, ...]:
     Raises :class:`DeckError`, naming the file, for a file that cannot be read, is not UTF-8
     text (a binary file, another encoding) or does not describe a deck.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"load_deck takes a file path, not {type(path).__name__} {path!r}")
     source = os.fspath(path)
+    if not source:
+        raise DeckError("cannot read deck '': an empty path names no file")
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read(LARGEST_DECK_FILE + 1)
     except OSError as error:
         raise DeckError(f"cannot read deck {source!r}: {error.strerror or error}") from None
+    if len(data) > LARGEST_DECK_FILE:
+        raise DeckError(
+            f"deck {source!r} is larger than {LARGEST_DECK_FILE:,} bytes: not a deck file"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -172,8 +208,28 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[Truck, ...]:
 
 
 def save_deck(trucks: Iterable[Truck], path: str | os.PathLike[str]) -> None:
-    """Write ``trucks`` to a deck file."""
-    Path(path).write_text(format_deck(trucks), encoding="utf-8")
+    """Write ``trucks`` to a deck file that :func:`load_deck` reads back equal.
+
+    Refuses, with a :class:`DeckError`, what the file could not hold (no truck, a name used
+    twice, a name of more than one word) and a file it cannot write, quoting the path; the
+    file is replaced whole or not at all.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"save_deck takes a file path, not {type(path).__name__} {path!r}")
+    text = format_deck(trucks)
+    target = Path(path)
+    if not os.fspath(path):
+        raise DeckError("cannot write deck '': an empty path names no file")
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, target)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise DeckError(
+            f"cannot write deck {os.fspath(path)!r}: {error.strerror or error}"
+        ) from None
 
 
 __getattr__ = aliases(__name__, {"dump_deck": "format_deck"})

@@ -586,6 +586,19 @@ def _check_request(
         )
     if rounds is None and budget is None:
         raise DesignError("give a budget in seconds or a number of rounds")
+    if budget is not None and not (
+        isinstance(budget, (int, float))
+        and not isinstance(budget, bool)
+        and math.isfinite(budget)
+        and budget > 0
+    ):
+        # nan would run no round at all and report success
+        raise DesignError(f"invalid budget {budget!r}: a positive, finite number of seconds")
+    for name, value in (("rounds", rounds), ("batch", batch)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise DesignError(f"invalid {name} {value!r}: a whole number is needed")
+    if rounds is not None and rounds < 1:
+        raise DesignError(f"invalid rounds {rounds!r} (at least 1)")
     if batch < 1:
         raise DesignError(f"invalid batch size {batch} (at least 1)")
     broken = check_facts(start)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import operator
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -15,6 +16,14 @@ from typing import Literal
 from packing import render
 from packing.errors import ParseError
 from packing.rules import DICE, GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT, penalty
+
+#: The largest truck this library takes: at most this many rows and this many columns, and a
+#: height of at most :data:`LARGEST_HEIGHT`. Far beyond any card (3 × 5, height 4) and any
+#: variant worth solving; the limits keep every picture, table and model a size a machine holds.
+LARGEST_SIDE = 100
+LARGEST_HEIGHT = 100
+
+_DIGITS = re.compile(r"[+-]?[0-9]+")
 
 Axis = Literal["x", "y", "z"]
 AXES: tuple[Axis, ...] = ("x", "y", "z")
@@ -77,10 +86,10 @@ class Cargo:
         if not isinstance(text, str):
             raise TypeError(f"Cargo.parse takes text such as '3,2,3,0,1', not {_what(text)}")
         parts = [p.strip() for p in text.replace(" ", ",").split(",") if p.strip()]
-        try:
-            values = [int(p) for p in parts]
-        except ValueError:
-            raise ParseError(f"invalid {'roll' if roll else 'cargo'}: {text!r}") from None
+        # ASCII digits only: int() also reads other scripts' digits ('٣') and '1_0'.
+        if not all(_DIGITS.fullmatch(p) for p in parts):
+            raise ParseError(f"invalid {'roll' if roll else 'cargo'}: {text!r}")
+        values = [int(p) for p in parts]
         problem = _roll_problem(values) if roll else None
         if problem:
             raise ParseError(f"invalid roll {text!r}: {problem}")
@@ -159,17 +168,28 @@ class Truck:
             raise TypeError(f"Truck height must be an int, not {_what(self.height)}")
         if not isinstance(self.name, str):
             raise TypeError(f"Truck name must be a str, not {_what(self.name)}")
+        if not self.name.isprintable():
+            # A newline or a terminal escape code would be printed raw by every table.
+            raise ParseError(
+                f"invalid truck name {self.name!r}: it holds a control character "
+                "(a newline, a tab, a terminal escape code)"
+            )
         # Accept any nested sequence of truthy values, store tuples of bools (hashable).
         object.__setattr__(self, "mask", tuple(tuple(bool(c) for c in row) for row in rows))
         if not self.mask or not self.mask[0]:
             raise ParseError(f"invalid truck mask {self.mask!r}: it has no rows")
         if any(len(row) != len(self.mask[0]) for row in self.mask):
-            raise ParseError(f"invalid truck mask {str(self)!r}: rows differ in length")
-        if self.height < 1:
-            raise ParseError(f"invalid truck height {self.height!r}: it must be an integer ≥ 1")
+            raise ParseError(f"invalid truck mask {_shortened(str(self))!r}: rows differ in length")
+        check_height(self.height)
+        for what, size in (("rows", len(self.mask)), ("columns", len(self.mask[0]))):
+            if size > LARGEST_SIDE:
+                raise ParseError(
+                    f"invalid truck mask {_shortened(str(self))!r}: {size:,} {what}, more than "
+                    f"the largest truck's {LARGEST_SIDE:,}"
+                )
         cells = tuple((x, y) for y, row in enumerate(self.mask) for x, ok in enumerate(row) if ok)
         if not cells:
-            raise ParseError(f"invalid truck mask {str(self)!r}: no usable cell ('#')")
+            raise ParseError(f"invalid truck mask {_shortened(str(self))!r}: no usable cell ('#')")
         object.__setattr__(self, "cells", cells)
         # Decks are looked up by value in hot paths (table queries): hash once. The cached hash
         # leaves out the name: bools and ints hash the same in every process, strings do not,
@@ -195,21 +215,21 @@ class Truck:
             )
         rows = [r.strip() for r in text.strip().replace("\n", "/").split("/")]
         if rows == [""]:
-            raise ParseError(f"invalid truck mask {text!r}: it has no rows")
+            raise ParseError(f"invalid truck mask {_shortened(text)!r}: it has no rows")
         for number, row in enumerate(rows, start=1):
             if not row:
                 raise ParseError(
-                    f"invalid truck mask {text!r}: row {number} of {len(rows)} is empty "
+                    f"invalid truck mask {_shortened(text)!r}: row {number} of {len(rows)} is empty "
                     f"(rows are separated by '/' or newlines; use '.' for unusable cells)"
                 )
             bad = set(row) - {"#", "."}
             if bad:
                 raise ParseError(
-                    f"invalid truck mask {text!r}: use '#' for usable and '.' for unusable "
+                    f"invalid truck mask {_shortened(text)!r}: use '#' for usable and '.' for unusable "
                     f"cells, not {sorted(bad)[0]!r}"
                 )
         if any(len(r) != len(rows[0]) for r in rows):
-            raise ParseError(f"invalid truck mask {text!r}: rows differ in length")
+            raise ParseError(f"invalid truck mask {_shortened(text)!r}: rows differ in length")
         mask = tuple(tuple(c == "#" for c in row) for row in rows)
         return cls(mask, height, name)
 
@@ -263,6 +283,12 @@ class Truck:
     def with_height(self, height: int) -> Truck:
         return Truck(self.mask, height, self.name)
 
+    def _repr_svg_(self) -> str:
+        """The truck as a picture, for Jupyter (:func:`packing.svg.truck_svg`)."""
+        from packing.svg import truck_svg  # the pictures sit above the values: imported on use
+
+        return truck_svg(self)
+
 
 @dataclass(frozen=True, order=True)
 class Placement:
@@ -302,6 +328,8 @@ class Placement:
         if not isinstance(text, str):
             raise TypeError(f"Placement.parse takes text such as '3x@0,1,0', not {_what(text)}")
         try:
+            if not text.isascii():  # int() would read other scripts' digits
+                raise ValueError(text)
             head, coords = text.strip().split("@")
             x, y, z = (int(c) for c in coords.split(","))
             length, axis = int(head[:-1]), head[-1]
@@ -454,6 +482,22 @@ class LoadPlan:
     def __str__(self) -> str:
         return self.render()
 
+    def __repr__(self) -> str:
+        # A summary: the placements are in str() and to_dict(), the picture in _repr_svg_.
+        name = f" {self.truck.name}" if self.truck.name else ""
+        rods = len(self.placements)
+        return (
+            f"<LoadPlan truck{name} {str(self.truck)!r} height {self.truck.height}, "
+            f"cargo {self.cargo}: {rods} rod{'s' * (rods != 1)} loaded, "
+            f"penalty {self.penalty} ({self.status})>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The plan as a picture, for Jupyter (:func:`packing.svg.plan_svg`)."""
+        from packing.svg import plan_svg  # the pictures sit above the values: imported on use
+
+        return plan_svg(self)
+
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready description."""
         return {
@@ -482,6 +526,25 @@ class LoadPlan:
     ) -> LoadPlan:
         """A plan for a loading given by hand (:attr:`Status.BY_HAND`); check it with ``verify``."""
         return cls(truck, cargo, tuple(placements))
+
+
+def check_height(height: int) -> int:
+    """``height`` when a truck may have it (1 to :data:`LARGEST_HEIGHT`), else a
+    :class:`ParseError` quoting it.
+
+    >>> check_height(4)
+    4
+    """
+    if not 1 <= height <= LARGEST_HEIGHT:
+        raise ParseError(
+            f"invalid truck height {height!r}: it must be an integer from 1 to {LARGEST_HEIGHT:,}"
+        )
+    return height
+
+
+def _shortened(text: str, keep: int = 60) -> str:
+    """``text``, cut to its first ``keep`` characters and an ellipsis when longer."""
+    return text if len(text) <= keep else text[:keep] + "…"
 
 
 def _longest_line(mask: tuple[tuple[bool, ...], ...]) -> int:

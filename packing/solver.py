@@ -20,6 +20,7 @@ Visiting cells level by level in reading order, the first open cell is either th
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,9 +34,16 @@ from packing.rules import LENGTHS
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-#: Nodes the fast path may visit before handing over to CP-SAT. Searches that reach the bound
-#: almost always do so within a few dozen nodes; the rest rarely succeed later.
+#: Nodes the fast path may visit, beyond one per rod it may load, before handing over to
+#: CP-SAT. Searches that reach the bound almost always do so within a few dozen nodes more than
+#: they place rods; the rest rarely succeed later. (So a large cargo that plainly fits a large
+#: variant truck costs in proportion to its rods, and never reaches CP-SAT.)
 FAST_PATH_NODES = 400
+#: The most rod placements (Booleans) the CP-SAT model may have: about a gigabyte of memory.
+#: A larger model (a variant truck far beyond the cards, with a cargo the fast path cannot
+#: load to the bound) is refused with a :class:`PackingError`, or, under a time limit, the
+#: fast path's loading is returned as feasible, with its proven bound.
+LARGEST_MODEL = 200_000
 #: Under a time limit the search reads the clock every this many nodes (a node costs ~1 µs).
 _CLOCK_EVERY = 16
 
@@ -46,17 +54,22 @@ class _Geometry:
 
     cells: tuple[tuple[int, int], ...]
     height: int
-    right: tuple[tuple[int, ...], ...]  # right[c]: c and the usable cells after it in its row
-    down: tuple[tuple[int, ...], ...]  # down[c]: c and the usable cells below it in its column
+    # right[c]: c and the usable cells after it in its row, at most 5 in all (the longest rod)
+    right: tuple[tuple[int, ...], ...]
+    down: tuple[tuple[int, ...], ...]  # down[c]: the same below c in its column
 
 
 @lru_cache(maxsize=256)
 def _geometry(truck: Truck) -> _Geometry:
     index = {cell: i for i, cell in enumerate(truck.cells)}
 
+    longest = max(LENGTHS)
+
     def run(x: int, y: int, dx: int, dy: int) -> tuple[int, ...]:
-        out = []
-        while (x, y) in index:
+        # No rod is longer than 5 cells: more of the run would make set-up quadratic in a
+        # long row's length.
+        out: list[int] = []
+        while (x, y) in index and len(out) < longest:
             out.append(index[(x, y)])
             x, y = x + dx, y + dy
         return tuple(out)
@@ -119,9 +132,20 @@ def solve(
     bound = upper_bound(cargo, truck)
     best: tuple[Placement, ...] = ()
     if fast_path:
-        best = _search(cargo, truck, target=bound, node_limit=FAST_PATH_NODES, deadline=deadline)
+        nodes = FAST_PATH_NODES + min(sum(cargo.counts), truck.capacity)
+        best = _search(cargo, truck, target=bound, node_limit=nodes, deadline=deadline)
         if _volume(best) >= bound or _expired(deadline):
             return _plan(truck, cargo, best, bound, start, Engine.BOUND)
+    size = model_size(cargo, truck)
+    if size > LARGEST_MODEL:
+        if limit is not None:
+            return _plan(truck, cargo, best, bound, start, Engine.BOUND)
+        raise PackingError(
+            f"cargo {cargo} on truck {truck.name or str(truck)[:40]!r} (height {truck.height}, "
+            f"capacity {truck.capacity:,}) needs an exact model of {size:,} rod placements, "
+            f"more than the {LARGEST_MODEL:,} this solver builds: give a time limit for the "
+            f"best loading the search finds, with its proven bound"
+        )
     placements, bound = _cp_sat(
         cargo, truck, bound=bound, deadline=deadline, seed=seed, workers=workers
     )
@@ -170,24 +194,33 @@ def _search(
     capacity = n * h
     stop_at = math.inf if deadline is None else deadline
 
-    def visit(pos: int, loaded: int, lost: int, rods_left: int) -> bool:
+    def keep(loaded: int) -> None:
+        # Called where a path ends, not at every node: copying the stack at each new best
+        # would cost the square of the rods on a long path.
         if loaded > state["best"]:
             state["best"] = loaded
             best[:] = stack
+
+    def visit(pos: int, loaded: int, lost: int, rods_left: int) -> bool:
         if loaded >= target:
+            keep(loaded)
             return True
         state["nodes"] += 1
         if state["nodes"] > node_limit:
+            keep(loaded)
             return False
         if not state["nodes"] % _CLOCK_EVERY and time.perf_counter() >= stop_at:
             state["nodes"] = node_limit  # out of time: every later node stops at once
+            keep(loaded)
             return False
         if loaded + min(rods_left, capacity - lost - loaded) < target:
+            keep(loaded)
             return False
         # The next open cell: the first (level, cell) whose column is exactly that high.
         while pos < n * h and heights[pos % n] != pos // n:
             pos += 1
         if pos == n * h:
+            keep(loaded)
             return False
         c, z = pos % n, pos // n
         for length in (5, 4, 3, 2, 1):
@@ -221,10 +254,35 @@ def _search(
         # Leave this cell, and so the rest of its column, empty for good.
         return visit(pos + 1, loaded, lost + h - z, rods_left)
 
-    visit(0, 0, 0, volume)
+    # One frame per node: allow the deepest search the node limit lets through.
+    depth = node_limit + 100
+    previous = sys.getrecursionlimit()
+    if depth > previous:
+        sys.setrecursionlimit(depth)
+    try:
+        visit(0, 0, 0, volume)
+    finally:
+        if depth > previous:
+            sys.setrecursionlimit(previous)
     return tuple(
         Placement(length, geo.cells[c][0], geo.cells[c][1], z, axis) for length, c, z, axis in best
     )
+
+
+def model_size(cargo: Cargo, truck: Truck) -> int:
+    """How many rod placements (Booleans) the CP-SAT model of ``cargo`` on ``truck`` has at
+    most: every position of each length the cargo holds and the truck fits (support aside).
+
+    >>> model_size(Cargo({1: 2}), Truck.parse("##", height=1))
+    2
+    """
+    cells = len(truck.cells)
+    total = 0
+    for length in LENGTHS:
+        if cargo.count(length) and truck.fits(length):
+            upright = cells * max(truck.height - length + 1, 0)
+            total += upright if length == 1 else upright + 2 * cells * truck.height
+    return total
 
 
 def placements_of(truck: Truck, length: int) -> list[Placement]:

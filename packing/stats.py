@@ -34,6 +34,7 @@ def roll_weights(table: OptimalTable) -> npt.NDArray[np.int64]:
     >>> weights.shape, int(weights.sum())
     ((900,), 7776)
     """
+    table = _table_arg(table, "roll_weights")
     counts = roll_counts()
     return np.array([counts[cargo] for cargo in table.cargos], dtype=np.int64)
 
@@ -83,6 +84,7 @@ def p_best(table: OptimalTable) -> tuple[Fraction, ...]:
     >>> sum(p_best(OptimalTable.for_deck(SAMPLE_DECK))) >= 1
     True
     """
+    table = _table_arg(table, "p_best")
     penalties = table.penalties.astype(np.int64)
     best = penalties == penalties.min(axis=1, keepdims=True)
     weights = roll_weights(table)
@@ -96,6 +98,7 @@ def expected_penalties(table: OptimalTable) -> tuple[Fraction, ...]:
     >>> expected_penalties(OptimalTable.for_deck(SAMPLE_DECK))[0]
     Fraction(1781, 72)
     """
+    table = _table_arg(table, "expected_penalties")
     weights = roll_weights(table)
     penalties = table.penalties.astype(np.int64)
     return tuple(Fraction(int(weights @ penalties[:, j]), ROLLS) for j in range(len(table.deck)))
@@ -148,6 +151,7 @@ def truck_stats(table: OptimalTable) -> list[TruckStats]:
     >>> s.truck.name, s.perfect_rolls, len(s.perfect_cargos), sum(s.penalty_distribution.values())
     ('S30', 4, 1, Fraction(1, 1))
     """
+    table = _table_arg(table, "truck_stats")
     shares = p_best(table)
     out = []
     for j, (truck, distribution) in enumerate(zip(table.deck, _distributions(table))):
@@ -217,6 +221,7 @@ def penalty_summaries(table: OptimalTable) -> list[PenaltySummary]:
     >>> s.rolls, s.minimum, s.distribution[5]      # volume 1 only from rolls (1,0,0,0,0)
     (7776, 5, 8)
     """
+    table = _table_arg(table, "penalty_summaries")
     return [
         PenaltySummary(truck, distribution, float(_mean(distribution)))
         for truck, distribution in zip(table.deck, _distributions(table))
@@ -237,6 +242,7 @@ def expected_penalty_by_volume(table: OptimalTable) -> npt.NDArray[np.float64]:
     >>> expected_penalty_by_volume(nothing)[0, :3]  # loads nothing: 3 empty + 2 × volume
     array([5., 7., 9.])
     """
+    table = _table_arg(table, "expected_penalty_by_volume")
     volumes = np.array([cargo.volume for cargo in table.cargos], dtype=np.int64)
     weights = roll_weights(table).astype(np.float64)
     penalties = np.asarray(table.penalties, dtype=np.float64)
@@ -256,6 +262,7 @@ def volume_odds(table: OptimalTable) -> npt.NDArray[np.float64]:
     >>> float(volume_odds(OptimalTable.for_deck(SAMPLE_DECK)).sum())
     1.0
     """
+    table = _table_arg(table, "volume_odds")
     volumes = [cargo.volume for cargo in table.cargos]
     distribution = weighted_distribution(volumes, roll_weights(table).tolist())
     rolls = np.array([distribution.get(v, 0) for v in range(1, max(volumes) + 1)], dtype=np.float64)
@@ -439,6 +446,7 @@ def heuristic_loss(
     revealed truck closest in capacity. The revealed sets are sampled (``samples`` ≥ 1 of
     them, the same for every roll, from ``seed``); the mean is over rolls weighted exactly.
     """
+    table = _table_arg(table, "heuristic_loss")
     penalties = table.penalties.astype(np.int64)
     weights = roll_weights(table) / ROLLS
     volumes = np.array([c.volume for c in table.cargos])
@@ -496,6 +504,53 @@ class DeckStats:
     heuristics: tuple[HeuristicReport, ...]
     mean_volume: Fraction
 
+    def __repr__(self) -> str:
+        # A summary: the per-truck figures are in .trucks, to_dict() and the HTML table.
+        best = min(self.trucks, key=lambda s: s.expected_penalty, default=None)
+        lowest = (
+            f", lowest E[penalty] {float(best.expected_penalty):.2f} ({best.truck.name or best.truck})"
+            if best is not None
+            else ""
+        )
+        return (
+            f"<DeckStats of {len(self.trucks)} trucks, mean load {float(self.mean_volume):.2f}"
+            f"{lowest}, key {self.table.key[:12]}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """Each truck's odds and the heuristic's loss as HTML tables, for Jupyter."""
+        from arena.svg import html_table  # imported on use, like every picture
+        from packing.svg import trucks_html
+
+        trucks = trucks_html(
+            [s.truck for s in self.trucks],
+            {
+                "E[penalty]": [f"{float(s.expected_penalty):.2f}" for s in self.trucks],
+                "P(best)": [f"{float(s.p_best):.1%}" for s in self.trucks],
+                "P(perfect)": [f"{float(s.p_perfect):.1%}" for s in self.trucks],
+            },
+            caption=(
+                f"deck of {len(self.trucks)} trucks (key {self.table.key[:12]}): mean load "
+                f"{float(self.mean_volume):.2f} cubes"
+            ),
+        )
+        heuristic = html_table(
+            ["revealed", "mean loss", "worst loss", "worst roll", "P(loses)"],
+            [
+                [
+                    "whole deck" if h.revealed == 0 else h.revealed,
+                    f"{h.mean_loss:.3f}",
+                    f"{h.worst_loss:.2f}",
+                    str(h.worst_cargo),
+                    f"{h.p_loses:.1%}",
+                ]
+                for h in self.heuristics
+            ],
+            caption="the closest-capacity heuristic against the optimal grab (points per round)",
+            right=(1, 2, 4),
+        )
+        return trucks + heuristic
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "deck_key": self.table.key,
@@ -508,6 +563,7 @@ class DeckStats:
 def deck_stats(table: OptimalTable, *, samples: int = 200, seed: int = 0) -> DeckStats:
     """:func:`truck_stats` and :func:`heuristic_loss` (0, 4 and 6 revealed, as far as the
     deck is larger) of one table, with the exact mean load volume."""
+    table = _table_arg(table, "deck_stats")
     counts = roll_counts()
     mean_volume = Fraction(sum(c.volume * n for c, n in counts.items()), ROLLS)
     heuristics = tuple(
@@ -516,3 +572,13 @@ def deck_stats(table: OptimalTable, *, samples: int = 200, seed: int = 0) -> Dec
         if k < len(table.deck)
     )
     return DeckStats(table, tuple(truck_stats(table)), heuristics, mean_volume)
+
+
+def _table_arg(value: object, where: str) -> OptimalTable:
+    """``value`` when it is an :class:`OptimalTable`; else a TypeError naming ``where``."""
+    if not isinstance(value, OptimalTable):
+        raise TypeError(
+            f"{where}: table must be an OptimalTable (OptimalTable.for_deck(deck)), not "
+            f"{type(value).__name__} {value!r}"
+        )
+    return value

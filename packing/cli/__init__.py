@@ -32,7 +32,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from arena.cli import EXIT_INTERRUPTED, EXIT_USAGE, Parser, add_version_option, run_main
+from arena.cli import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Parser,
+    add_completion_option,
+    add_version_option,
+    derive_metavars,
+    run_main,
+    with_examples,
+)
 from packing.cli import answers, design, games, pictures, tables
 from packing.cli.common import subcommands
 from packing.errors import PackingError
@@ -42,17 +51,23 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "main"]
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every ``packing`` command."""
-    parser = Parser(
-        prog="packing",
-        description="Provably optimal Pack & Stack answers.",
-        epilog="Bad input prints one line quoting it and exits with status 2 "
+    parser = Parser(prog="packing", description="Provably optimal Pack & Stack answers.")
+    with_examples(
+        parser,
+        [
+            "packing best --roll 3,2,3,0,1",
+            "packing solve --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3",
+            "packing stats --json",
+        ],
+        note="Bad input prints one line quoting it and exits with status 2 "
         "(with --json: a JSON object with an 'error' field on stdout).",
     )
     add_version_option(parser, "packing")
+    add_completion_option(parser)
     sub = subcommands(parser, "command")
     for module in (answers, tables, pictures, games, design):
         module.add_commands(sub)
-    return parser
+    return derive_metavars(parser)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

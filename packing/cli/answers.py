@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.cli import UsageError, print_json, seconds, whole_number
+from arena.cli import UsageError, add_command, print_json, seconds, whole_number
 from packing.cli.common import (
     cargo_of,
     cargo_options,
@@ -120,34 +120,71 @@ def cmd_deck(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """``solve``, ``best``, ``grab``, ``deck``."""
-    p = sub.add_parser("solve", help="the best loading of a cargo onto one truck")
+    p = add_command(
+        sub,
+        "solve",
+        help="the best loading of a cargo onto one truck",
+        examples=[
+            "packing solve --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3",
+            "packing solve --cargo 6,0,0,0,3 --truck '####/####' --height 2 --json",
+        ],
+    )
     cargo_options(p)
     truck_options(p)
     time_limit_option(p)
     json_option(p)
     p.set_defaults(run=cmd_solve)
 
-    p = sub.add_parser("best", help="rank a deck's trucks for a cargo, show the best plan")
+    p = add_command(
+        sub,
+        "best",
+        help="rank a deck's trucks for a cargo, show the best plan",
+        examples=[
+            "packing best --roll 3,2,3,0,1 --top 5",
+            "packing best --cargo 6,0,0,0,3 --deck my-deck.txt --json",
+        ],
+    )
     cargo_options(p)
     deck_option(p)
-    p.add_argument("--top", type=whole_number, default=None, help="only the best K trucks")
+    p.add_argument(
+        "--top", type=whole_number, default=None, metavar="K", help="only the best K trucks"
+    )
     time_limit_option(p)
     json_option(p)
     p.set_defaults(run=cmd_best)
 
-    p = sub.add_parser("grab", help="take a revealed truck or draw from the pile?")
+    p = add_command(
+        sub,
+        "grab",
+        help="take a revealed truck or draw from the pile?",
+        examples=[
+            "packing grab --roll 3,2,3,0,1 --revealed S03,S17",
+            "packing grab --roll 3,2,3,0,1 --revealed S03 --pile S01,S02,S04",
+        ],
+    )
     cargo_options(p)
     deck_option(p)
-    p.add_argument("--revealed", default="", help="names of the trucks you may take, e.g. S03,S17")
+    p.add_argument(
+        "--revealed",
+        default="",
+        metavar="NAMES",
+        help="names of the trucks you may take, e.g. S03,S17",
+    )
     p.add_argument(
         "--pile",
         default=None,
+        metavar="NAMES",
         help="names of the trucks the pile may hold "
         "(default: the deck without the revealed ones; none may be revealed too)",
     )
     json_option(p)
     p.set_defaults(run=cmd_grab)
 
-    p = sub.add_parser("deck", help="print a deck as a deck file (--deck FILE loads it back)")
+    p = add_command(
+        sub,
+        "deck",
+        help="print a deck as a deck file (--deck FILE loads it back)",
+        examples=["packing deck > my-deck.txt", "packing deck --deck my-deck.txt"],
+    )
     deck_option(p)
     p.set_defaults(run=cmd_deck)

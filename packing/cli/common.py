@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,8 @@ from typing import Any
 from arena.cli import Parser, UsageError
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
-from packing.model import Cargo, Truck
+from packing.model import LARGEST_HEIGHT, Cargo, Truck, check_height
+from packing.report import plural as plural  # the CLI modules read it from here
 from packing.stats import RankedTruck
 
 #: Suffixes ``packing plot plan --out`` writes (the format follows the suffix).
@@ -25,10 +27,6 @@ DECK_HELP = (
     "a deck file, UTF-8 text (default: the sample deck, not the printed cards; "
     f"`packing deck` prints it); {VARIANT_HELP}"
 )
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def subcommands(parser: argparse.ArgumentParser, dest: str) -> Any:
@@ -48,6 +46,18 @@ def _counts_text(text: str, what: str) -> str:
             f"(e.g. {'3,2,3,0,1' if what == 'roll' else '6,0,0,0,3'})"
         )
     return text
+
+
+def height(text: str) -> int:
+    """``--height``: a whole number from 1 to :data:`packing.model.LARGEST_HEIGHT`."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):  # int() reads other scripts' digits too
+        raise argparse.ArgumentTypeError(
+            f"invalid height {text!r}: a whole number from 1 to {LARGEST_HEIGHT:,} is needed"
+        )
+    try:
+        return check_height(int(text))
+    except PackingError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def roll(text: str) -> Cargo:
@@ -70,10 +80,16 @@ def cargo_counts(text: str) -> Cargo:
 def cargo_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
     group = p.add_mutually_exclusive_group(required=required)
     group.add_argument(
-        "--roll", type=roll, help="five dice results for lengths 1..5, e.g. 3,2,3,0,1"
+        "--roll",
+        type=roll,
+        metavar="COUNTS",
+        help="five dice results for lengths 1..5, e.g. 3,2,3,0,1",
     )
     group.add_argument(
-        "--cargo", type=cargo_counts, help="any five rod counts for lengths 1..5, e.g. 6,0,0,0,3"
+        "--cargo",
+        type=cargo_counts,
+        metavar="COUNTS",
+        help="any five rod counts for lengths 1..5, e.g. 6,0,0,0,3",
     )
 
 
@@ -81,12 +97,17 @@ def truck_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--truck",
         required=True,
+        metavar="MASK",
         help=f"mask rows split by '/', e.g. '#####/###../#####'; {VARIANT_HELP}",
     )
     p.add_argument(
-        "--height", required=True, type=int, help="the truck's height cap (≥ 1; the game's are 1–4)"
+        "--height",
+        required=True,
+        type=height,
+        metavar="H",
+        help=f"the truck's height cap (1 to {LARGEST_HEIGHT:,}; the game's are 1–4)",
     )
-    p.add_argument("--name", help="a name for the truck")
+    p.add_argument("--name", metavar="LABEL", help="a name for the truck")
 
 
 def deck_option(p: argparse.ArgumentParser, help: str = DECK_HELP) -> None:
@@ -127,6 +148,13 @@ def trucks_by_name(deck: Sequence[Truck], names: str, option: str) -> list[Truck
 
 
 # --- output paths: checked before any work ----------------------------------------------------
+
+
+def output_path(text: str, option: str = "argument --out") -> Path:
+    """``--out``'s path; an empty one is refused (``Path('')`` is the current folder)."""
+    if not text.strip():
+        raise UsageError(f"{option}: {text!r} names no file or folder")
+    return Path(text)
 
 
 def check_folder(folder: Path, option: str, *, target: Path | None = None) -> None:

@@ -7,16 +7,32 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.cli import UsageError, add_executor_options, executor_for, print_json, seconds, seed
+from arena.cli import (
+    UsageError,
+    add_command,
+    add_executor_options,
+    executor_for,
+    print_json,
+    seconds,
+    seed,
+)
 from arena.cli import whole_number as whole
-from packing.cli.common import deck_of, subcommands
-from packing.cli.pictures import plot_module
+from packing.cli.common import (
+    check_file,
+    check_folder,
+    deck_of,
+    output_path,
+    plural,
+    subcommands,
+)
+from packing.cli.pictures import picture_path, plot_module
 from packing.deck import format_deck, load_deck, save_deck
 from packing.design import DeckReport, DesignError, Improvement, compare, optimize, random_deck
 
 
 def cmd_decks_random(args: argparse.Namespace) -> int:
-    folder = Path(args.out)
+    folder = output_path(args.out)
+    check_folder(folder, "argument --out")
     texts = [
         (
             folder / f"random-{args.seed}-{i:03d}.txt",
@@ -37,23 +53,25 @@ def cmd_decks_random(args: argparse.Namespace) -> int:
 
 
 def cmd_decks_compare(args: argparse.Namespace) -> int:
+    out = picture_path(args.out) if args.out is not None else None
+    if out is not None:
+        plot_module()  # without the plot extra: one line now, before any work
     decks = [load_deck(p) for p in args.decks]
-    plot = plot_module() if args.out else None
     with executor_for(args) as (executor, _):
         reports = compare(decks, labels=args.decks, executor=executor)
-    if plot is not None:
+    if out is not None:
         from packing.designplot import plot_comparison
 
         try:
-            plot_comparison(reports, args.out)
+            plot_comparison(reports, out)
         except OSError as error:
             raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
     if args.json:
-        picture = {"picture": args.out} if args.out else {}
+        picture = {"picture": args.out} if out is not None else {}
         print_json({"decks": [r.to_dict() for r in reports], **picture})
         return 0
     print_comparison(reports)
-    if args.out:
+    if out is not None:
         print(f"picture: {args.out}")
     return 0
 
@@ -98,6 +116,8 @@ def print_comparison(reports: Sequence[DeckReport]) -> None:
 
 def cmd_decks_optimize(args: argparse.Namespace) -> int:
     budget = args.budget if args.budget is not None or args.rounds is not None else 60.0
+    if args.out is not None:
+        check_file(output_path(args.out), "argument --out")
     start = deck_of(args)
     sense = "maximising" if args.maximize else "minimising"
 
@@ -124,14 +144,12 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
         except DesignError as error:
             raise UsageError(str(error)) from None
     print(
-        f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after {result.rounds} "
-        f"rounds ({result.candidates} decks tried, {result.solved} truck columns solved)"
+        f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after "
+        f"{plural(result.rounds, 'round')} ({plural(result.candidates, 'deck')} tried, "
+        f"{plural(result.solved, 'truck column')} solved)"
     )
-    if args.out:
-        try:
-            save_deck(result.deck, args.out)
-        except OSError as error:
-            raise UsageError(f"cannot write {args.out!r}: {error.strerror}") from None
+    if args.out is not None:
+        save_deck(result.deck, args.out)  # a DeckError quotes the path
         print(f"best deck: {args.out}")
     else:
         print()
@@ -141,34 +159,69 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """``decks random``, ``decks compare``, ``decks optimize`` (``optimise`` accepted too)."""
-    decks = sub.add_parser("decks", help="design decks: random, compare, optimize")
+    random_example = "packing decks random --count 5 --seed 1 --out decks/"
+    compare_example = (
+        "packing decks compare decks/random-1-001.txt decks/random-1-002.txt --out cmp.png"
+    )
+    optimize_example = "packing decks optimize --objective balance --rounds 20 --out balanced.txt"
+    decks = add_command(
+        sub,
+        "decks",
+        help="design decks: random, compare, optimize",
+        examples=[random_example, compare_example, optimize_example],
+    )
     decks_sub = subcommands(decks, "decks_command")
 
-    p = decks_sub.add_parser("random", help="random decks honouring every published fact")
+    p = add_command(
+        decks_sub,
+        "random",
+        help="random decks honouring every published fact",
+        examples=[random_example],
+    )
     p.add_argument("--count", type=whole, required=True, help="how many decks")
     p.add_argument("--seed", type=seed, required=True, help="the same seed gives the same decks")
-    p.add_argument("--out", required=True, help="the folder to write the deck files into")
+    p.add_argument(
+        "--out", required=True, metavar="DIR", help="the folder to write the deck files into"
+    )
     p.set_defaults(run=cmd_decks_random)
 
-    p = decks_sub.add_parser("compare", help="decks side by side: coverage, P(best), fairness")
+    p = add_command(
+        decks_sub,
+        "compare",
+        help="decks side by side: coverage, P(best), fairness",
+        examples=[compare_example, "packing decks compare my-deck.txt --json"],
+    )
     p.add_argument("decks", nargs="+", metavar="DECK", help="deck files")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--out", metavar="PNG", help="also draw the comparison (the plot extra)")
+    p.add_argument(
+        "--out",
+        metavar="PNG",
+        help="also draw the comparison into this .png, .svg or .pdf (the plot extra)",
+    )
     add_executor_options(p, workers_default=2)
     p.set_defaults(run=cmd_decks_compare)
 
-    p = decks_sub.add_parser(
+    p = add_command(
+        decks_sub,
         "optimize",
         aliases=["optimise"],
         help="local search for a deck minimising an objective",
+        examples=[
+            optimize_example,
+            "packing decks optimize --objective coverage --budget 300 --deck my-deck.txt",
+        ],
     )
-    p.add_argument("--objective", required=True, choices=("coverage", "balance", "skill"))
+    p.add_argument(
+        "--objective",
+        required=True,
+        choices=("coverage", "balance", "skill"),
+        help="what to improve: coverage, balance or skill (see packing.design)",
+    )
     p.add_argument("--seed", type=seed, default=0, help="the search's seed (default 0)")
     p.add_argument(
         "--budget",
         type=seconds,
         default=None,
-        metavar="SECONDS",
         help="stop after this long (default 60 s unless --rounds is given)",
     )
     p.add_argument("--rounds", type=whole, default=None, help="stop after this many rounds")
@@ -183,6 +236,6 @@ def add_commands(sub: Any) -> None:
     p.add_argument(
         "--deck", metavar="FILE", help="the starting deck file (default: the sample deck)"
     )
-    p.add_argument("--out", help="write the best deck here (default: print it)")
+    p.add_argument("--out", metavar="FILE", help="write the best deck here (default: print it)")
     add_executor_options(p, workers_default=2)
     p.set_defaults(run=cmd_decks_optimize)

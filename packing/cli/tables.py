@@ -14,6 +14,7 @@ from typing import Any
 from arena.cli import (
     Interrupted,
     UsageError,
+    add_command,
     add_executor_options,
     executor_for,
     executor_where,
@@ -27,6 +28,7 @@ from packing.cli.common import (
     deck_of,
     deck_option,
     json_option,
+    output_path,
     plural,
     print_ranking,
     subcommands,
@@ -149,7 +151,7 @@ def cmd_table_build(args: argparse.Namespace) -> int:
     given = args.out is not None
     path = table_path(
         deck,
-        Path(args.out) if given else user_table_dir(),
+        output_path(args.out) if given else user_table_dir(),
         "argument --out" if given else "the table folder",
     )
     if path.exists() and not args.force:
@@ -266,7 +268,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """``stats`` and ``table build``."""
-    p = sub.add_parser("stats", help="what the deck's table says: odds per truck and per roll")
+    p = add_command(
+        sub,
+        "stats",
+        help="what the deck's table says: odds per truck and per roll",
+        examples=["packing stats", "packing stats --deck my-deck.txt --roll 3,2,3,0,1 --json"],
+    )
     deck_option(p)
     cargo_options(p, required=False)
     p.add_argument(
@@ -278,12 +285,23 @@ def add_commands(sub: Any) -> None:
     json_option(p)
     p.set_defaults(run=cmd_stats)
 
-    table = sub.add_parser("table", help="build the optimal table of a deck")
-    p = subcommands(table, "table_command").add_parser(
-        "build", help="solve every roll on every truck (resumable)"
+    build_examples = [
+        "packing table build --deck my-deck.txt",
+        "packing table build --deck my-deck.txt --workers 4 --out tables/",
+    ]
+    table = add_command(
+        sub, "table", help="build the optimal table of a deck", examples=build_examples
+    )
+    p = add_command(
+        subcommands(table, "table_command"),
+        "build",
+        help="solve every roll on every truck (resumable)",
+        examples=build_examples,
     )
     deck_option(p)
-    p.add_argument("--out", help=f"folder for the table (default {user_table_dir()})")
+    p.add_argument(
+        "--out", metavar="DIR", help=f"folder for the table (default {user_table_dir()})"
+    )
     p.add_argument(
         "--force",
         action="store_true",

@@ -40,7 +40,7 @@ class OptimalTable:
 
     deck: tuple[Truck, ...]
     loaded: npt.NDArray[np.uint8]  # (900 cargos, trucks): the optimal loaded volume
-    penalties: npt.NDArray[np.int16] = field(init=False, repr=False)
+    penalties: npt.NDArray[np.int32] = field(init=False, repr=False)
     _rows: dict[Cargo, int] = field(init=False, repr=False)
     _rankings: list[list[tuple[Truck, int]] | None] = field(init=False, repr=False)
 
@@ -50,9 +50,11 @@ class OptimalTable:
             raise TableError(
                 f"table shape {self.loaded.shape} does not fit {len(self.deck)} trucks"
             )
-        volumes = np.array([c.volume for c in cargos], dtype=np.int16)[:, None]
-        capacities = np.array([t.capacity for t in self.deck], dtype=np.int16)[None, :]
-        loaded = self.loaded.astype(np.int16)
+        # int32: a variant truck's capacity passes int16's 32,767 (a 30×30 floor at height 50);
+        # the largest truck (packing.model.LARGEST_SIDE² × LARGEST_HEIGHT) stays within int32.
+        volumes = np.array([c.volume for c in cargos], dtype=np.int32)[:, None]
+        capacities = np.array([t.capacity for t in self.deck], dtype=np.int32)[None, :]
+        loaded = self.loaded.astype(np.int32)
         penalties = EMPTY_COST * (capacities - loaded) + LEFT_OVER_COST * (volumes - loaded)
         penalties.setflags(write=False)
         self.loaded.setflags(write=False)
@@ -74,6 +76,32 @@ class OptimalTable:
         self,
     ) -> tuple[type[OptimalTable], tuple[tuple[Truck, ...], npt.NDArray[np.uint8]]]:
         return (OptimalTable, (self.deck, np.array(self.loaded)))
+
+    def __repr__(self) -> str:
+        # A summary, never the 900-row arrays (they are in .loaded and .penalties).
+        return (
+            f"<OptimalTable {_deck_summary(self.deck)}, {self.shape[0]} rolls, key {self.key[:12]}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """Each truck's expected optimal penalty, chance of being the best and of a perfect
+        fit over all rolls, as an HTML table for Jupyter."""
+        # Imported on use: the statistics and the pictures read tables, so they sit above.
+        from packing.stats import expected_penalties, p_best, roll_weights
+        from packing.svg import trucks_html
+
+        weights = roll_weights(self)
+        total = int(weights.sum())
+        perfect = [int(weights[self.penalties[:, j] == 0].sum()) for j in range(len(self.deck))]
+        return trucks_html(
+            self.deck,
+            {
+                "E[penalty]": [f"{float(e):.2f}" for e in expected_penalties(self)],
+                "P(best)": [f"{float(p):.1%}" for p in p_best(self)],
+                "P(perfect)": [f"{n / total:.1%}" for n in perfect],
+            },
+            caption=f"{repr(self)[1:-1]}: each truck over all 7,776 rolls of the dice",
+        )
 
     @property
     def cargos(self) -> tuple[Cargo, ...]:
@@ -154,3 +182,16 @@ class OptimalTable:
         from packing.table.registry import find_table  # the registry loads tables: it sits above
 
         return find_table(deck)
+
+
+def _deck_summary(deck: Sequence[Truck]) -> str:
+    """A deck in a few words: its size and the names of its first and last trucks."""
+    names = [t.name for t in deck]
+    if len(deck) <= 3 and all(names):
+        shown = ", ".join(names)
+    elif names and names[0] and names[-1]:
+        shown = f"{names[0]}..{names[-1]}"
+    else:
+        shown = ""
+    trucks = f"{len(deck)} truck{'s' * (len(deck) != 1)}"
+    return f"of {trucks}" + (f" ({shown})" if shown else "")
