@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's packages, also when not installed
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))  # the public-api directive
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))  # the extensions of this site
 
 from arena import __version__  # noqa: E402
 
@@ -27,6 +27,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "myst_parser",
     "public_api",
+    "repo_files",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build"]
