@@ -49,14 +49,6 @@ bench-check: $(STAMP)
 	$(PY) -m benchmarks chains --quick
 	$(PY) -m benchmarks solve --check
 
-# Regenerate the sample deck's optimal table shipped in packing/data (about 5 s on 2 cores).
-table: $(STAMP)
-	rm -f packing/data/table-*.npz
-	$(VENV)/bin/packing table build --workers 2 --out packing/data
-
-clean:
-	rm -rf $(VENV) build *.egg-info
-
 # The documentation site (docs/, Sphinx) and the example notebooks (examples/), each with its
 # own extra installed into .venv beside the test extra.
 DOCS_STAMP := $(VENV)/.installed-docs
@@ -82,3 +74,11 @@ $(EXAMPLES_STAMP): $(STAMP)
 # outputs (tests/test_examples.py checks that).
 examples: $(EXAMPLES_STAMP)
 	$(PY) -m tests.test_examples
+
+# Regenerate the sample deck's optimal table shipped in packing/data (about 5 s on 2 cores).
+table: $(STAMP)
+	rm -f packing/data/table-*.npz
+	$(VENV)/bin/packing table build --workers 2 --out packing/data
+
+clean:
+	rm -rf $(VENV) build *.egg-info
