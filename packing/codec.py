@@ -421,6 +421,24 @@ class PackAndStackCodec(Codec):
             m[len(deck) if action.truck is None else index[action.truck]] = 1
         return mask
 
+    def legal_ids(self, state: Any) -> dict[int, Any]:
+        """The legal grabs by id, their trucks found in the deck's index once."""
+        legal = state.legal_actions()
+        if not legal or not isinstance(legal[0], Grab):
+            return super().legal_ids(state)
+        deck = _deck_of(state)
+        index, pile = penalties_for(deck).index, len(deck)
+        return {pile if a.truck is None else index[a.truck]: a for a in legal}
+
+    def tensor_writer(self, params: Parameters) -> _TensorWriter:
+        """A writer that keeps the last tensor and rewrites only the fields whose values
+        changed since the observation before (:class:`_TensorWriter`): between two steps a
+        grab changes a few trucks and a count, and two players' observations of one state differ
+        only in who observes."""
+        return _TensorWriter(
+            self, _whole(params, "players", 1), len(deck_from_parameter(params["deck"]))
+        )
+
     def observation_string(self, observation: Observation) -> str:
         """Everything ``observation`` carries, as lines of text (the pile as a set)."""
         o = observation
@@ -468,6 +486,92 @@ class PackAndStackCodec(Codec):
         hides nothing but chance, so ``rng`` is unused), ending with the current round (the
         search's horizon); no history, no round records."""
         return game_from_observation(observation, max_rounds=_cap_for(observation))
+
+
+class _TensorWriter:
+    """Observations to tensors (fresh arrays, each equal to ``fill_tensor`` on a zeroed one),
+    by patching the tensor of the observation before: within a round each field is compared
+    with the last observation's (the observations' fields are tuples and numbers, never
+    changed in place) and only a changed one is cleared and written again — between two
+    decisions a grab changes a few trucks and a count, and two players' observations of one
+    state differ only in who observes. An observation of another round, player count or deck
+    is written from scratch (a new round changes nearly every field)."""
+
+    def __init__(self, codec: PackAndStackCodec, players: int, trucks: int) -> None:
+        self._codec, self._players, self._trucks = codec, players, trucks
+        layout = _tensor_layout(players, trucks)
+        start, size = layout["trucks"]
+        self._tensor = np.zeros(start + size, np.float32)
+        self._t = elements(self._tensor)
+        self._player = layout["player"][0]
+        self._grab_order = layout["grab_order"][0]
+        self._grabbed = layout["grabbed"][0]
+        self._cargos = layout["cargos"][0]
+        self._front = start  # truck j in front of p: start + j·width + p
+        self._width = 2 * players + 2
+        self._taken = start + players  # ... taken by p: + j·width + p
+        self._pile = start + 2 * players  # ... in the pile: + j·width
+        self._last: Observation | None = None
+
+    def __call__(self, observation: Observation) -> np.ndarray:
+        o, last = observation, self._last
+        if (
+            last is None
+            or o.round != last.round
+            or o.deck is not last.deck
+            or o.points != last.points
+            or o.cargos != last.cargos
+            or o.grab_order != last.grab_order
+            or o.first_roller != last.first_roller
+            or o.start_points != last.start_points
+            or len(o.points) != self._players
+            or len(o.deck) != self._trucks
+        ):
+            self._tensor.fill(0.0)
+            self._codec.fill_tensor(o, self._tensor)
+        else:
+            self._patch(last, o)
+        self._last = o
+        return self._tensor.copy()
+
+    def _patch(self, last: Observation, o: Observation) -> None:
+        """The fields a round's grabs change: who observes, how many have grabbed, the trucks in
+        front of each player, taken, in the pile and in the discards."""
+        t = self._t
+        if o.player != last.player:
+            t[self._player + last.player] = 0.0
+            t[self._player + o.player] = 1.0
+        if o.grabbed != last.grabbed:
+            t[self._grabbed] = float(o.grabbed)
+        width = self._width
+        before, now = last.revealed_at, o.revealed_at
+        if now is not before and now != before:
+            at = self._front
+            for p in range(self._players):
+                if now[p] != before[p]:
+                    for j in before[p]:
+                        t[at + j * width + p] = 0.0
+                    for j in now[p]:
+                        t[at + j * width + p] = 1.0
+        taken_before, taken = last.taken_at, o.taken_at
+        if taken != taken_before:
+            at = self._taken
+            for p in range(self._players):
+                j, k = taken_before[p], taken[p]
+                if j != k:
+                    if j is not None:
+                        t[at + j * width + p] = 0.0
+                    if k is not None:
+                        t[at + k * width + p] = 1.0
+        for at, js, ks in (
+            (self._pile, last.pile_at, o.pile_at),
+            (self._pile + 1, last.discards_at, o.discards_at),
+        ):
+            if ks is not js and ks != js:
+                for j in js:
+                    t[at + j * width] = 0.0
+                for j in ks:
+                    t[at + j * width] = 1.0
 
 
 SEARCH_ROUNDS: Final = 1
