@@ -264,13 +264,14 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its tensor and its action mask."""
-        self._check_reset("observe()")
-        player = self._seat[agent]
-        if self.state.current_player() == player:
-            mask = self._current().mask.copy()
+        if not self._reset:
+            self._check_reset("observe()")
+        player, state = self._seat[agent], self.state
+        if state.current_player() == player:
+            mask = (self._node or self._current()).mask.copy()
         else:
             mask = np.zeros(self._t.actions, np.int8)
-        return {"observation": self._t.tensor(self.state, player), "action_mask": mask}
+        return {"observation": self._t.write(state.observation(player)), "action_mask": mask}
 
     def _current(self) -> _Node:
         """The node the agent to act is at: its legal ids, found once however often it is
@@ -282,23 +283,28 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
     def step(self, action: Any) -> None:
         """The agent to act plays the action with id ``action`` (``None`` once it is done);
         chance then runs until the next agent's turn or the end."""
-        self._check_reset("step()")
+        if not self._reset:
+            self._check_reset("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         assert self._rng is not None  # reset() comes first (PettingZoo's order)
         try:
-            chosen = self._current().ids.get(int(action), _NONE)
+            chosen = (self._node or self._current()).ids.get(int(action), _NONE)
         except (TypeError, ValueError, OverflowError):
             chosen = _NONE
         if chosen is _NONE:  # not a legal id: decode says why (and raises)
             chosen = self._t.decode(self.state, action)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(chosen)
+        state, rng = self.state, self._rng
+        state.apply_action(chosen)
         self._node = None
-        _resolve_chance(self.state, self._rng)
-        standing = self._t.standing(self.state)
+        player = state.current_player()
+        while player == CHANCE:  # _resolve_chance, inlined: it runs at every step
+            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+            player = state.current_player()
+        standing = self._t.standing(state)
         if standing is self._standing:  # unchanged (the same scores), as at most steps
             if not self._zero_rewards:
                 for other in self.possible_agents:
@@ -309,11 +315,13 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
                 self.rewards[other] = float(standing[p] - self._standing[p])
             self._standing = standing
             self._zero_rewards = False
-        if self.state.is_terminal():
-            done = self.truncations if self._t.codec.truncated(self.state) else self.terminations
+        if player == TERMINAL:
+            done = self.truncations if self._t.codec.truncated(state) else self.terminations
             for other in self.agents:
                 done[other] = True
-        self._select()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[player]
         if not self._zero_rewards:  # adding zeros to the cumulative rewards changes nothing
             self._accumulate_rewards()
         if self.render_mode == "human":

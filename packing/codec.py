@@ -50,6 +50,7 @@ from typing import Any, Final
 import numpy as np
 
 from arena.codec import Codec, Limits, Parameters, elements
+from arena.memo import IdentityMemo
 from packing.deck import SAMPLE_DECK, format_deck, parse_deck
 from packing.errors import PackingError
 from packing.game import (
@@ -169,6 +170,16 @@ def _roll_index() -> dict[Cargo, int]:
 @cache
 def _order_rank(players: int) -> dict[tuple[int, ...], int]:
     return {order: i for i, order in enumerate(itertools.permutations(range(players)))}
+
+
+_positions_by_id = IdentityMemo[tuple[Truck, ...], dict[int, int]](limit=64)
+
+
+def _positions_of(deck: tuple[Truck, ...]) -> dict[int, int]:
+    # Each truck object's id as ``encode`` gives it (the deck index's position); the memo
+    # holds the deck, so its trucks live and their ids stay theirs.
+    index = penalties_for(deck).index
+    return {id(truck): index[truck] for truck in deck}
 
 
 def _deck_of(state: Game) -> tuple[Truck, ...]:
@@ -427,8 +438,14 @@ class PackAndStackCodec(Codec):
         if not legal or not isinstance(legal[0], Grab):
             return super().legal_ids(state)
         deck = _deck_of(state)
-        index, pile = penalties_for(deck).index, len(deck)
-        return {pile if a.truck is None else index[a.truck]: a for a in legal}
+        by_id = _positions_by_id.lookup(deck, _positions_of)
+        ids = {}
+        for action in legal:
+            truck = action.truck
+            # The game's grabs hold the deck's own truck objects: found by identity, unhashed.
+            j = len(deck) if truck is None else by_id.get(id(truck))
+            ids[penalties_for(deck).index[truck] if j is None else j] = action
+        return ids
 
     def tensor_writer(self, params: Parameters) -> _TensorWriter:
         """A writer that keeps the last tensor and rewrites only the fields whose values
@@ -498,39 +515,41 @@ class _TensorWriter:
     is written from scratch (a new round changes nearly every field)."""
 
     def __init__(self, codec: PackAndStackCodec, players: int, trucks: int) -> None:
-        self._codec, self._players, self._trucks = codec, players, trucks
+        self._codec = codec
+        self._layout(players, trucks)
+        self._last: Observation | None = None
+
+    def _layout(self, players: int, trucks: int) -> None:
+        self._players, self._trucks = players, trucks
         layout = _tensor_layout(players, trucks)
         start, size = layout["trucks"]
         self._tensor = np.zeros(start + size, np.float32)
         self._t = elements(self._tensor)
         self._player = layout["player"][0]
-        self._grab_order = layout["grab_order"][0]
         self._grabbed = layout["grabbed"][0]
-        self._cargos = layout["cargos"][0]
-        self._front = start  # truck j in front of p: start + j·width + p
         self._width = 2 * players + 2
+        self._front = start  # truck j in front of p: start + j·width + p
         self._taken = start + players  # ... taken by p: + j·width + p
-        self._pile = start + 2 * players  # ... in the pile: + j·width
-        self._last: Observation | None = None
+        self._pile = start + 2 * players  # ... in the pile: + j·width (the discards: + 1)
 
     def __call__(self, observation: Observation) -> np.ndarray:
         o, last = observation, self._last
         if (
-            last is None
-            or o.round != last.round
-            or o.deck is not last.deck
-            or o.points != last.points
-            or o.cargos != last.cargos
-            or o.grab_order != last.grab_order
-            or o.first_roller != last.first_roller
-            or o.start_points != last.start_points
-            or len(o.points) != self._players
-            or len(o.deck) != self._trucks
+            last is not None
+            and o.deck is last.deck
+            and o.round == last.round
+            and (o.points is last.points or o.points == last.points)
+            and o.cargos == last.cargos
+            and (o.grab_order is last.grab_order or o.grab_order == last.grab_order)
+            and o.first_roller == last.first_roller
+            and o.start_points == last.start_points
         ):
+            self._patch(last, o)
+        else:
+            if len(o.points) != self._players or len(o.deck) != self._trucks:
+                self._layout(len(o.points), len(o.deck))
             self._tensor.fill(0.0)
             self._codec.fill_tensor(o, self._tensor)
-        else:
-            self._patch(last, o)
         self._last = o
         return self._tensor.copy()
 
@@ -557,12 +576,12 @@ class _TensorWriter:
         if taken != taken_before:
             at = self._taken
             for p in range(self._players):
-                j, k = taken_before[p], taken[p]
-                if j != k:
-                    if j is not None:
-                        t[at + j * width + p] = 0.0
-                    if k is not None:
-                        t[at + k * width + p] = 1.0
+                was, now_at = taken_before[p], taken[p]
+                if was != now_at:
+                    if was is not None:
+                        t[at + was * width + p] = 0.0
+                    if now_at is not None:
+                        t[at + now_at * width + p] = 1.0
         for at, js, ks in (
             (self._pile, last.pile_at, o.pile_at),
             (self._pile + 1, last.discards_at, o.discards_at),

@@ -93,12 +93,14 @@ def test_the_incremental_tensor_equals_the_tensor_from_scratch(players: int) -> 
                 tensor = write(state.observation(int(p)))
                 assert tensor.dtype == np.float32 and np.array_equal(tensor, expected)
                 tensor[:] = -1  # a fresh array each time: the caller's to change
+    # The same writer given observations of another deck, then of its own again.
     other = CODEC.merged({"players": players, "deck": deck_parameter(SAMPLE_DECK[:24])})
-    for state in random_states(players, 0, deck=SAMPLE_DECK[:24])[::3]:
-        # A writer made for another deck still gives the tensor of the observation's own deck.
-        expected = np.zeros(CODEC.tensor_size(other), np.float32)
+    small = random_states(players, 0, deck=SAMPLE_DECK[:24])[::3]
+    sizes = [(s, CODEC.tensor_size(other)) for s in small] + [(Game(players), size)]
+    for state, length in sizes:
+        expected = np.zeros(length, np.float32)
         CODEC.fill_tensor(state.observation(0), expected)
-        assert np.array_equal(CODEC.tensor_writer(other)(state.observation(0)), expected)
+        assert np.array_equal(write(state.observation(0)), expected)
 
 
 def test_legal_ids_are_the_encoded_legal_actions() -> None:
