@@ -18,7 +18,7 @@ Nothing here imports an optional extra, so a game's codec (``packing.codec``,
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -129,6 +129,27 @@ class Codec(ABC):
         for action in state.legal_actions():
             m[encode(state, action)] = 1
         return mask
+
+    def legal_ids(self, state: GameState) -> dict[int, Action]:
+        """The legal actions at ``state`` (a player's node) by their ids: an adapter finds them
+        once per node for both the mask and the decoding of the chosen id."""
+        encode = self.encode
+        return {encode(state, action): action for action in state.legal_actions()}
+
+    def tensor_writer(self, params: Parameters) -> Callable[[Any], np.ndarray]:
+        """A function from observations to their tensors (fresh float32 arrays, equal to
+        :meth:`fill_tensor` on a zeroed one), for an adapter that asks for one at every step.
+        The default fills a new tensor from scratch each time; a game whose successive
+        observations differ in a few places may return one that keeps the last tensor and
+        rewrites only what changed (Pack & Stack)."""
+        size, fill = self.tensor_size(params), self.fill_tensor
+
+        def write(observation: Any) -> np.ndarray:
+            tensor = np.zeros(size, np.float32)
+            fill(observation, tensor)
+            return tensor
+
+        return write
 
     @abstractmethod
     def tensor_size(self, params: Parameters) -> int:

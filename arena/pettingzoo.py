@@ -108,14 +108,15 @@ class _Translation:
         self.low, self.high = codec.tensor_bounds(self.params)
         self.size = len(self.low)
         self.no_wins = (0.0,) * self.players
+        # One writer per environment: it may keep the last tensor it wrote (the codec's
+        # tensor_writer), so environments must not share one.
+        self.write = codec.tensor_writer(self.params)
 
     def box(self) -> spaces.Box:
         return spaces.Box(self.low, self.high, dtype=np.float32)
 
     def tensor(self, state: GameState, player: int) -> np.ndarray:
-        tensor = np.zeros(self.size, np.float32)
-        self.codec.fill_tensor(state.observation(player), tensor)
-        return tensor
+        return self.write(state.observation(player))
 
     def mask(self, state: GameState, player: int) -> np.ndarray:
         if state.current_player() != player:
@@ -141,6 +142,22 @@ class _Translation:
             return self.codec.decode(state, number)
         except (TypeError, ValueError, IndexError) as error:
             raise ArenaError(f"illegal action {number!r}: {error}") from None
+
+
+_NONE: Any = object()
+
+
+class _Node:
+    """A player's node's legal actions by id and its action mask (int8, copied out)."""
+
+    __slots__ = ("ids", "mask")
+
+    def __init__(self, ids: dict[int, Any], size: int) -> None:
+        self.ids = ids
+        flags = bytearray(size)  # bytes set one by one cost less than NumPy's item assignment
+        for number in ids:
+            flags[number] = 1
+        self.mask = np.frombuffer(flags, np.int8)
 
 
 def _resolve_chance(state: GameState, rng: np.random.Generator) -> None:
@@ -203,6 +220,7 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         self.state: GameState = self._t.initial.clone()
         self.agents: list[str] = []
         self._reset = False
+        self._node: _Node | None = None
 
     def _check_reset(self, call: str) -> None:
         # The order PettingZoo's OrderEnforcingWrapper checks, checked here: that wrapper's
@@ -232,6 +250,8 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._standing = self._t.standing(self.state)
+        self._zero_rewards = True
+        self._node = None
         self._reset = True
         self._select()
 
@@ -244,40 +264,66 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its tensor and its action mask."""
-        self._check_reset("observe()")
-        player = self._seat[agent]
-        return {
-            "observation": self._t.tensor(self.state, player),
-            "action_mask": self._t.mask(self.state, player),
-        }
+        if not self._reset:
+            self._check_reset("observe()")
+        player, state = self._seat[agent], self.state
+        if state.current_player() == player:
+            mask = (self._node or self._current()).mask.copy()
+        else:
+            mask = np.zeros(self._t.actions, np.int8)
+        return {"observation": self._t.write(state.observation(player)), "action_mask": mask}
+
+    def _current(self) -> _Node:
+        """The node the agent to act is at: its legal ids, found once however often it is
+        observed and stepped (the state changes only in ``step`` and ``reset``)."""
+        if self._node is None:
+            self._node = _Node(self._t.codec.legal_ids(self.state), self._t.actions)
+        return self._node
 
     def step(self, action: Any) -> None:
         """The agent to act plays the action with id ``action`` (``None`` once it is done);
         chance then runs until the next agent's turn or the end."""
-        self._check_reset("step()")
+        if not self._reset:
+            self._check_reset("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         assert self._rng is not None  # reset() comes first (PettingZoo's order)
-        chosen = self._t.decode(self.state, action)
+        try:
+            chosen = (self._node or self._current()).ids.get(int(action), _NONE)
+        except (TypeError, ValueError, OverflowError):
+            chosen = _NONE
+        if chosen is _NONE:  # not a legal id: decode says why (and raises)
+            chosen = self._t.decode(self.state, action)
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(chosen)
-        _resolve_chance(self.state, self._rng)
-        standing = self._t.standing(self.state)
+        state, rng = self.state, self._rng
+        state.apply_action(chosen)
+        self._node = None
+        player = state.current_player()
+        while player == CHANCE:  # _resolve_chance, inlined: it runs at every step
+            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+            player = state.current_player()
+        standing = self._t.standing(state)
         if standing is self._standing:  # unchanged (the same scores), as at most steps
-            for other in self.possible_agents:
-                self.rewards[other] = 0.0
+            if not self._zero_rewards:
+                for other in self.possible_agents:
+                    self.rewards[other] = 0.0
+                self._zero_rewards = True
         else:
             for p, other in enumerate(self.possible_agents):
                 self.rewards[other] = float(standing[p] - self._standing[p])
             self._standing = standing
-        if self.state.is_terminal():
-            done = self.truncations if self._t.codec.truncated(self.state) else self.terminations
+            self._zero_rewards = False
+        if player == TERMINAL:
+            done = self.truncations if self._t.codec.truncated(state) else self.terminations
             for other in self.agents:
                 done[other] = True
-        self._select()
-        self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[player]
+        if not self._zero_rewards:  # adding zeros to the cumulative rewards changes nothing
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -50,6 +50,7 @@ from typing import Any, Final
 import numpy as np
 
 from arena.codec import Codec, Limits, Parameters, elements
+from arena.memo import IdentityMemo
 from packing.deck import SAMPLE_DECK, format_deck, parse_deck
 from packing.errors import PackingError
 from packing.game import (
@@ -169,6 +170,16 @@ def _roll_index() -> dict[Cargo, int]:
 @cache
 def _order_rank(players: int) -> dict[tuple[int, ...], int]:
     return {order: i for i, order in enumerate(itertools.permutations(range(players)))}
+
+
+_positions_by_id = IdentityMemo[tuple[Truck, ...], dict[int, int]](limit=64)
+
+
+def _positions_of(deck: tuple[Truck, ...]) -> dict[int, int]:
+    # Each truck object's id as ``encode`` gives it (the deck index's position); the memo
+    # holds the deck, so its trucks live and their ids stay theirs.
+    index = penalties_for(deck).index
+    return {id(truck): index[truck] for truck in deck}
 
 
 def _deck_of(state: Game) -> tuple[Truck, ...]:
@@ -421,6 +432,30 @@ class PackAndStackCodec(Codec):
             m[len(deck) if action.truck is None else index[action.truck]] = 1
         return mask
 
+    def legal_ids(self, state: Any) -> dict[int, Any]:
+        """The legal grabs by id, their trucks found in the deck's index once."""
+        legal = state.legal_actions()
+        if not legal or not isinstance(legal[0], Grab):
+            return super().legal_ids(state)
+        deck = _deck_of(state)
+        by_id = _positions_by_id.lookup(deck, _positions_of)
+        ids = {}
+        for action in legal:
+            truck = action.truck
+            # The game's grabs hold the deck's own truck objects: found by identity, unhashed.
+            j = len(deck) if truck is None else by_id.get(id(truck))
+            ids[penalties_for(deck).index[truck] if j is None else j] = action
+        return ids
+
+    def tensor_writer(self, params: Parameters) -> _TensorWriter:
+        """A writer that keeps the last tensor and rewrites only the fields whose values
+        changed since the observation before (:class:`_TensorWriter`): between two steps a
+        grab changes a few trucks and a count, and two players' observations of one state differ
+        only in who observes."""
+        return _TensorWriter(
+            self, _whole(params, "players", 1), len(deck_from_parameter(params["deck"]))
+        )
+
     def observation_string(self, observation: Observation) -> str:
         """Everything ``observation`` carries, as lines of text (the pile as a set)."""
         o = observation
@@ -468,6 +503,94 @@ class PackAndStackCodec(Codec):
         hides nothing but chance, so ``rng`` is unused), ending with the current round (the
         search's horizon); no history, no round records."""
         return game_from_observation(observation, max_rounds=_cap_for(observation))
+
+
+class _TensorWriter:
+    """Observations to tensors (fresh arrays, each equal to ``fill_tensor`` on a zeroed one),
+    by patching the tensor of the observation before: within a round each field is compared
+    with the last observation's (the observations' fields are tuples and numbers, never
+    changed in place) and only a changed one is cleared and written again — between two
+    decisions a grab changes a few trucks and a count, and two players' observations of one
+    state differ only in who observes. An observation of another round, player count or deck
+    is written from scratch (a new round changes nearly every field)."""
+
+    def __init__(self, codec: PackAndStackCodec, players: int, trucks: int) -> None:
+        self._codec = codec
+        self._layout(players, trucks)
+        self._last: Observation | None = None
+
+    def _layout(self, players: int, trucks: int) -> None:
+        self._players, self._trucks = players, trucks
+        layout = _tensor_layout(players, trucks)
+        start, size = layout["trucks"]
+        self._tensor = np.zeros(start + size, np.float32)
+        self._t = elements(self._tensor)
+        self._player = layout["player"][0]
+        self._grabbed = layout["grabbed"][0]
+        self._width = 2 * players + 2
+        self._front = start  # truck j in front of p: start + j·width + p
+        self._taken = start + players  # ... taken by p: + j·width + p
+        self._pile = start + 2 * players  # ... in the pile: + j·width (the discards: + 1)
+
+    def __call__(self, observation: Observation) -> np.ndarray:
+        o, last = observation, self._last
+        if (
+            last is not None
+            and o.deck is last.deck
+            and o.round == last.round
+            and (o.points is last.points or o.points == last.points)
+            and o.cargos == last.cargos
+            and (o.grab_order is last.grab_order or o.grab_order == last.grab_order)
+            and o.first_roller == last.first_roller
+            and o.start_points == last.start_points
+        ):
+            self._patch(last, o)
+        else:
+            if len(o.points) != self._players or len(o.deck) != self._trucks:
+                self._layout(len(o.points), len(o.deck))
+            self._tensor.fill(0.0)
+            self._codec.fill_tensor(o, self._tensor)
+        self._last = o
+        return self._tensor.copy()
+
+    def _patch(self, last: Observation, o: Observation) -> None:
+        """The fields a round's grabs change: who observes, how many have grabbed, the trucks in
+        front of each player, taken, in the pile and in the discards."""
+        t = self._t
+        if o.player != last.player:
+            t[self._player + last.player] = 0.0
+            t[self._player + o.player] = 1.0
+        if o.grabbed != last.grabbed:
+            t[self._grabbed] = float(o.grabbed)
+        width = self._width
+        before, now = last.revealed_at, o.revealed_at
+        if now is not before and now != before:
+            at = self._front
+            for p in range(self._players):
+                if now[p] != before[p]:
+                    for j in before[p]:
+                        t[at + j * width + p] = 0.0
+                    for j in now[p]:
+                        t[at + j * width + p] = 1.0
+        taken_before, taken = last.taken_at, o.taken_at
+        if taken != taken_before:
+            at = self._taken
+            for p in range(self._players):
+                was, now_at = taken_before[p], taken[p]
+                if was != now_at:
+                    if was is not None:
+                        t[at + was * width + p] = 0.0
+                    if now_at is not None:
+                        t[at + now_at * width + p] = 1.0
+        for at, js, ks in (
+            (self._pile, last.pile_at, o.pile_at),
+            (self._pile + 1, last.discards_at, o.discards_at),
+        ):
+            if ks is not js and ks != js:
+                for j in js:
+                    t[at + j * width] = 0.0
+                for j in ks:
+                    t[at + j * width] = 1.0
 
 
 SEARCH_ROUNDS: Final = 1

@@ -9,7 +9,8 @@ import pytest
 from arena import sample_outcome
 from arena.codec import Codec
 from packing import Game
-from packing.codec import CODEC
+from packing.codec import CODEC, deck_parameter
+from packing.deck import SAMPLE_DECK
 
 
 def random_states(players: int, seed: int, **options: object) -> list[Game]:
@@ -75,3 +76,37 @@ def test_memoised_chance_ids_are_the_ids_encoded_at_the_node() -> None:
         assert memoised == encoded
         memoised.clear()  # a caller's copy: the memo keeps its own
         assert wrap(game, state.clone()).chance_outcomes() == encoded
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_incremental_tensor_equals_the_tensor_from_scratch(players: int) -> None:
+    # One writer across many games (as an environment keeps it across resets), asked after
+    # every action — chance outcomes too — for a random selection of players in random order.
+    params = CODEC.merged({"players": players})
+    write, size = CODEC.tensor_writer(params), CODEC.tensor_size(params)
+    rng = np.random.default_rng(players)
+    for seed in range(12):
+        for state in random_states(players, seed):
+            for p in rng.permutation(players)[: int(rng.integers(1, players + 1))]:
+                expected = np.zeros(size, np.float32)
+                CODEC.fill_tensor(state.observation(int(p)), expected)
+                tensor = write(state.observation(int(p)))
+                assert tensor.dtype == np.float32 and np.array_equal(tensor, expected)
+                tensor[:] = -1  # a fresh array each time: the caller's to change
+    # The same writer given observations of another deck, then of its own again.
+    other = CODEC.merged({"players": players, "deck": deck_parameter(SAMPLE_DECK[:24])})
+    small = random_states(players, 0, deck=SAMPLE_DECK[:24])[::3]
+    sizes = [(s, CODEC.tensor_size(other)) for s in small] + [(Game(players), size)]
+    for state, length in sizes:
+        expected = np.zeros(length, np.float32)
+        CODEC.fill_tensor(state.observation(0), expected)
+        assert np.array_equal(write(state.observation(0)), expected)
+
+
+def test_legal_ids_are_the_encoded_legal_actions() -> None:
+    for state in random_states(4, 2):
+        if state.is_terminal():
+            continue
+        legal = state.legal_actions()
+        plain = {CODEC.encode(state, action): action for action in legal}
+        assert CODEC.legal_ids(state) == plain == Codec.legal_ids(CODEC, state)
