@@ -599,6 +599,7 @@ def add_executor_options(parser: argparse.ArgumentParser, *, workers_default: in
         "--workers",
         type=whole_number,
         default=None,
+        metavar="N",
         help=f"local worker processes (default {workers_default}; 1 = in this process)",
     )
     group.add_argument(

@@ -1,7 +1,7 @@
 """Optional dependencies: one way to import them, one error when one is missing.
 
 The core (``arena``, ``packing``, ``express``) needs only OR-Tools and NumPy. Plots, progress
-bars, tournament statistics, Dask and OpenSpiel come with extras of the ``tabletop-solvers``
+bars, tournament statistics, Dask, OpenSpiel and PettingZoo/Gymnasium come with extras of the ``tabletop-solvers``
 distribution; every module that needs one imports it through :func:`import_extra`, inside the
 function that uses it or at the top of a module that exists only for that extra, so a missing
 extra is always the same :class:`MissingExtraError` naming the extra and the command that
@@ -23,7 +23,7 @@ from types import ModuleType
 DISTRIBUTION = "tabletop-solvers"
 """The name the library is installed by (``pip install tabletop-solvers``)."""
 
-EXTRAS = ("plot", "progress", "tournament", "dask", "openspiel", "completion")
+EXTRAS = ("plot", "progress", "tournament", "dask", "openspiel", "completion", "rl")
 """The optional extras the distribution declares (``pyproject.toml``)."""
 
 

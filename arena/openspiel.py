@@ -2,9 +2,10 @@
 
 OpenSpiel speaks integers: actions and chance outcomes are ``int`` ids, chance probabilities
 floats, observations strings and float tensors. An ``arena`` game speaks its own immutable
-values. A game becomes a pyspiel game by describing that translation in a :class:`Codec` and
-calling :func:`register`; this module knows no game (``packing.openspiel`` and
-``express.openspiel`` hold the two codecs and register the games on import).
+values. A game becomes a pyspiel game by describing that translation in a
+:class:`arena.codec.Codec` (pyspiel-free, shared with :mod:`arena.pettingzoo`; re-exported
+here) and calling :func:`register`; this module knows no game (``packing.openspiel`` and
+``express.openspiel`` register the two games' codecs on import).
 
 Every rule stays in the ``arena`` game: a pyspiel state here holds an ``arena`` state and
 forwards each call to it, translating values on the way — there is no second copy of any rule.
@@ -26,17 +27,19 @@ Importing this module without the extra raises :class:`arena.MissingExtraError` 
 from __future__ import annotations
 
 import math
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from arena.codec import Codec, HiddenInformationCodec, Limits, Parameters
 from arena.errors import ArenaError
 from arena.extras import import_extra
 from arena.memo import IdentityMemo
 from arena.protocol import Action, GameState
+from arena.search_bots import MIN_SIMULATIONS
 
 if TYPE_CHECKING:
     import pyspiel
@@ -54,114 +57,6 @@ __all__ = [
     "register",
     "wrap",
 ]
-
-Parameters = Mapping[str, Any]
-"""A game's OpenSpiel parameters: name → int, float, bool or str."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The numbers OpenSpiel's ``GameInfo`` asks for, derived by a codec from the rules.
-
-    ``max_game_length`` counts the players' decisions only; ``max_chance_nodes`` the chance
-    nodes of the longest game (OpenSpiel's ``MaxChanceNodesInHistory``).
-    """
-
-    num_distinct_actions: int
-    max_chance_outcomes: int
-    min_utility: float
-    max_utility: float
-    max_game_length: int
-    max_chance_nodes: int
-
-
-class Codec(ABC):
-    """What a game tells the adapter: its names, parameters and the value ↔ integer translation.
-
-    Subclasses set the class attributes and implement the abstract methods; ``encode``/``decode``
-    must be inverse bijections between the actions legal at a state (chance outcomes at a chance
-    node) and integers in ``range(num_distinct_actions)`` (``range(max_chance_outcomes)``).
-    """
-
-    short_name: str
-    long_name: str
-    perfect_information = True
-    """A game of imperfect information derives from :class:`HiddenInformationCodec`."""
-    min_players: int
-    max_players: int
-    parameters: Mapping[str, int | float | bool | str]
-    """The OpenSpiel parameters and their defaults."""
-
-    # A codec holds no data of its own: any two of one class are the same translation, also
-    # after a trip through pickle to another process.
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self)
-
-    def __hash__(self) -> int:
-        return hash(self.short_name)
-
-    @abstractmethod
-    def new_state(self, params: Parameters) -> GameState:
-        """The ``arena`` game's initial state for these parameters (raises on bad ones)."""
-
-    @abstractmethod
-    def limits(self, params: Parameters) -> Limits:
-        """The game's limits for these parameters, derived from the rules."""
-
-    @abstractmethod
-    def encode(self, state: GameState, action: Action) -> int:
-        """The id of ``action`` (a chance outcome at a chance node) legal at ``state``."""
-
-    @abstractmethod
-    def decode(self, state: GameState, number: int) -> Action:
-        """The action (or chance outcome) with id ``number`` at ``state``; raises
-        :class:`ValueError` when no legal one has that id."""
-
-    @abstractmethod
-    def tensor_size(self, params: Parameters) -> int:
-        """The length of the observation tensor."""
-
-    @abstractmethod
-    def fill_tensor(self, observation: Any, tensor: np.ndarray) -> None:
-        """Write ``observation`` (a value of the game's ``observation(player)``) into ``tensor``
-        (float32, zeroed, of length ``tensor_size``)."""
-
-    def observation_string(self, observation: Any) -> str:
-        """The observation as text (default: its ``str``)."""
-        return str(observation)
-
-    def resample(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
-        """A state ``player`` cannot tell from ``state``. A perfect-information game hides
-        nothing, so it is a copy (:class:`HiddenInformationCodec` draws what is hidden)."""
-        return state.clone()
-
-    @abstractmethod
-    def params_from_observation(self, observation: Any) -> dict[str, int | float | bool | str]:
-        """The OpenSpiel parameters of the game ``observation`` was made in (players, deck, …):
-        a policy plays in the game its observations come from."""
-
-    @abstractmethod
-    def state_from_observation(self, observation: Any, rng: np.random.Generator) -> GameState:
-        """A state whose ``observation(player)`` equals ``observation`` (its player's), hidden
-        parts drawn by ``rng``: how an ``arena`` policy, which sees only its observation, gets a
-        state for OpenSpiel's search bots."""
-
-
-class HiddenInformationCodec(Codec):
-    """The codec of a game of imperfect information: it also says what a player has seen so far
-    and draws the worlds the player cannot tell apart."""
-
-    perfect_information = False
-
-    @abstractmethod
-    def information_state_string(self, state: GameState, player: int) -> str:
-        """What ``player`` has seen so far (perfect recall), nothing it cannot see."""
-
-    @abstractmethod
-    def resample(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
-        """A state ``player`` cannot tell from ``state`` (same observation and information
-        state), with what the player cannot see drawn by ``rng``."""
-
 
 _CODECS: dict[str, Codec] = {}
 
@@ -275,9 +170,12 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         return sorted(encode(state, action) for action in state.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        state, encode = self.state, self.codec.encode
+        state = self.state
         outcomes = state.chance_outcomes()
-        return sorted(zip([encode(state, outcome) for outcome, _ in outcomes], _floats(outcomes)))
+        if self.codec.stable_chance_ids and isinstance(outcomes, tuple):
+            # A copy: the caller may change its list; the memo's stays as encoded.
+            return list(_ENCODED.lookup(outcomes, partial(_encoded, self.codec, state)))
+        return _encoded(self.codec, state, outcomes)
 
     def _apply_action(self, number: int) -> None:
         self.state.apply_action(self.codec.decode(self.state, int(number)))
@@ -334,6 +232,19 @@ def _floats(outcomes: Sequence[tuple[Action, Any]]) -> list[float]:
     if isinstance(outcomes, tuple):
         return _FLOATS.lookup(outcomes, _float_list)
     return _float_list(outcomes)
+
+
+def _encoded(
+    codec: Codec, state: GameState, outcomes: Sequence[tuple[Action, Any]]
+) -> list[tuple[int, float]]:
+    """A chance node's outcomes as (id, probability) pairs in ascending id order."""
+    encode = codec.encode
+    return sorted(zip([encode(state, outcome) for outcome, _ in outcomes], _floats(outcomes)))
+
+
+# The encoded outcomes of a codec with ``stable_chance_ids``, by the outcome tuple's identity:
+# encoding and sorting 900 rolls at every roll was most of the adapter's cost per state.
+_ENCODED = IdentityMemo[tuple[tuple[Action, Any], ...], list[tuple[int, float]]](limit=10_000)
 
 
 class _Observer:
@@ -401,7 +312,8 @@ class SearchPolicy:
     An ``arena`` policy sees only its observation, so each decision starts from a state the
     codec builds from it (``state_from_observation``: hidden parts drawn from the players'
     generator — a determinisation for ``mcts``; ``ismcts`` then samples further worlds through
-    ``resample_from_infostate`` at every simulation). The bot's choice comes back as the equal
+    ``resample_from_infostate`` at every simulation); ``simulations`` is at least
+    :data:`arena.search_bots.MIN_SIMULATIONS` (2). The bot's choice comes back as the equal
     value among ``legal_actions``. OpenSpiel's Python bots are used: its C++ MCTS bot crashes
     (segmentation fault) on games written in Python, as of open_spiel 2.0.2.
 
@@ -424,9 +336,12 @@ class SearchPolicy:
                 f"ismcts needs a game of imperfect information; {self.codec.long_name} has perfect "
                 "information (use mcts)"
             )
-        for field, value in (("simulations", self.simulations), ("rollouts", self.rollouts)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ArenaError(f"invalid {field}: {value!r} (a whole number ≥ 1)")
+        for field, value, low in (
+            ("simulations", self.simulations, MIN_SIMULATIONS),
+            ("rollouts", self.rollouts, 1),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ArenaError(f"invalid {field}: {value!r} (a whole number ≥ {low})")
         if not (
             isinstance(self.uct_c, (int, float)) and math.isfinite(self.uct_c) and self.uct_c >= 0
         ):

@@ -16,7 +16,12 @@ from arena.errors import ArenaError
 if TYPE_CHECKING:
     from arena.openspiel import Codec, SearchPolicy
 
-__all__ = ["openspiel_bot"]
+__all__ = ["MIN_SIMULATIONS", "openspiel_bot"]
+
+MIN_SIMULATIONS = 2
+"""The fewest simulations per decision OpenSpiel's search bots can decide with: the first only
+visits the root, so after one the root has no explored child to choose (``mcts`` fails in
+``max()``, ``ismcts`` in an assertion)."""
 
 
 def openspiel_bot(
@@ -29,7 +34,8 @@ def openspiel_bot(
 ) -> SearchPolicy:
     """OpenSpiel's ``search`` bot (:class:`arena.openspiel.SearchPolicy`) on the game whose codec
     ``load_codec`` imports, the ``openspiel`` extra imported only here; a missing extra or a
-    refused option is raised as the game's ``error``, naming the bot.
+    refused option (such as fewer than :data:`MIN_SIMULATIONS` simulations) is raised as the
+    game's ``error``, naming the bot.
 
     >>> from arena.extras import import_extra
     >>> openspiel_bot(lambda: import_extra("no_such_module_anywhere", "openspiel"), "mcts",

@@ -267,6 +267,42 @@ class TournamentResult:
             lines.append("  ".join(cells).rstrip())
         return "\n".join(lines)
 
+    def __repr__(self) -> str:
+        # A summary, never the records (one per game: thousands of them).
+        best = max(self.stats, key=lambda s: (s.rating, s.name), default=None)
+        leader = f", best rating {best.name}" if best is not None else ""
+        stopped = ", interrupted" if self.interrupted else ""
+        return (
+            f"<TournamentResult {', '.join(self.policies)}: {self.deals} of "
+            f"{self.deals_requested} deals x {self.players} seatings (seed {self.seed})"
+            f"{stopped}{leader}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The table of ``str()`` as HTML (best rating first), for Jupyter."""
+        from arena.svg import html_table
+
+        rows = []
+        for s in sorted(self.stats, key=lambda s: (-s.rating, s.name)):
+            low, high = s.win_interval
+            wins = f"{float(s.wins):.1f}" if s.wins.denominator != 1 else str(s.wins)
+            rows.append(
+                [
+                    s.name,
+                    s.games,
+                    wins,
+                    f"{100 * s.win_rate:.1f}%",
+                    f"{100 * low:.1f}–{100 * high:.1f}%",
+                    f"{s.mean_points:.2f}",
+                    f"{s.rating:.2f}",
+                ]
+            )
+        caption = repr(self)[1:-1].replace(", best rating", "; best rating")
+        headers = ["policy", "games", "wins", "win rate", f"{CONFIDENCE:.0%} interval"]
+        return html_table(
+            [*headers, "mean points", "rating"], rows, caption=caption, right=range(1, 7)
+        )
+
 
 @dataclass(frozen=True)
 class _Task(Generic[S]):

@@ -8,6 +8,8 @@ the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bot
 56
 """
 
+from typing import TYPE_CHECKING, Any
+
 from arena import __version__ as __version__
 from arena.deprecation import aliases
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
@@ -48,6 +50,12 @@ from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, sol
 from express.search import TrainSolution, best_train
 from express.tournament import Decided, decided, tournament
 from express.train import Play, Run, Train, check_plays, connects, runs_of, without
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from arena.pettingzoo import SeatEnv
+    from arena.protocol import Policy
 
 __all__ = [
     "CABOOSES",
@@ -116,6 +124,20 @@ __all__ = [
     "Decided",
     "decided",
     "tournament",
+    "gym_env",
 ]
 
 __getattr__ = aliases(__name__, {"TrainSearch": "TrainSolution", "format_deck_file": "format_deck"})
+
+
+def gym_env(
+    opponents: "Sequence[str | Policy]" = ("greedy", "greedy"), **options: Any
+) -> "SeatEnv":
+    """One learning seat of Yardmaster Express against ``opponents`` (bot names or policies) as
+    a Gymnasium environment: :func:`express.pettingzoo.gym_env` (options: caboose, deck, rounds,
+    seat, reward, illegal, render_mode), imported here only when called — it needs the ``rl`` extra, and
+    without it raises :class:`arena.MissingExtraError` naming it. The multi-agent PettingZoo
+    environment is :func:`express.pettingzoo.env`."""
+    from express.pettingzoo import gym_env as make
+
+    return make(opponents, **options)

@@ -247,6 +247,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({self._text()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The card as a picture, for Jupyter (:func:`express.svg.card_svg`)."""
+        from express.svg import card_svg  # the pictures import the values: imported on use
+
+        return card_svg(self)
+
 
 class Provenance(Enum):
     """Where a card of :data:`DECK` comes from."""
@@ -364,7 +370,14 @@ def format_cards(cards: Iterable[Card]) -> str:
     >>> format_cards(DECK[:2])
     'B2|B2,B2|B2'
     """
+    _not_text(cards, "format_cards")
     return ",".join(str(_checked_card(card, "format_cards")) for card in cards)
+
+
+def _not_text(cards: object, where: str) -> None:
+    # A str is an iterable too: its letters would each be refused as a card, one by one.
+    if isinstance(cards, str):
+        raise type_error(f"{where}: cards", "Card values (parse_deck(text) reads text)", cards)
 
 
 def _checked_card(card: object, where: str) -> Card:
@@ -381,6 +394,7 @@ def format_deck(cards: Iterable[Card]) -> str:
     comment, copies taking the :data:`DECK_ENTRIES` in order (so the inferred G2|G2 is the
     second one); a card the standard deck does not hold, or holds fewer times, has no comment.
     """
+    _not_text(cards, "format_deck")
     provenances: defaultdict[Card, deque[Provenance]] = defaultdict(deque)
     for entry in DECK_ENTRIES:
         provenances[entry.card].extend([entry.provenance] * entry.count)
@@ -394,10 +408,16 @@ def format_deck(cards: Iterable[Card]) -> str:
 
 def save_deck(cards: Iterable[Card], path: str | Path) -> None:
     """Write the deck file of ``cards`` (:func:`format_deck`, UTF-8) to ``path``; :func:`load_deck`
-    reads it back. A problem writing it raises an :class:`ExpressError` quoting the file."""
+    reads it back. No card, or a problem writing it, raises an :class:`ExpressError` quoting
+    the file."""
     if not isinstance(path, (str, Path)):
         raise type_error("save_deck: path", "a file path (str or pathlib.Path)", path)
-    text = format_deck(cards) + "\n"
+    _not_text(cards, "save_deck")
+    text = format_deck(cards)
+    if not text:
+        # load_deck refuses a file without a card: never write one it cannot read back.
+        raise ExpressError(f"save_deck: no card to write to {str(path)!r} (a deck holds cards)")
+    text += "\n"
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as error:

@@ -257,6 +257,13 @@ def solve_order(
     >>> solution.value, [str(play) for play in solution.line]
     (0, ['B2|B2', 'B2|B2', 'R2|R2', 'R2|R2'])
     """
+    if caboose is not None and not isinstance(caboose, Caboose):
+        raise TypeError(
+            "solve_order: caboose must be a Caboose or None (caboose_named(name) finds one), "
+            f"not {type(caboose).__name__} {caboose!r}"
+        )
+    if isinstance(rounds, bool) or not isinstance(rounds, int):
+        raise TypeError(f"solve_order: rounds must be an int, not {type(rounds).__name__}")
     if rounds < 1:
         raise RulesError(f"invalid number of rounds: {rounds!r} (at least 1)")
     needed = _HAND_SIZE + 2 * rounds

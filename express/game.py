@@ -193,6 +193,25 @@ class Observation:
     train: Train
     seen: tuple[Card, ...]
 
+    def __post_init__(self) -> None:
+        # Bots and the OpenSpiel codec read an observation by its seat numbers: one naming a
+        # player the game does not have would be read as some other seat, or fail deep inside.
+        if isinstance(self.players, bool) or self.players not in PLAYER_COUNTS:
+            raise RulesError(
+                f"invalid observation: {self.players!r} players "
+                f"(Yardmaster Express is for {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]})"
+            )
+        for what, seat in (("player", self.player), ("start player", self.start_player)):
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+                raise RulesError(
+                    f"invalid observation: {what} {seat!r} does not exist in a "
+                    f"{self.players}-player game (players are numbered 0..{self.players - 1})"
+                )
+        if len(self.trains) != self.players:
+            raise RulesError(
+                f"invalid observation: {len(self.trains)} trains for {self.players} players"
+            )
+
     @property
     def turns_left(self) -> int:
         """How many more cards this player adds to its train, counting the current turn if it is its own."""
@@ -472,7 +491,8 @@ class Game:
                 raise RulesError(f"order card not in the deck: {str(next(iter(missing)))!r}")
             if len(self.order) < needed:
                 raise RulesError(
-                    f"order too short: {_format(self.order)!r} has {len(self.order)} cards, the game uses {needed}"
+                    f"order too short: {_format(self.order)!r} has {len(self.order)} "
+                    f"card{'s' if len(self.order) != 1 else ''}, the game uses {needed}"
                 )
         self.caboose_pending = False
         self.caboose = None
@@ -612,10 +632,7 @@ class Game:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now (see :class:`Observation`)."""
-        if not 0 <= player < self.players:
-            raise RulesError(
-                f"invalid player: {player!r} (players are numbered 0..{self.players - 1})"
-            )
+        self._check_player(player)
         holding = (
             not self.is_chance_node() and not self.is_terminal() and self._seat(self.turn) == player
         )
@@ -673,6 +690,7 @@ class Game:
 
     def seen_cards(self, player: int) -> tuple[Card, ...]:
         """Every card that has passed through ``player``'s hands, each physical card once."""
+        self._check_player(player)
         return tuple(self.drawn[i] for i in sorted(self.seen[player]))
 
     @property
@@ -714,6 +732,17 @@ class Game:
         )
 
     # -- internals -------------------------------------------------------------------------
+
+    def _check_player(self, player: object) -> None:
+        # A bool is an int to Python, and -1 indexes the last seat: neither names a player.
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise TypeError(
+                f"player must be an int (a seat number from 0), not {type(player).__name__} {player!r}"
+            )
+        if not 0 <= player < self.players:
+            raise RulesError(
+                f"invalid player: {player!r} (players are numbered 0..{self.players - 1})"
+            )
 
     def _sorted(self, indices: Iterable[int]) -> tuple[Card, ...]:
         """The drawn cards at ``indices`` in the deck's order (an observation's canonical order)."""
@@ -828,6 +857,20 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<express.Game {self.players} players, turn {self.turn} of {self.players * self.rounds}>"
+
+    def _repr_svg_(self) -> str:
+        """Every train, with the scores once the game is over, for Jupyter
+        (:func:`express.svg.trains_svg`)."""
+        from express.svg import trains_svg  # the pictures sit beside the values: imported on use
+
+        score = self.score() if self.is_terminal() else None
+        caboose = f"caboose {self.caboose.name}" if self.caboose is not None else "no caboose"
+        if score is not None:
+            state = f"player {score.winner} wins"
+        else:
+            state = f"round {min(self.round, self.rounds)} of {self.rounds}"
+        title = f"Yardmaster Express, {self.players} players, {caboose}: {state}"
+        return trains_svg(self.trains, title=title, start_player=self.start_player, score=score)
 
     def to_dict(self) -> dict[str, object]:
         """The game as JSON-ready data: the caboose, every turn, the events' text, the trains

@@ -98,7 +98,8 @@ def score_game(
 ) -> GameScore:
     """Score the final trains of a game, ``trains[i]`` being player ``i``'s (clockwise order).
 
-    At most :data:`MAX_PLAYERS` trains. ``caboose`` is a :class:`Caboose` or its name. When
+    From :data:`~express.rules.MIN_PLAYERS` (2) to :data:`MAX_PLAYERS` trains: one train is no
+    game. ``caboose`` is a :class:`Caboose` or its name. When
     ``deck`` (the cards the game was dealt from, e.g. ``deck_for(len(trains))``) is given, a
     card the trains use more often than it holds raises a :class:`~express.PoolError`; without
     it any cards are accepted (hand-made examples, variants). ``express score`` passes the
@@ -133,9 +134,11 @@ def score_game(
         raise type_error("score_game: caboose", "a Caboose, its name or None", caboose)
     if not trains:
         raise RulesError("cannot score a game without trains")
-    if len(trains) > MAX_PLAYERS:
+    if not MIN_PLAYERS <= len(trains) <= MAX_PLAYERS:
+        # One train is no game: nobody to compare the run award or a relative caboose against.
+        many = "too many" if len(trains) > MAX_PLAYERS else "too few"
         raise RulesError(
-            f"too many trains: {len(trains)} (Yardmaster Express is for {MIN_PLAYERS} to {MAX_PLAYERS} players, one train each)"
+            f"{many} trains: {len(trains)} (Yardmaster Express is for {MIN_PLAYERS} to {MAX_PLAYERS} players, one train each)"
         )
     if not 0 <= start_player < len(trains):
         raise RulesError(

@@ -82,6 +82,10 @@ class Decided:
 def decided(result: arena.TournamentResult) -> Decided:
     """Count the games of ``result`` (from :func:`tournament`) the run award or the caboose
     decided (:func:`express.decisive`)."""
+    if not isinstance(result, arena.TournamentResult):
+        raise TypeError(
+            f"decided needs a tournament's result (express.tournament), not {type(result).__name__}"
+        )
     summaries = [r.summary for r in result.records if isinstance(r.summary, Decisive)]
     return Decided(
         games=len(summaries),

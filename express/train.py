@@ -257,6 +257,12 @@ class Train:
     def __repr__(self) -> str:
         return f"Train.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The train as a picture, for Jupyter (:func:`express.svg.train_svg`)."""
+        from express.svg import train_svg  # the pictures import the values: imported on use
+
+        return train_svg(self)
+
 
 def without(deck: Iterable[Card], used: Train | Iterable[Card]) -> tuple[Card, ...]:
     """The cards of ``deck`` still available once the cards of ``used`` (a train, or cards) are

@@ -6,6 +6,8 @@
 (18, True)
 """
 
+from typing import TYPE_CHECKING, Any
+
 from arena import __version__ as __version__
 from arena.deprecation import aliases
 from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, greedy_load, tournament
@@ -18,6 +20,12 @@ from packing.queries import best_truck, expected_penalty, rank_trucks
 from packing.rules import DICE, LENGTHS, SUPPLY, penalty, penalty_floor
 from packing.solver import solve, upper_bound
 from packing.verify import problems, verify
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from arena.pettingzoo import SeatEnv
+    from arena.protocol import Policy
 
 __all__ = [
     "BOT_NAMES",
@@ -63,6 +71,7 @@ __all__ = [
     "upper_bound",
     "verify",
     "volume_distribution",
+    "gym_env",
 ]
 
 # ``BOTS``, of an earlier release, was the bots needing no extra: served as that tuple.
@@ -71,3 +80,16 @@ _OWN_BOTS = tuple(name for name in BOT_NAMES if name not in OPENSPIEL_BOTS)
 __getattr__ = aliases(
     __name__, {"BOTS": "BOT_NAMES", "dump_deck": "format_deck"}, served={"BOTS": "_OWN_BOTS"}
 )
+
+
+def gym_env(
+    opponents: "Sequence[str | Policy]" = ("optimal", "capacity", "random"), **options: Any
+) -> "SeatEnv":
+    """One learning seat of Pack & Stack against ``opponents`` (bot names or policies) as a
+    Gymnasium environment: :func:`packing.pettingzoo.gym_env` (options: deck, start_points,
+    max_rounds, seat, reward, illegal, render_mode), imported here only when called — it needs the ``rl`` extra, and
+    without it raises :class:`arena.MissingExtraError` naming it. The multi-agent PettingZoo
+    environment is :func:`packing.pettingzoo.env`."""
+    from packing.pettingzoo import gym_env as make
+
+    return make(opponents, **options)

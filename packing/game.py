@@ -1112,6 +1112,32 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {self}>"
 
+    def _repr_html_(self) -> str:
+        """Every round as an HTML table, for Jupyter: per player the roll, the truck taken,
+        the penalty, the +10 bonus and the points after it; the winners once it is over."""
+        from arena.svg import html_table  # imported on use, like every picture
+
+        players = self.num_players
+        rows: list[list[object]] = []
+        for record in self._rounds:
+            cells: list[object] = [record.number]
+            for p in range(players):
+                truck = record.taken[p].name or str(record.taken[p])
+                bonus = " +10" if p in record.bonus else ""
+                cells.append(
+                    f"{record.cargos[p]} → {truck}: −{record.penalties[p]}{bonus} "
+                    f"= {record.points[p]}"
+                )
+            rows.append(cells)
+        winners = sorted(self.winners())
+        caption = f"Pack & Stack, {players} players, {len(self._rounds)} rounds played"
+        if winners:
+            names = ", ".join(f"P{p}" for p in winners)
+            caption += f": {names} {'share the win' if len(winners) > 1 else 'wins'}"
+        else:
+            caption += "; points " + ", ".join(f"P{p} {x}" for p, x in enumerate(self._points))
+        return html_table(["round", *(f"P{p}" for p in range(players))], rows, caption=caption)
+
     def to_dict(self) -> dict[str, object]:
         """The game as JSON-ready data: start points, every round's record, the points and, once
         the game is over, the winners (``packing play --json`` adds the players and the seed)."""

@@ -283,6 +283,12 @@ class Truck:
     def with_height(self, height: int) -> Truck:
         return Truck(self.mask, height, self.name)
 
+    def _repr_svg_(self) -> str:
+        """The truck as a picture, for Jupyter (:func:`packing.svg.truck_svg`)."""
+        from packing.svg import truck_svg  # the pictures sit above the values: imported on use
+
+        return truck_svg(self)
+
 
 @dataclass(frozen=True, order=True)
 class Placement:
@@ -475,6 +481,22 @@ class LoadPlan:
 
     def __str__(self) -> str:
         return self.render()
+
+    def __repr__(self) -> str:
+        # A summary: the placements are in str() and to_dict(), the picture in _repr_svg_.
+        name = f" {self.truck.name}" if self.truck.name else ""
+        rods = len(self.placements)
+        return (
+            f"<LoadPlan truck{name} {str(self.truck)!r} height {self.truck.height}, "
+            f"cargo {self.cargo}: {rods} rod{'s' * (rods != 1)} loaded, "
+            f"penalty {self.penalty} ({self.status})>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The plan as a picture, for Jupyter (:func:`packing.svg.plan_svg`)."""
+        from packing.svg import plan_svg  # the pictures sit above the values: imported on use
+
+        return plan_svg(self)
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready description."""

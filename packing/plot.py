@@ -55,6 +55,7 @@ from packing.model import LoadPlan, Placement, Truck
 from packing.odds import ROLLS
 from packing.rules import COLORS, LENGTHS
 from packing.stats import PenaltySummary, expected_penalty_by_volume, penalty_summaries, volume_odds
+from packing.svg import EDGE_COLORS, LENGTH_COLORS, write_plan_svg
 from packing.table import OptimalTable
 
 __all__ = [
@@ -68,23 +69,9 @@ __all__ = [
     "plot_plan",
 ]
 
-#: Face colour of each rod length, after the seed edition's pieces (``packing.rules.COLORS``):
-#: white is drawn ivory and black a very dark grey so that shading and edges stay visible.
-LENGTH_COLORS: Final[dict[int, str]] = {
-    1: "#f7f2e2",  # white
-    2: "#9a9a9a",  # grey
-    3: "#f28e2b",  # orange
-    4: "#2f6db5",  # blue
-    5: "#2a2a2a",  # black
-}
+# One palette for both drawings of a plan: the rods' colours are packing.svg's.
 #: Edge colour per length: dark edges outline the light rods, light edges the black ones.
-_EDGE_COLORS: Final[dict[int, str]] = {
-    1: "#222222",
-    2: "#222222",
-    3: "#222222",
-    4: "#111111",
-    5: "#c8c8c8",
-}
+_EDGE_COLORS: Final[dict[int, str]] = EDGE_COLORS
 _FLOOR = "#e9e4d6"
 _BLOCKED = "#6b6b6b"
 _CAP = "#c0392b"
@@ -115,7 +102,15 @@ def plot_plan(plan: LoadPlan, path: str | os.PathLike[str], *, title: str | None
     hatched; the height cap as dashed red lines along the back and left walls, behind every
     rod. Columns, rows and levels are counted from 0, as in the text picture. The title names
     the truck (``title`` replaces it) and the line below gives the score.
+
+    An ``.svg`` is the library's own drawing (:func:`packing.svg.plan_svg`, what a plan shows
+    in Jupyter), so a plan has one SVG picture, matplotlib or not.
     """
+    if Path(path).suffix.lower() == ".svg":
+        try:
+            return write_plan_svg(plan, path, title=title)
+        except PackingError as error:
+            raise PlotError(str(error)) from None
     return _save(plan_figure(plan, title=title), path)
 
 

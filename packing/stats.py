@@ -504,6 +504,53 @@ class DeckStats:
     heuristics: tuple[HeuristicReport, ...]
     mean_volume: Fraction
 
+    def __repr__(self) -> str:
+        # A summary: the per-truck figures are in .trucks, to_dict() and the HTML table.
+        best = min(self.trucks, key=lambda s: s.expected_penalty, default=None)
+        lowest = (
+            f", lowest E[penalty] {float(best.expected_penalty):.2f} ({best.truck.name or best.truck})"
+            if best is not None
+            else ""
+        )
+        return (
+            f"<DeckStats of {len(self.trucks)} trucks, mean load {float(self.mean_volume):.2f}"
+            f"{lowest}, key {self.table.key[:12]}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """Each truck's odds and the heuristic's loss as HTML tables, for Jupyter."""
+        from arena.svg import html_table  # imported on use, like every picture
+        from packing.svg import trucks_html
+
+        trucks = trucks_html(
+            [s.truck for s in self.trucks],
+            {
+                "E[penalty]": [f"{float(s.expected_penalty):.2f}" for s in self.trucks],
+                "P(best)": [f"{float(s.p_best):.1%}" for s in self.trucks],
+                "P(perfect)": [f"{float(s.p_perfect):.1%}" for s in self.trucks],
+            },
+            caption=(
+                f"deck of {len(self.trucks)} trucks (key {self.table.key[:12]}): mean load "
+                f"{float(self.mean_volume):.2f} cubes"
+            ),
+        )
+        heuristic = html_table(
+            ["revealed", "mean loss", "worst loss", "worst roll", "P(loses)"],
+            [
+                [
+                    "whole deck" if h.revealed == 0 else h.revealed,
+                    f"{h.mean_loss:.3f}",
+                    f"{h.worst_loss:.2f}",
+                    str(h.worst_cargo),
+                    f"{h.p_loses:.1%}",
+                ]
+                for h in self.heuristics
+            ],
+            caption="the closest-capacity heuristic against the optimal grab (points per round)",
+            right=(1, 2, 4),
+        )
+        return trucks + heuristic
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "deck_key": self.table.key,

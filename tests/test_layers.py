@@ -40,8 +40,8 @@ EXTRA_MODULES: Mapping[str, str] = {
     "scipy": "tournament",
     "openskill": "tournament",
     "tqdm": "progress",
-    "pettingzoo": "pettingzoo",
-    "gymnasium": "pettingzoo",
+    "pettingzoo": "rl",
+    "gymnasium": "rl",
 }
 
 #: The modules that exist for an extra, and the extras each may import at module level: a user
@@ -51,6 +51,9 @@ FOR_EXTRA: Mapping[str, frozenset[str]] = {
     "arena.openspiel": frozenset({"openspiel"}),
     "packing.openspiel": frozenset({"openspiel"}),
     "express.openspiel": frozenset({"openspiel"}),
+    "arena.pettingzoo": frozenset({"rl"}),
+    "packing.pettingzoo": frozenset({"rl"}),
+    "express.pettingzoo": frozenset({"rl"}),
     "packing.plot": frozenset({"plot"}),
     "packing.designplot": frozenset({"plot"}),
 }
@@ -72,6 +75,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "odds",
                     "checks",
                     "verify",
+                    "svg",
                     "_deprecated",
                 }
             ),
@@ -81,7 +85,17 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
         (
             "the game and its tools",
             frozenset(
-                {"game", "bots", "design", "designplot", "plot", "svg", "openspiel", "pettingzoo"}
+                {
+                    "game",
+                    "report",
+                    "bots",
+                    "design",
+                    "designplot",
+                    "plot",
+                    "codec",
+                    "openspiel",
+                    "pettingzoo",
+                }
             ),
         ),
         ("the CLI", frozenset({"cli", "__main__"})),
@@ -90,7 +104,16 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
         (
             "rules and values",
             frozenset(
-                {"rules", "errors", "cards", "train", "cabooses", "caboose_bounds", "scoring"}
+                {
+                    "rules",
+                    "errors",
+                    "cards",
+                    "train",
+                    "cabooses",
+                    "caboose_bounds",
+                    "scoring",
+                    "svg",
+                }
             ),
         ),
         ("the search", frozenset({"search"})),
@@ -104,9 +127,10 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "worlds",
                     "bots",
                     "review",
+                    "report",
                     "tournament",
                     "advise",
-                    "svg",
+                    "codec",
                     "openspiel",
                     "pettingzoo",
                 }

@@ -9,17 +9,18 @@ Commands (``express COMMAND --help`` for all options):
   the ``--start`` train's cards are taken out of it (:func:`express.without`), so the search
   draws from the cards still available, and a start card the deck does not hold is an error.
 * ``express score --train "R4|B4,B4|G4" --train "B2|B2,~R3|G3" [--start-player 0]
-  [--caboose NAME] [--cards TEXT | --deck FILE]`` — score a finished game
-  (:func:`express.score_game`): one ``--train`` per player in clockwise order (at most five),
+  [--caboose NAME] [--rounds N] [--cards LIST | --deck FILE]`` — score a finished game
+  (:func:`express.score_game`): one ``--train`` per player in clockwise order (two to five),
   cards separated by commas, a face-down card marked with a leading ``~``; an engine-only
-  train is ``--train ""``. The trains may not use a card more often than the deck holds: the
+  train is ``--train ""``; no train is longer than the game's rounds (9 − N, or ``--rounds``).
+  The trains may not use a card more often than the deck holds: the
   standard deck for that many players unless ``--cards`` / ``--deck`` give another.
 * ``express cabooses`` — the 16 caboose cards; ``express deck [--players N]`` — the deck as a
   deck file (one card per line, provenance in ``;`` comments) that ``--deck`` reads back.
   (``--deck-file`` still works, as a deprecated spelling of ``--deck``.)
 * ``express play``, ``express tournament``, ``express solve`` — games between bots
   (:mod:`express.cli.games`).
-* ``express --version``.
+* ``express --version``; ``express --print-completion bash|zsh`` (the completion extra).
 
 :func:`main` follows the contract of :mod:`arena.cli`: every command takes ``--json`` for
 machine output; bad input prints one line on stderr quoting it (under ``--json``: a JSON object
@@ -32,7 +33,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from arena.cli import EXIT_INTERRUPTED, EXIT_USAGE, Parser, add_version_option, run_main
+from arena.cli import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Parser,
+    add_completion_option,
+    add_version_option,
+    derive_metavars,
+    run_main,
+    with_examples,
+)
 from express.cli import games, trains
 from express.errors import ExpressError
 
@@ -44,11 +54,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="express", description="Yardmaster Express: optimal trains and game scoring."
     )
+    with_examples(
+        parser,
+        [
+            "express best --length 7",
+            'express score --train "R4|B4,B4|G4" --train "B2|B2,~R3|G3"',
+            "express play --players search,greedy,random --seed 1",
+        ],
+        note="Bad input prints one line quoting it and exits with status 2 "
+        "(with --json: a JSON object with an 'error' field on stdout).",
+    )
     add_version_option(parser, "express")
+    add_completion_option(parser)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     trains.add_commands(commands)
     games.add_commands(commands)
-    return parser
+    return derive_metavars(parser)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

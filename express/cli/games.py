@@ -28,26 +28,27 @@ from typing import Any
 
 import numpy as np
 
-from arena import play
+from arena import TournamentResult, play
 from arena.cli import (
+    Interrupted,
+    add_command,
     add_executor_options,
     parse_bot_list,
     run_tournament,
     seat_labels,
-    seed,
-    whole_number,
 )
+from arena.search_bots import MIN_SIMULATIONS
 from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
 from express.cards import deck_for, load_deck
-from express.cli.trains import output
+from express.cli.trains import add_json_option, output, shown
+from express.cli.values import count, integer, seed, simulations
 from express.errors import ExpressError
 from express.exact import solve_deal
-from express.game import Dealt, Game, Turn
+from express.game import Game, Turn
+from express.report import play_text, score_lines
 from express.review import hindsight
 from express.rules import MAX_PLAYERS, MIN_PLAYERS
-from express.scoring import GameScore
 from express.tournament import decided, tournament
-from express.train import Train
 
 __all__ = ["add_commands", "play_text"]
 
@@ -74,91 +75,6 @@ def players_of(args: argparse.Namespace) -> list[str]:
 def _bot_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """The bots' options from the command line, by bot name."""
     return {name: {"simulations": args.simulations} for name in OPENSPIEL_BOTS}
-
-
-def _cars(train: Train) -> str:
-    """A train as a row of cards after the engine; a face-down card shows only its back, ``~``."""
-    return " > ".join(
-        ["engine", *(str(play.card) if play.face_up else "~" for play in train.plays)]
-    )
-
-
-def _score_lines(score: GameScore, names: list[str], trains: list[Train]) -> list[str]:
-    width = max(len(name) for name in names)
-    lines = [
-        f"  {'player':<{width + 4}}{'value':>6}{'run':>5}{'award':>7}{'caboose':>9}{'total':>7}  train"
-    ]
-    for p, train in zip(score.players, trains):
-        mark = "*" if p.player == score.start_player else " "
-        lines.append(
-            f"  {p.player}{mark} {names[p.player]:<{width + 1}}{p.value:>6}{p.longest_run:>5}"
-            f"{p.run_bonus:>7}{p.caboose_points:>9}{p.total:>7}  {train}"
-        )
-    runners = " and ".join(f"{seat} ({names[seat]})" for seat in score.run_winners)
-    if score.run_winners:
-        lines.append(
-            f"longest run {score.longest_run}: player{'s' if len(score.run_winners) > 1 else ''} "
-            f"{runners} gain{'' if len(score.run_winners) > 1 else 's'} {score.longest_run}"
-        )
-    else:
-        lines.append("longest run: no coloured car, no award")
-    if score.caboose is not None:
-        winners = ", ".join(f"{seat} ({names[seat]})" for seat in score.caboose_winners) or "nobody"
-        lines.append(
-            f"caboose {score.caboose.name} ({score.caboose.points}, {score.caboose.condition}): {winners}"
-        )
-    winner = score.players[score.winner]
-    tied = [p.player for p in score.players if p.total == winner.total]
-    note = f" (tie-break among players {', '.join(map(str, tied))})" if len(tied) > 1 else ""
-    lines.append(
-        f"winner: player {winner.player} ({names[winner.player]}) with {winner.total}{note}"
-    )
-    return lines
-
-
-def play_text(game: Game, names: list[str], seed: int, with_hindsight: bool) -> str:
-    """``express play``'s report of a finished game; ``names`` label the seats."""
-    width = max(len(name) for name in names)
-    caboose = (
-        "no caboose"
-        if game.caboose is None
-        else f"caboose {game.caboose.name} ({game.caboose.points}): {game.caboose.condition}"
-    )
-    lines = [
-        f"Yardmaster Express, {game.players} players ({', '.join(names)}), seed {seed}, {caboose}"
-    ]
-    trains = [Train() for _ in range(game.players)]
-    for event in game.events:
-        if isinstance(event, Dealt):
-            lines.append(
-                f"player {event.player} ({names[event.player]}) is dealt "
-                f"{' '.join(str(card) for card in event.cards)}"
-            )
-        elif isinstance(event, Turn):
-            if event.player == game.start_player:
-                lines.append(f"round {event.round}")
-            way = "face up" if event.play.face_up else "face down"
-            lines.append(
-                f"  {event.player} {names[event.player]:<{width}}  draws {event.drew}, holds "
-                f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}"
-            )
-            trains[event.player] = event.train
-            if event.passed_to is None or event.passed_to == game.start_player:
-                for seat, train in enumerate(trains):
-                    mark = "*" if seat == game.start_player else " "
-                    lines.append(f"    {seat}{mark} {names[seat]:<{width}}  {_cars(train)}")
-    lines.append("final scoring (trains in full, ~ = face down)")
-    lines.extend(_score_lines(game.score(), names, game.trains))
-    if with_hindsight:
-        lines.append(
-            "hindsight: the best train from the cards each player saw (value + own longest run + caboose)"
-        )
-        for h in hindsight(game):
-            lines.append(
-                f"  {h.player} {names[h.player]:<{width}}  best {h.best.score} ({h.best.train}), "
-                f"actual {h.solo}, gap {h.gap}"
-            )
-    return "\n".join(lines)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -188,10 +104,23 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         match=args.match,
         caboose=args.caboose,
     )
+    if result.interrupted and not result.deals:
+        raise Interrupted(f"no deal of {result.deals_requested} had finished")
+    output(_tournament_text(args, result))
+    if result.interrupted:
+        # The table covers the deals that finished, and says so; the status says it is partial.
+        raise Interrupted(
+            f"the results cover the {result.deals} of {result.deals_requested} deals that finished"
+        )
+    return 0
+
+
+def _tournament_text(args: argparse.Namespace, result: TournamentResult) -> str:
+    """``express tournament``'s answer: the table and what decided the games (or the JSON)."""
     counts = decided(result)
     if args.json:
         data = result.to_dict() | {"match": bool(args.match), "decided": counts.to_dict()}
-        return output(json.dumps(data, indent=2))
+        return json.dumps(data, indent=2)
 
     def share(count: int) -> str:
         if not counts.games:
@@ -207,14 +136,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         lines.append("the caboose decided nothing: no caboose in play (--caboose NAME|random)")
     else:
         lines.append(f"the caboose decided the winner in {share(counts.caboose)}")
-    return output("\n".join(lines))
+    return "\n".join(lines)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """``express solve``: the exact value and an optimal line of a two-player deal."""
     if args.order is not None:
         order = load_deck(args.order)
-        source = f"the order in {args.order}"
+        source = f"the order in {shown(args.order)}"
     else:
         deck = deck_for(2)
         order = tuple(deck[i] for i in np.random.default_rng(args.seed).permutation(len(deck)))
@@ -248,7 +177,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 f"{' '.join(str(card) for card in event.hand)} -> plays {event.play.card} {way}"
             )
     lines.append("final scoring (trains in full, ~ = face down)")
-    lines.extend(_score_lines(score, ["perfect", "perfect"], game.trains))
+    lines.extend(score_lines(score, ["perfect", "perfect"], game.trains))
     return output("\n".join(lines))
 
 
@@ -256,53 +185,106 @@ def add_commands(commands: Any) -> None:
     """``play``, ``tournament`` and ``solve``."""
     core = [name for name in SEATED_BOTS if name not in OPENSPIEL_BOTS]
     names = ", ".join(core) + "; with the openspiel extra " + ", ".join(OPENSPIEL_BOTS)
-    simulations = f"simulations per decision of mcts and ismcts (default {SEARCH_SIMULATIONS})"
-    game = commands.add_parser("play", help="play one game between bots, turn by turn")
-    game.add_argument(
-        "--players", required=True, help=f"one bot per seat, clockwise, comma-separated ({names})"
+    sims = (
+        f"simulations per decision of mcts and ismcts, at least {MIN_SIMULATIONS} "
+        f"(default {SEARCH_SIMULATIONS})"
+    )
+    game = add_command(
+        commands,
+        "play",
+        help="play one game between bots, turn by turn",
+        examples=[
+            "express play --players search,greedy,random --seed 1",
+            "express play --players greedy,greedy --caboose random --hindsight",
+        ],
     )
     game.add_argument(
-        "--seed", type=seed, default=0, help="the seed of the shuffle and the bots (default 0)"
+        "--players",
+        required=True,
+        metavar="BOTS",
+        help=f"one bot per seat, clockwise, comma-separated, 2 to 5 ({names})",
     )
-    game.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
-    game.add_argument("--rounds", type=int, help="override the 9 - N rounds")
+    game.add_argument(
+        "--seed",
+        type=seed,
+        default=0,
+        metavar="N",
+        help="the seed of the shuffle and the bots, 0 or more (default 0)",
+    )
+    game.add_argument(
+        "--caboose", metavar="NAME", help="a caboose by name, or 'random' (default: none)"
+    )
+    game.add_argument("--rounds", type=integer, metavar="N", help="override the 9 - N rounds")
     game.add_argument(
         "--hindsight", action="store_true", help="also the best train each player could have built"
     )
     game.add_argument(
-        "--simulations", type=whole_number, default=SEARCH_SIMULATIONS, help=simulations
+        "--simulations", type=simulations, default=SEARCH_SIMULATIONS, metavar="N", help=sims
     )
-    game.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_option(game)
     game.set_defaults(run=cmd_play)
 
-    tour = commands.add_parser("tournament", help="a duplicate-deal tournament between bots")
-    tour.add_argument(
-        "--players", required=True, help=f"one bot per seat, comma-separated ({names})"
+    tour = add_command(
+        commands,
+        "tournament",
+        help="a duplicate-deal tournament between bots",
+        examples=[
+            "express tournament --players search,greedy,random --games 200",
+            "express tournament --players greedy,random --games 100 --match --caboose random --workers 2",
+        ],
     )
     tour.add_argument(
-        "--games", type=whole_number, default=2000, help="deals, each played once per seat rotation"
+        "--players",
+        required=True,
+        metavar="BOTS",
+        help=f"one bot per seat, comma-separated, 2 to 5 ({names})",
     )
-    tour.add_argument("--seed", type=seed, default=0, help="the tournament's seed (default 0)")
+    tour.add_argument(
+        "--games",
+        type=count,
+        default=2000,
+        metavar="N",
+        help="deals, each played once per seat rotation (default 2000)",
+    )
+    tour.add_argument(
+        "--seed", type=seed, default=0, metavar="N", help="the tournament's seed (default 0)"
+    )
     tour.add_argument(
         "--match", action="store_true", help="play the strategic variant (two games) per deal"
     )
-    tour.add_argument("--caboose", help="a caboose by name, or 'random' (default: none)")
     tour.add_argument(
-        "--simulations", type=whole_number, default=SEARCH_SIMULATIONS, help=simulations
+        "--caboose", metavar="NAME", help="a caboose by name, or 'random' (default: none)"
+    )
+    tour.add_argument(
+        "--simulations", type=simulations, default=SEARCH_SIMULATIONS, metavar="N", help=sims
     )
     add_executor_options(tour, workers_default=1)
-    tour.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_option(tour)
     tour.set_defaults(run=cmd_tournament)
 
-    solve = commands.add_parser(
-        "solve", help="the exact value and an optimal line of a two-player deal"
+    solve = add_command(
+        commands,
+        "solve",
+        help="the exact value and an optimal line of a two-player deal",
+        examples=[
+            "express solve --seed 3",
+            "express solve --seed 3 --rounds 4 --caboose Lightweight --json",
+        ],
     )
     source = solve.add_mutually_exclusive_group()
     source.add_argument(
-        "--seed", type=seed, default=0, help="shuffle the 2-player deck with this seed (default 0)"
+        "--seed",
+        type=seed,
+        default=0,
+        metavar="N",
+        help="shuffle the 2-player deck with this seed (default 0)",
     )
-    source.add_argument("--order", help="a deck file with the deck order, top card first")
-    solve.add_argument("--caboose", help="a caboose by name (default: none)")
-    solve.add_argument("--rounds", type=int, help="override the 7 rounds of a two-player game")
-    solve.add_argument("--json", action="store_true", help="machine-readable output")
+    source.add_argument(
+        "--order", metavar="FILE", help="a deck file with the deck order, top card first"
+    )
+    solve.add_argument("--caboose", metavar="NAME", help="a caboose by name (default: none)")
+    solve.add_argument(
+        "--rounds", type=integer, metavar="N", help="override the 7 rounds of a two-player game"
+    )
+    add_json_option(solve)
     solve.set_defaults(run=cmd_solve)

@@ -8,11 +8,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from arena.cli import seconds, whole_number
+from arena.cli import add_command
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import COMMENT, DECK, Card, deck_for, format_deck, load_deck, parse_deck
-from express.errors import ExpressError, PoolError
-from express.rules import MAX_PLAYERS
+from express.cli.values import count, integer, seconds
+from express.errors import ExpressError, ParseError, PoolError
+from express.rules import MAX_PLAYERS, MIN_PLAYERS, rounds_for
 from express.scoring import GameScore, score_game
 from express.search import TrainSolution, best_train
 from express.train import Train, without
@@ -34,15 +35,16 @@ class DeckOption(argparse.Action):
 
 
 def deck_options(group: Any, cards_help: str, deck_help: str) -> None:
-    """``--cards TEXT`` (an inline list) or ``--deck FILE`` (a deck file), in ``group``."""
-    group.add_argument("--cards", help=cards_help)
+    """``--cards LIST`` (an inline list of cards) or ``--deck FILE`` (a deck file), in ``group``."""
+    group.add_argument("--cards", metavar="LIST", help=cards_help)
     group.add_argument(
         "--deck", "--deck-file", dest="deck", metavar="FILE", action=DeckOption, help=deck_help
     )
 
 
 def output(text: str) -> int:
-    """Print a command's whole answer at once (a failure never leaves half an output)."""
+    """Print a command's whole answer at once (a failure never leaves half an output); a write
+    that fails (a full disk, a reader that went away) is :func:`arena.cli.run_main`'s to report."""
     print(text)
     sys.stdout.flush()
     return 0
@@ -55,10 +57,30 @@ def cards_text(n: int) -> str:
 def given_deck(args: argparse.Namespace) -> tuple[tuple[Card, ...], str]:
     """The deck ``--cards`` or ``--deck`` gives, and how to describe it."""
     if args.cards is not None:
+        if COMMENT in args.cards:
+            # In a deck file ';' starts a comment: here it would drop every card after it.
+            raise ParseError(
+                f"--cards {args.cards!r}: separate cards with commas "
+                f"({COMMENT!r} starts a comment, which only deck files have)"
+            )
         cards = parse_deck(args.cards)
+        if not cards:
+            raise ParseError(f"--cards {args.cards!r} holds no card")
         return cards, f"the given {cards_text(len(cards))}"
     cards = load_deck(args.deck)
-    return cards, f"{args.deck} ({cards_text(len(cards))})"
+    return cards, f"{shown(args.deck)} ({cards_text(len(cards))})"
+
+
+def shown(name: str) -> str:
+    r"""A file name as the output shows it: as typed, or quoted when it holds a control character
+    (an escape code or a line break in a name is never written raw to a terminal).
+
+    >>> shown("deck.txt")
+    'deck.txt'
+    >>> print(shown("a\x1b[2Jb"))
+    'a\x1b[2Jb'
+    """
+    return name if name.isprintable() else repr(name)
 
 
 def _pool(args: argparse.Namespace, start: Train) -> tuple[tuple[Card, ...], str]:
@@ -147,16 +169,28 @@ def cmd_best(args: argparse.Namespace) -> int:
 
 def _score(args: argparse.Namespace) -> GameScore:
     trains = [Train.parse(text) for text in args.trains]
-    if len(trains) > MAX_PLAYERS:
+    if not MIN_PLAYERS <= len(trains) <= MAX_PLAYERS:
+        many = "too many" if len(trains) > MAX_PLAYERS else "too few"
+        given = " ".join(f"--train {text!r}" for text in args.trains[:MIN_PLAYERS])
         raise ExpressError(
-            f"too many trains: {len(trains)} (Yardmaster Express is for 2 to {MAX_PLAYERS} players)"
+            f"{many} trains: {len(trains)}"
+            + (f" ({given})" if len(trains) < MIN_PLAYERS else "")
+            + f", one per player (Yardmaster Express is for {MIN_PLAYERS} to {MAX_PLAYERS} players)"
         )
+    rounds = rounds_for(len(trains)) if args.rounds is None else args.rounds
+    if rounds < 1:
+        raise ExpressError(f"--rounds {args.rounds!r}: a game has at least 1 round")
+    for text, train in zip(args.trains, trains):
+        if len(train) > rounds:
+            # Each player adds one card a round: a longer train cannot come from this game.
+            raise ExpressError(
+                f"--train {text!r} has {len(train)} cards: a {len(trains)}-player game of "
+                f"{rounds} rounds ends with {rounds} cards a train (--rounds N for a variant)"
+            )
     if args.cards is not None or args.deck is not None:
         deck, source = given_deck(args)
-    elif len(trains) >= 2:
-        deck, source = deck_for(len(trains)), f"the {len(trains)}-player deck"
     else:
-        deck, source = DECK, "the full deck"
+        deck, source = deck_for(len(trains)), f"the {len(trains)}-player deck"
     caboose = caboose_named(args.caboose) if args.caboose is not None else None
     try:
         return score_game(trains, start_player=args.start_player, caboose=caboose, deck=deck)
@@ -222,13 +256,32 @@ def cmd_deck(args: argparse.Namespace) -> int:
     return output(deck_text(args.players))
 
 
+def add_json_option(parser: Any) -> None:
+    """``--json``: the answer (or the error) as JSON on stdout."""
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
 def add_commands(commands: Any) -> None:
     """``best``, ``score``, ``cabooses``, ``deck``."""
-    best = commands.add_parser("best", help="the optimal train from a pool of cards")
-    best.add_argument("--length", type=int, required=True, help="cards to add to the train")
+    best = add_command(
+        commands,
+        "best",
+        help="the optimal train from a pool of cards",
+        examples=[
+            "express best --length 7",
+            "express best --length 5 --players 2 --caboose Lightweight",
+            'express best --length 2 --cards "R3|G3,R4|B4,B4|G4,G4|Y4" --start "R3|G3"',
+        ],
+    )
+    best.add_argument(
+        "--length", type=integer, required=True, metavar="N", help="cards to add to the train"
+    )
     pool = best.add_mutually_exclusive_group()
     pool.add_argument(
-        "--players", type=int, help="use the deck of this many players (2 removes purple)"
+        "--players",
+        type=integer,
+        metavar="N",
+        help="use the deck of this many players, 2 to 5 (2 removes purple)",
     )
     # Whatever the deck, the --start train's cards come out of it: the pool is the cards left.
     deck_options(
@@ -239,36 +292,67 @@ def add_commands(commands: Any) -> None:
     best.add_argument(
         "--start",
         default="",
-        help="extend this train instead of a bare engine (its cards come out of the deck)",
+        metavar="TRAIN",
+        help='extend this train, e.g. "R4|B4,~B4|G4", instead of a bare engine '
+        "(its cards come out of the deck)",
     )
     best.add_argument(
         "--no-bonus", action="store_true", help="leave the longest-run bonus out of the score"
     )
     best.add_argument(
-        "--caboose", help="add this caboose's points when the train meets it (absolute ones)"
+        "--caboose",
+        metavar="NAME",
+        help="add this caboose's points when the train meets it (absolute ones; "
+        "`express cabooses` lists them)",
     )
     best.add_argument("--count", action="store_true", help="also count the distinct optimal trains")
     best.add_argument(
         "--node-limit",
-        type=whole_number,
+        type=count,
+        metavar="N",
         help="stop after this many states (result may not be optimal)",
     )
-    best.add_argument("--time-limit", type=seconds, help="stop after this many seconds (positive)")
-    best.add_argument("--json", action="store_true", help="machine-readable output")
+    best.add_argument(
+        "--time-limit",
+        type=seconds,
+        metavar="SECONDS",
+        help="stop after this many seconds (positive)",
+    )
+    add_json_option(best)
     best.set_defaults(run=cmd_best)
 
-    score = commands.add_parser("score", help="score the trains of a finished game")
+    score = add_command(
+        commands,
+        "score",
+        help="score the trains of a finished game",
+        examples=[
+            'express score --train "R4|B4,B4|G4" --train "B2|B2,~R3|G3"',
+            'express score --train "R4|B4" --train "" --train "G3|G3" --start-player 1 --caboose "Buried Alive"',
+        ],
+    )
     score.add_argument(
         "--train",
         action="append",
         required=True,
         dest="trains",
-        help='one player\'s train, e.g. "R4|B4,~B4|G4" (~ = face down); repeat per player, clockwise',
+        metavar="TRAIN",
+        help='one player\'s train, e.g. "R4|B4,~B4|G4" (~ = face down); repeat per player, '
+        "clockwise, 2 to 5 players",
     )
     score.add_argument(
-        "--start-player", type=int, default=0, help="the start player's number (from 0)"
+        "--start-player",
+        type=integer,
+        default=0,
+        metavar="P",
+        help="the start player's number (from 0)",
     )
-    score.add_argument("--caboose", help="the caboose drawn for the game")
+    score.add_argument("--caboose", metavar="NAME", help="the caboose drawn for the game")
+    score.add_argument(
+        "--rounds",
+        type=integer,
+        metavar="N",
+        help="the rounds the game had, if not 9 - N: no train is longer",
+    )
     # The trains may not use a card more often than the deck holds.
     deck_options(
         score.add_mutually_exclusive_group(),
@@ -276,16 +360,26 @@ def add_commands(commands: Any) -> None:
         "(default: the standard deck for that many players)",
         "read the deck the game was dealt from from a file (--deck-file is deprecated)",
     )
-    score.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_option(score)
     score.set_defaults(run=cmd_score)
 
-    cabooses = commands.add_parser("cabooses", help="list the caboose cards")
-    cabooses.add_argument("--json", action="store_true", help="machine-readable output")
+    cabooses = add_command(
+        commands,
+        "cabooses",
+        help="list the caboose cards",
+        examples=["express cabooses", "express cabooses --json"],
+    )
+    add_json_option(cabooses)
     cabooses.set_defaults(run=cmd_cabooses)
 
-    deck = commands.add_parser(
-        "deck", help="print a deck as a deck file, with the provenance of its cards"
+    deck = add_command(
+        commands,
+        "deck",
+        help="print a deck as a deck file, with the provenance of its cards",
+        examples=["express deck --players 2 > two.deck", "express deck --json"],
     )
-    deck.add_argument("--players", type=int, help="the deck of this many players")
-    deck.add_argument("--json", action="store_true", help="machine-readable output")
+    deck.add_argument(
+        "--players", type=integer, metavar="N", help="the deck of this many players, 2 to 5"
+    )
+    add_json_option(deck)
     deck.set_defaults(run=cmd_deck)

@@ -205,7 +205,8 @@ def _solve(
     if length < 0:
         raise PoolError(f"invalid length: {length!r} (a train gets 0 or more cards)")
     if length > size:
-        raise PoolError(f"invalid length: {length!r} (larger than the pool of {size} cards)")
+        cards = f"{size} card" + ("" if size == 1 else "s")
+        raise PoolError(f"invalid length: {length!r} (larger than the pool of {cards})")
     if isinstance(caboose, str):
         caboose = caboose_named(caboose)
     start = Train() if start is None else start

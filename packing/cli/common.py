@@ -14,6 +14,7 @@ from arena.cli import Parser, UsageError
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
 from packing.model import LARGEST_HEIGHT, Cargo, Truck, check_height
+from packing.report import plural as plural  # the CLI modules read it from here
 from packing.stats import RankedTruck
 
 #: Suffixes ``packing plot plan --out`` writes (the format follows the suffix).
@@ -26,10 +27,6 @@ DECK_HELP = (
     "a deck file, UTF-8 text (default: the sample deck, not the printed cards; "
     f"`packing deck` prints it); {VARIANT_HELP}"
 )
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def subcommands(parser: argparse.ArgumentParser, dest: str) -> Any:

@@ -12,7 +12,6 @@ search), and ``--simulations N`` for its simulations per decision. A bot named t
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from typing import Any
 
 from arena.cli import (
@@ -26,9 +25,10 @@ from arena.cli import (
     whole_number,
 )
 from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, tournament
-from packing.cli.common import deck_of, deck_option, plural
+from packing.cli.common import deck_of, deck_option
 from packing.errors import PackingError
-from packing.game import MAX_PLAYERS, MIN_PLAYERS, Game, RoundRecord, play_game
+from packing.game import MAX_PLAYERS, MIN_PLAYERS, play_game
+from packing.report import report
 
 __all__ = ["add_commands", "report"]
 
@@ -51,53 +51,6 @@ def players_of(args: argparse.Namespace) -> list[str]:
         game="Pack & Stack",
         refused={"ismcts": _refusal("ismcts")},
     )
-
-
-def report(state: Game, names: Sequence[str]) -> str:
-    """A finished game, round by round, like a game report; ``names`` label the seats."""
-    label = [f"P{p} {name}" for p, name in enumerate(names)]
-    width = max(map(len, label))
-    data = state.to_dict()
-    lines = [f"Pack & Stack: {state.num_players} players, {data['start_points']} points each"]
-    lines.append("players: " + ", ".join(label))
-    records: list[RoundRecord] = list(state.round_records)
-    for record in records:
-        lines.append("")
-        lines += _round_lines(record, label, width)
-    winners = sorted(state.winners())
-    best = state.points[winners[0]]
-    lines.append("")
-    lines.append(
-        f"game over after {plural(len(records), 'round')}: "
-        + " and ".join(label[p] for p in winners)
-        + (" share the win" if len(winners) > 1 else " wins")
-        + f" with {best} points"
-    )
-    return "\n".join(lines)
-
-
-def _round_lines(record: RoundRecord, label: Sequence[str], width: int) -> list[str]:
-    lines = [f"round {record.number} (first roller P{record.first_roller})"]
-    n = len(label)
-    order = [(record.first_roller + i) % n for i in range(n)]
-    for p in order:
-        cargo = record.cargos[p]
-        trucks = " ".join(f"{t.name}({t.capacity})" for t in record.revealed[p])
-        lines.append(
-            f"  {label[p]:<{width}}  rolls {str(cargo):<9} = {cargo.volume:>2} cubes, "
-            f"reveals {trucks}"
-        )
-    lines.append("  grab order: " + ", ".join(f"P{p}" for p in record.grab_order))
-    for p in record.grab_order:
-        truck, source, plan = record.taken[p], record.sources[p], record.plans[p]
-        where = "from the pile" if source[0] == "pile" else f"from P{source[1]}"
-        lines.append(
-            f"  {label[p]:<{width}}  takes {truck.name} {where:<13} loads {plan.loaded:>2}/"
-            f"{record.cargos[p].volume:>2} cubes into {truck.capacity:>2} -> penalty "
-            f"{record.penalties[p]:>2}{'  +10' if p in record.bonus else ''}"
-        )
-    lines.append("  standings: " + ", ".join(f"P{p} {x}" for p, x in enumerate(record.points)))
-    return lines
 
 
 def _bot_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:

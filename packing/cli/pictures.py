@@ -1,4 +1,5 @@
-"""``packing plot plan`` and ``packing plot deck``: pictures (the plot extra)."""
+"""``packing plot plan`` and ``packing plot deck``: pictures (the plot extra; a plan's ``.svg``
+is the library's own drawing and needs none)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from packing.cli.common import (
 )
 from packing.cli.tables import table_for
 from packing.queries import best_truck
+from packing.svg import write_plan_svg
 from packing.verify import verify
 
 
@@ -48,9 +50,11 @@ def plot_module() -> Any:
 def cmd_plot_plan(args: argparse.Namespace) -> int:
     out = picture_path(args.out)
     truck = truck_of(args)
-    plot = plot_module()
+    # An .svg is the library's own drawing (packing.svg): no matplotlib needed.
+    svg = out.suffix.lower() == ".svg"
+    plot = None if svg else plot_module()
     plan = verify(best_truck(cargo_of(args), [truck], time_limit=args.time_limit)[0])
-    print(plot.plot_plan(plan, out))
+    print(write_plan_svg(plan, out) if plot is None else plot.plot_plan(plan, out))
     return 0
 
 
@@ -74,7 +78,7 @@ def add_commands(sub: Any) -> None:
     plot = add_command(
         sub,
         "plot",
-        help="pictures (needs the plot extra)",
+        help="pictures (the plot extra, but for a plan's .svg)",
         examples=[plan_example, deck_example],
     )
     plot_sub = subcommands(plot, "plot_command")
@@ -88,7 +92,8 @@ def add_commands(sub: Any) -> None:
         "--out",
         required=True,
         metavar="FILE",
-        help="the picture to write; its suffix sets the format: .png, .svg or .pdf",
+        help="the picture to write; its suffix sets the format: .png, .svg or .pdf "
+        "(.svg needs no extra: it is the picture a plan shows in Jupyter)",
     )
     p.set_defaults(run=cmd_plot_plan)
     p = add_command(

@@ -77,6 +77,32 @@ class OptimalTable:
     ) -> tuple[type[OptimalTable], tuple[tuple[Truck, ...], npt.NDArray[np.uint8]]]:
         return (OptimalTable, (self.deck, np.array(self.loaded)))
 
+    def __repr__(self) -> str:
+        # A summary, never the 900-row arrays (they are in .loaded and .penalties).
+        return (
+            f"<OptimalTable {_deck_summary(self.deck)}, {self.shape[0]} rolls, key {self.key[:12]}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """Each truck's expected optimal penalty, chance of being the best and of a perfect
+        fit over all rolls, as an HTML table for Jupyter."""
+        # Imported on use: the statistics and the pictures read tables, so they sit above.
+        from packing.stats import expected_penalties, p_best, roll_weights
+        from packing.svg import trucks_html
+
+        weights = roll_weights(self)
+        total = int(weights.sum())
+        perfect = [int(weights[self.penalties[:, j] == 0].sum()) for j in range(len(self.deck))]
+        return trucks_html(
+            self.deck,
+            {
+                "E[penalty]": [f"{float(e):.2f}" for e in expected_penalties(self)],
+                "P(best)": [f"{float(p):.1%}" for p in p_best(self)],
+                "P(perfect)": [f"{n / total:.1%}" for n in perfect],
+            },
+            caption=f"{repr(self)[1:-1]}: each truck over all 7,776 rolls of the dice",
+        )
+
     @property
     def cargos(self) -> tuple[Cargo, ...]:
         """The rows: every distinct cargo a roll gives, in :func:`packing.roll_counts` order."""
@@ -156,3 +182,16 @@ class OptimalTable:
         from packing.table.registry import find_table  # the registry loads tables: it sits above
 
         return find_table(deck)
+
+
+def _deck_summary(deck: Sequence[Truck]) -> str:
+    """A deck in a few words: its size and the names of its first and last trucks."""
+    names = [t.name for t in deck]
+    if len(deck) <= 3 and all(names):
+        shown = ", ".join(names)
+    elif names and names[0] and names[-1]:
+        shown = f"{names[0]}..{names[-1]}"
+    else:
+        shown = ""
+    trucks = f"{len(deck)} truck{'s' * (len(deck) != 1)}"
+    return f"of {trucks}" + (f" ({shown})" if shown else "")

@@ -175,7 +175,9 @@ def test_score_game_player_limit_and_deck() -> None:
     with pytest.raises(PoolError, match=r"'P4\|P4'"):
         score_game([Train.parse("P4|P4"), Train()], deck=deck_for(2))
     assert score_game([Train.parse("B2|B2"), Train.parse("~B2|B2")], deck=deck_for(2)).winner == 0
-    assert score_game([Train.parse("R4|B4")], caboose="Lightweight").players[0].caboose_points == 0
+    # One train is no game: the run award and a relative caboose compare trains.
+    with pytest.raises(RulesError, match="too few trains: 1"):
+        score_game([Train.parse("R4|B4")], caboose="Lightweight")
 
 
 def test_winners_needs_one_run_bonus_per_train() -> None:

@@ -143,7 +143,7 @@ def test_main_returns_the_exit_status_instead_of_exiting(
     assert main(["--help"]) == 0
     _, err = capsys.readouterr()
     assert err.splitlines() == [
-        "express: error: argument --length: invalid int value: 'three'",
+        "express: error: argument --length: invalid value 'three': a whole number is needed",
         "express: error: the following arguments are required: --length",
     ]
 
@@ -257,7 +257,7 @@ BAD_ARGUMENTS = [
     (["best", "--length", "3", "--node-limit", "2.5"], "'2.5'"),
     (["score", "--train", "R3|G3,B2|B2"], "'B2|B2'"),
     (["score", "--train", "R3|Q3"], "'Q3'"),
-    (["score", "--train", "R3|G3", "--start-player", "4"], "4"),
+    (["score", "--train", "R3|G3", "--train", "", "--start-player", "4"], "4"),
     (["score", *(["--train", ""] * 6)], "too many trains: 6"),
     (["score", "--train", "R4|B4", "--train", "~R4|B4"], "'R4|B4' (2 used, the deck holds 1)"),
     (
@@ -309,7 +309,9 @@ def test_bad_deck_files_are_one_line_naming_the_file(
     command: str, name: str, tmp_path: Path, express: Run
 ) -> None:
     path = bad_deck_files(tmp_path)[name]
-    argv = ["best", "--length", "1"] if command == "best" else ["score", "--train", ""]
+    argv = (
+        ["best", "--length", "1"] if command == "best" else ["score", "--train", "", "--train", ""]
+    )
     done = express(*argv, "--deck", str(path))
     assert_one_line_error(done, BAD_DECK_REASONS[name])
     assert repr(str(path)) in done.stderr

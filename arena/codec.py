@@ -1,0 +1,195 @@
+"""A game's translation into integers and tensors: what every adapter reads (no extra needed).
+
+Learning libraries speak integers and arrays: OpenSpiel (:mod:`arena.openspiel`), PettingZoo
+and Gymnasium (:mod:`arena.pettingzoo`) number a game's actions ``0..n-1``, mask the legal ones
+and read observations as fixed-length float tensors. An ``arena`` game speaks its own immutable
+values. A :class:`Codec` is the translation, written once per game and shared by every
+adapter: the parameters and their defaults, the limits derived from the rules, the action ↔
+integer bijection, the observation tensor (its length, its bounds and how a game's observation
+fills it), and what a player has seen so far.
+
+Nothing here imports an optional extra, so a game's codec (``packing.codec``,
+``express.codec``) works, and is tested, without pyspiel, pettingzoo or gymnasium installed.
+
+>>> Limits(2, 6, 0.0, 10.0, 8, 8).num_distinct_actions
+2
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+
+from arena.errors import ArenaError
+from arena.protocol import Action, GameState
+
+__all__ = ["Codec", "HiddenInformationCodec", "Limits", "Parameters", "elements"]
+
+Parameters = Mapping[str, Any]
+"""A game's parameters: name → int, float, bool or str (OpenSpiel's parameter types)."""
+
+
+def elements(array: np.ndarray) -> Any:
+    """A view of a contiguous one-dimensional ``array``'s elements for setting them one by one:
+    item assignment through a ``memoryview`` costs a fraction of NumPy's own, which matters when
+    a tensor is filled at every step of an environment. (Typed ``Any``: typeshed's
+    ``memoryview`` knows only bytes.)
+
+    >>> tensor = np.zeros(3, np.float32)
+    >>> view = elements(tensor)
+    >>> view[1] = 2.0
+    >>> tensor.tolist()
+    [0.0, 2.0, 0.0]
+    """
+    return memoryview(cast(Any, array))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The numbers an adapter asks for (OpenSpiel's ``GameInfo``), derived by a codec from the
+    rules.
+
+    ``max_game_length`` counts the players' decisions only; ``max_chance_nodes`` the chance
+    nodes of the longest game (OpenSpiel's ``MaxChanceNodesInHistory``).
+    """
+
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    min_utility: float
+    max_utility: float
+    max_game_length: int
+    max_chance_nodes: int
+
+
+class Codec(ABC):
+    """What a game tells the adapters: its names, parameters and the value ↔ integer translation.
+
+    Subclasses set the class attributes and implement the abstract methods; ``encode``/``decode``
+    must be inverse bijections between the actions legal at a state (chance outcomes at a chance
+    node) and integers in ``range(num_distinct_actions)`` (``range(max_chance_outcomes)``).
+    """
+
+    short_name: str
+    long_name: str
+    perfect_information = True
+    """A game of imperfect information derives from :class:`HiddenInformationCodec`."""
+    min_players: int
+    max_players: int
+    parameters: Mapping[str, int | float | bool | str]
+    """The parameters and their defaults."""
+    stable_chance_ids = False
+    """True when the ids of a chance node's outcomes depend on its outcome tuple alone, whatever
+    the state: a game that hands over the same tuple object again and again (Pack & Stack's 900
+    rolls) then has it encoded once per tuple, not at every node (an adapter memoises by the
+    tuple's identity). False, the default, encodes at every node."""
+
+    # A codec holds no data of its own: any two of one class are the same translation, also
+    # after a trip through pickle to another process.
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(self.short_name)
+
+    def merged(self, params: Parameters | None = None) -> dict[str, Any]:
+        """``params`` over the defaults; raises :class:`arena.ArenaError` naming an unknown one."""
+        merged = {**self.parameters, **(params or {})}
+        unknown = set(merged) - set(self.parameters)
+        if unknown:
+            raise ArenaError(f"{self.short_name}: unknown parameter {sorted(unknown)[0]!r}")
+        return merged
+
+    @abstractmethod
+    def new_state(self, params: Parameters) -> GameState:
+        """The ``arena`` game's initial state for these parameters (raises on bad ones)."""
+
+    @abstractmethod
+    def limits(self, params: Parameters) -> Limits:
+        """The game's limits for these parameters, derived from the rules."""
+
+    @abstractmethod
+    def encode(self, state: GameState, action: Action) -> int:
+        """The id of ``action`` (a chance outcome at a chance node) legal at ``state``."""
+
+    @abstractmethod
+    def decode(self, state: GameState, number: int) -> Action:
+        """The action (or chance outcome) with id ``number`` at ``state``; raises
+        :class:`ValueError` when no legal one has that id."""
+
+    def legal_mask(self, state: GameState, size: int) -> np.ndarray:
+        """The legal actions at ``state`` (a player's node) as an int8 mask of length ``size``
+        (``num_distinct_actions``): 1 at the id of every legal action."""
+        mask = np.zeros(size, np.int8)
+        encode = self.encode
+        m = elements(mask)
+        for action in state.legal_actions():
+            m[encode(state, action)] = 1
+        return mask
+
+    @abstractmethod
+    def tensor_size(self, params: Parameters) -> int:
+        """The length of the observation tensor."""
+
+    @abstractmethod
+    def fill_tensor(self, observation: Any, tensor: np.ndarray) -> None:
+        """Write ``observation`` (a value of the game's ``observation(player)``) into ``tensor``
+        (float32, zeroed, of length ``tensor_size``)."""
+
+    def tensor_bounds(self, params: Parameters) -> tuple[np.ndarray, np.ndarray]:
+        """The lowest and highest value of each element of the observation tensor (float32
+        arrays of length ``tensor_size``): a learning library's observation space. The default
+        is unbounded; a game derives true bounds from its rules."""
+        size = self.tensor_size(params)
+        return np.full(size, -np.inf, np.float32), np.full(size, np.inf, np.float32)
+
+    def observation_string(self, observation: Any) -> str:
+        """The observation as text (default: its ``str``)."""
+        return str(observation)
+
+    def standing(self, state: GameState) -> Sequence[float]:
+        """Each player's score so far: what a per-step reward is the change of. The default is
+        the protocol's ``returns()``, all zeros until the end (a game scored only at the end);
+        a game with a running score (Pack & Stack's points) says so."""
+        return state.returns()
+
+    def truncated(self, state: GameState) -> bool:
+        """True when the terminal ``state`` was ended by a length cap (a parameter of the
+        adapter, such as a round limit) rather than by the rules: a learner then should not
+        treat it as a true end. Default: never."""
+        return False
+
+    def resample(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
+        """A state ``player`` cannot tell from ``state``. A perfect-information game hides
+        nothing, so it is a copy (:class:`HiddenInformationCodec` draws what is hidden)."""
+        return state.clone()
+
+    @abstractmethod
+    def params_from_observation(self, observation: Any) -> dict[str, int | float | bool | str]:
+        """The parameters of the game ``observation`` was made in (players, deck, …): a policy
+        plays in the game its observations come from."""
+
+    @abstractmethod
+    def state_from_observation(self, observation: Any, rng: np.random.Generator) -> GameState:
+        """A state whose ``observation(player)`` equals ``observation`` (its player's), hidden
+        parts drawn by ``rng``: how an ``arena`` policy, which sees only its observation, gets a
+        state for a search."""
+
+
+class HiddenInformationCodec(Codec):
+    """The codec of a game of imperfect information: it also says what a player has seen so far
+    and draws the worlds the player cannot tell apart."""
+
+    perfect_information = False
+
+    @abstractmethod
+    def information_state_string(self, state: GameState, player: int) -> str:
+        """What ``player`` has seen so far (perfect recall), nothing it cannot see."""
+
+    @abstractmethod
+    def resample(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
+        """A state ``player`` cannot tell from ``state`` (same observation and information
+        state), with what the player cannot see drawn by ``rng``."""

@@ -1,0 +1,437 @@
+"""Any ``arena`` game with a codec as a PettingZoo environment, and one seat of it as a Gymnasium
+environment (the ``rl`` extra).
+
+:class:`CodecEnv` is a PettingZoo ``AECEnv`` (turn-based, one agent acting at a time) over an
+``arena`` game and its :class:`arena.codec.Codec`; :class:`SeatEnv` is a Gymnasium ``Env`` in
+which one learning seat plays the game against ``arena`` policies. Every rule stays in the
+``arena`` game: the environments hold its state and translate through the codec — the same
+translation OpenSpiel's adapter uses (:mod:`arena.openspiel`).
+
+- **Agents** are ``player_0 .. player_{n-1}``, the game's seats.
+- **Observations** (``CodecEnv``): a dict of ``"observation"``, the codec's float32 tensor of
+  what the game's ``observation(player)`` carries — only what that player may know — in a
+  ``gymnasium.spaces.Box`` bounded by the codec's ``tensor_bounds``, and ``"action_mask"``,
+  int8, 1 at every legal action of the agent to act (all 0 for the others and at the end).
+  ``SeatEnv`` observes the tensor alone and gives the mask by ``action_masks()`` (and in
+  ``info["action_mask"]``), the form masked learners (sb3-contrib's ``MaskablePPO``) read.
+- **Actions** are the codec's ids, ``Discrete(num_distinct_actions)``.
+- **Chance** is sampled inside the environment, exactly (:func:`arena.sample_outcome`), from
+  the generator ``reset(seed=...)`` seeds: equal seeds give equal episodes. ``reset()`` without
+  a seed goes on with the generator (a fresh one the first time).
+- **Rewards.** ``reward="score"`` (the default): at each step every agent is rewarded the change
+  of its score so far (the codec's ``standing``), so an agent's rewards over an episode sum to
+  its final score less its score at the start — Pack & Stack's points (final points − start
+  points), Yardmaster Express's score (its whole final score at the last step: a train is
+  scored only at the end). ``reward="win"``: nothing until the end, then each winner its share
+  of the win (1 / number of winners; the rules' shared wins and tie-breaks, ``winners()``), the
+  others 0.
+- **The end.** When the game ends every agent is terminated, or truncated instead when a length
+  cap of the parameters ended it (the codec's ``truncated``: Pack & Stack's round cap).
+- **Illegal actions.** ``CodecEnv.step`` raises :class:`arena.ArenaError` naming the id (an
+  agent that reads its mask never sends one). ``SeatEnv`` by default ends the episode with
+  the reward ``illegal_reward`` (−1) and ``info["illegal_action"]``, the state unchanged —
+  unmasked learners and Gymnasium's own checker send random ids — or raises with
+  ``illegal="raise"``.
+- **Rendering.** ``render_mode="ansi"``: ``render()`` returns the game's text (the game supplies
+  it: the text its ``play`` command prints); ``"human"`` prints it.
+
+Importing this module without the extra raises :class:`arena.MissingExtraError` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from arena.codec import Codec, Parameters
+from arena.errors import ArenaError
+from arena.extras import import_extra
+from arena.play import sample_outcome
+from arena.protocol import CHANCE, TERMINAL, GameState, Policy
+
+if TYPE_CHECKING:
+    import gymnasium
+    import pettingzoo
+    from gymnasium import spaces
+else:
+    gymnasium = import_extra("gymnasium", "rl")
+    pettingzoo = import_extra("pettingzoo", "rl")
+    spaces = import_extra("gymnasium.spaces", "rl")
+
+__all__ = ["REWARDS", "CodecEnv", "RenderText", "SeatEnv", "agent_name"]
+
+REWARDS = ("score", "win")
+"""The reward schemes (module docstring)."""
+
+RENDER_MODES = ["ansi", "human"]
+
+RenderText = Callable[[GameState, Sequence[str], "int | None"], str]
+"""A game's text of a state: ``(state, seat names, the episode's seed or None) -> str``."""
+
+
+def agent_name(seat: int) -> str:
+    """The PettingZoo agent of ``seat``: ``player_0``, ``player_1``, ...
+
+    >>> agent_name(2)
+    'player_2'
+    """
+    return f"player_{seat}"
+
+
+def _check_reward(reward: str) -> str:
+    if reward not in REWARDS:
+        raise ArenaError(f"unknown reward: {reward!r} (use one of: {', '.join(REWARDS)})")
+    return reward
+
+
+def _check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ArenaError(
+            f"unknown render_mode: {render_mode!r} (use one of: {', '.join(RENDER_MODES)}, or None)"
+        )
+    return render_mode
+
+
+class _Translation:
+    """What both environments read from a codec for one set of parameters: the initial state,
+    the spaces' shapes and bounds, and the per-step work (chance, tensors, masks, rewards)."""
+
+    def __init__(self, codec: Codec, params: Parameters | None, reward: str) -> None:
+        self.codec = codec
+        self.params = codec.merged(params)
+        self.initial = codec.new_state(self.params)  # raises on bad parameters
+        self.reward = _check_reward(reward)
+        self.players = self.initial.num_players
+        self.actions = codec.limits(self.params).num_distinct_actions
+        self.low, self.high = codec.tensor_bounds(self.params)
+        self.size = len(self.low)
+        self.no_wins = (0.0,) * self.players
+
+    def box(self) -> spaces.Box:
+        return spaces.Box(self.low, self.high, dtype=np.float32)
+
+    def tensor(self, state: GameState, player: int) -> np.ndarray:
+        tensor = np.zeros(self.size, np.float32)
+        self.codec.fill_tensor(state.observation(player), tensor)
+        return tensor
+
+    def mask(self, state: GameState, player: int) -> np.ndarray:
+        if state.current_player() != player:
+            return np.zeros(self.actions, np.int8)
+        return self.codec.legal_mask(state, self.actions)
+
+    def standing(self, state: GameState) -> Sequence[float]:
+        """Each player's score so far under the reward scheme. The same object while nothing
+        changes (a game hands over its unchanged scores), which a step checks first."""
+        if self.reward == "win":
+            if not state.is_terminal():
+                return self.no_wins
+            winners = state.winners()
+            return [1 / len(winners) if p in winners else 0.0 for p in range(self.players)]
+        return self.codec.standing(state)
+
+    def decode(self, state: GameState, number: Any) -> Any:
+        """The legal action with id ``number``, or :class:`arena.ArenaError` naming it."""
+        try:
+            number = int(number)
+            if not 0 <= number < self.actions:
+                raise ValueError(f"ids are 0..{self.actions - 1}")
+            return self.codec.decode(state, number)
+        except (TypeError, ValueError, IndexError) as error:
+            raise ArenaError(f"illegal action {number!r}: {error}") from None
+
+
+def _resolve_chance(state: GameState, rng: np.random.Generator) -> None:
+    """Sample chance nodes until a player is to act or the game is over."""
+    while state.current_player() == CHANCE:
+        state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+
+
+class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
+    """An ``arena`` game as a PettingZoo ``AECEnv`` (module docstring: agents, observations,
+    chance, rewards, illegal actions, rendering).
+
+    ``codec`` and ``params`` (over the codec's defaults) make the game; ``name`` is the
+    environment's name in ``metadata`` (PettingZoo's version suffix included, ``…_v0``);
+    ``render_text`` the game's text of a state. ``state`` is the ``arena`` state (read it, do
+    not change it). ``step``, ``observe`` (so ``last``) and ``render`` before the first
+    ``reset`` raise :class:`arena.ArenaError`: the order PettingZoo's ``OrderEnforcingWrapper``
+    enforces, without the wrapper's cost.
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": RENDER_MODES,
+        "name": "arena_codec_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        codec: Codec,
+        params: Parameters | None = None,
+        *,
+        name: str,
+        render_text: RenderText,
+        render_mode: str | None = None,
+        reward: str = "score",
+    ) -> None:
+        super().__init__()
+        self._t = _Translation(codec, params, reward)
+        self.metadata = {**type(self).metadata, "name": name}
+        self.render_mode = _check_render_mode(render_mode)
+        self._render_text = render_text
+        self.possible_agents = [agent_name(p) for p in range(self._t.players)]
+        self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
+        # One space object per agent, each returned every time (PettingZoo's API asks for the
+        # same object; separate ones so seeding one agent's sampling leaves the others').
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": self._t.box(),
+                    "action_mask": spaces.Box(0, 1, (self._t.actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: spaces.Discrete(self._t.actions) for agent in self.possible_agents
+        }
+        self._rng: np.random.Generator | None = None
+        self._seed: int | None = None
+        self.state: GameState = self._t.initial.clone()
+        self.agents: list[str] = []
+        self._reset = False
+
+    def _check_reset(self, call: str) -> None:
+        # The order PettingZoo's OrderEnforcingWrapper checks, checked here: that wrapper's
+        # attribute forwarding cost about a third of a random agent's step.
+        if not self._reset:
+            raise ArenaError(f"{call} before reset(): call reset() first")
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """``agent``'s observation space: a dict of the tensor's Box and the int8 mask."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``agent``'s action space: the codec's ids, ``Discrete(num_distinct_actions)``."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` seeds chance (None: go on with the generator there is)."""
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        self._seed = seed
+        self.state = self._t.initial.clone()
+        _resolve_chance(self.state, self._rng)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._standing = self._t.standing(self.state)
+        self._reset = True
+        self._select()
+
+    def _select(self) -> None:
+        player = self.state.current_player()
+        if player == TERMINAL:
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation: its tensor and its action mask."""
+        self._check_reset("observe()")
+        player = self._seat[agent]
+        return {
+            "observation": self._t.tensor(self.state, player),
+            "action_mask": self._t.mask(self.state, player),
+        }
+
+    def step(self, action: Any) -> None:
+        """The agent to act plays the action with id ``action`` (``None`` once it is done);
+        chance then runs until the next agent's turn or the end."""
+        self._check_reset("step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self._rng is not None  # reset() comes first (PettingZoo's order)
+        chosen = self._t.decode(self.state, action)
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply_action(chosen)
+        _resolve_chance(self.state, self._rng)
+        standing = self._t.standing(self.state)
+        if standing is self._standing:  # unchanged (the same scores), as at most steps
+            for other in self.possible_agents:
+                self.rewards[other] = 0.0
+        else:
+            for p, other in enumerate(self.possible_agents):
+                self.rewards[other] = float(standing[p] - self._standing[p])
+            self._standing = standing
+        if self.state.is_terminal():
+            done = self.truncations if self._t.codec.truncated(self.state) else self.terminations
+            for other in self.agents:
+                done[other] = True
+        self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The game's text (``"ansi"``: returned; ``"human"``: printed)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+            return None
+        self._check_reset("render()")
+        text = self._render_text(self.state, self.possible_agents, self._seed)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (the environment holds only the game's state)."""
+
+
+class _Learner:
+    """The learning seat in a game that seats its policies (``seat_policies``): it brings
+    nothing but decisions (Pack & Stack then loads its trucks optimally)."""
+
+    name = "learner"
+
+
+class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """One seat of an ``arena`` game as a Gymnasium environment: the learner plays ``seat``,
+    ``opponents`` (``arena`` policies, in seat order) play the others (module docstring:
+    observations, chance, rewards, illegal actions, rendering).
+
+    The opponents draw from their own generator, seeded from ``reset(seed=...)`` too, so equal
+    seeds give equal episodes for the same actions.
+    """
+
+    # Text has no frame rate; Gymnasium's checker asks for one with "human" rendering.
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}
+
+    def __init__(
+        self,
+        codec: Codec,
+        params: Parameters | None,
+        *,
+        opponents: Sequence[Policy],
+        seat: int = 0,
+        render_text: RenderText,
+        render_mode: str | None = None,
+        reward: str = "score",
+        illegal: str = "penalise",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        self._t = _Translation(codec, params, reward)
+        players = self._t.players
+        if len(opponents) != players - 1:
+            raise ArenaError(
+                f"{len(opponents)} opponents for {players} players (need {players - 1})"
+            )
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ArenaError(f"invalid seat: {seat!r} (0..{players - 1})")
+        if illegal not in ("penalise", "raise"):
+            raise ArenaError(f"unknown illegal: {illegal!r} (use 'penalise' or 'raise')")
+        self.seat = seat
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = _check_render_mode(render_mode)
+        self._render_text = render_text
+        self._policies: list[Any] = list(opponents)
+        self._policies.insert(seat, _Learner())
+        self.observation_space = self._t.box()
+        self.action_space = spaces.Discrete(self._t.actions)
+        self.state: GameState = self._t.initial.clone()
+        self._opponent_rng: np.random.Generator | None = None
+        self._seed: int | None = None
+        self._over = True
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new game, played up to the learner's first turn; ``seed`` seeds chance and the
+        opponents (None: go on with the generators there are)."""
+        super().reset(seed=seed)
+        if seed is not None or self._opponent_rng is None:
+            self._opponent_rng = np.random.default_rng(int(self.np_random.integers(2**63)))
+        self._seed = seed
+        self.state = self._t.initial.clone()
+        seat_policies = getattr(self.state, "seat_policies", None)
+        if seat_policies is not None:
+            seat_policies(self._policies)
+        self._over = False
+        self._standing = float(self._t.standing(self.state)[self.seat])
+        self._advance()
+        return self._observe(), self._info()
+
+    def _advance(self) -> None:
+        """Chance and the opponents until the learner's turn or the end."""
+        state, rng = self.state, self.np_random
+        assert self._opponent_rng is not None
+        while True:
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+            elif player == TERMINAL or player == self.seat:
+                return
+            else:
+                legal = state.legal_actions()
+                policy = self._policies[player]
+                state.apply_action(policy.act(state.observation(player), legal, self._opponent_rng))
+
+    def _observe(self) -> np.ndarray:
+        return self._t.tensor(self.state, self.seat)
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now, as booleans over the ids (all False at the end)."""
+        return self._t.mask(self.state, self.seat).astype(bool)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._t.mask(self.state, self.seat)}
+
+    def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The learner plays the action with id ``action``; the game runs to its next turn."""
+        if self._over:
+            raise ArenaError("step() after the episode ended: call reset()")
+        mask = self._t.mask(self.state, self.seat)
+        number = int(action)
+        if not (0 <= number < len(mask) and mask[number]):
+            if self.illegal == "raise":
+                legal = np.flatnonzero(mask).tolist()
+                raise ArenaError(f"illegal action {number!r} (legal now: {legal})")
+            self._over = True
+            info = self._info() | {"illegal_action": number}
+            return self._observe(), self.illegal_reward, True, False, info
+        self.state.apply_action(self._t.decode(self.state, number))
+        self._advance()
+        standing = float(self._t.standing(self.state)[self.seat])
+        reward, self._standing = standing - self._standing, standing
+        terminated = truncated = False
+        if self.state.is_terminal():
+            self._over = True
+            if self._t.codec.truncated(self.state):
+                truncated = True
+            else:
+                terminated = True
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        """The game's text (``"ansi"``: returned; ``"human"``: printed)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+            return None
+        names = [agent_name(p) if p != self.seat else "learner" for p in range(self._t.players)]
+        text = self._render_text(self.state, names, self._seed)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None

@@ -1,0 +1,177 @@
+"""Yardmaster Express as a PettingZoo environment and as a Gymnasium one (the ``rl`` extra).
+
+:func:`env` is the multi-agent, turn-based draft (a PettingZoo ``AECEnv``, named
+``yardmaster_express_v0``); :func:`gym_env` one seat of it against the library's bots (a
+Gymnasium ``Env``). Both are :mod:`arena.pettingzoo`'s adapters over the game's codec,
+:mod:`express.codec` — the ids, tensor and limits OpenSpiel's ``python_yardmaster_express``
+uses — so everything :mod:`arena.pettingzoo` says holds; what is particular to this game:
+
+- **Decisions**: one card a turn, face up (id ``2k``) or face down (``2k + 1``), ``k`` the
+  card's kind in the deck.
+- **Observations**: only what the player may know (its hand while holding it, the trains with
+  the others' face-down cards hidden, the cards it has seen: :meth:`express.Game.observation`).
+- **Chance** (the deal, each turn's draw, a random caboose) is sampled inside the environment
+  from the generator ``reset(seed=...)`` seeds.
+- **Rewards** (``reward="score"``): a train is scored only at the end, so each agent's reward is
+  0 until the last step and then its final score (value, run award, caboose); ``reward="win"``:
+  the win share at the end (the rules' tie-break decides a tie, so one winner).
+- **Rendering**: the text ``express play`` prints (:func:`express.report.play_text`), the seats
+  named by their agents — the whole table, hidden cards included: a spectator's view.
+
+>>> game = env(players=2, caboose="random", render_mode="ansi")
+>>> game.reset(seed=1)
+>>> observation, reward, terminated, truncated, info = game.last()
+>>> int(observation["action_mask"].sum()) > 0, game.metadata["name"]
+(True, 'yardmaster_express_v0')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from arena.pettingzoo import CodecEnv, SeatEnv
+from arena.protocol import GameState, Policy
+from express.bots import bot
+from express.cabooses import Caboose
+from express.cards import Card, parse_deck
+from express.codec import CODEC
+from express.errors import RulesError
+from express.game import Game
+from express.report import play_text
+
+if TYPE_CHECKING:
+    import gymnasium
+else:
+    from arena.extras import import_extra
+
+    gymnasium = import_extra("gymnasium", "rl")
+
+__all__ = ["GYM_ID", "NAME", "env", "gym_env", "raw_env"]
+
+NAME = "yardmaster_express_v0"
+"""The environment's name (PettingZoo's version suffix: a change that alters episodes bumps it)."""
+
+GYM_ID = "tabletop/YardmasterExpress-v0"
+"""The single-seat environment's id in Gymnasium's registry (registered on import):
+``gymnasium.make(GYM_ID, opponents=[...])`` is :func:`gym_env`."""
+
+
+def _text(state: GameState, names: Sequence[str], seed: int | None) -> str:
+    if not isinstance(state, Game):
+        raise TypeError(f"an express.Game is expected, not {type(state).__name__}")
+    return play_text(state, names, seed)
+
+
+def _params(
+    players: int,
+    caboose: Caboose | str | None,
+    deck: Iterable[Card] | str | None,
+    rounds: int | None,
+) -> dict[str, Any]:
+    if isinstance(caboose, Caboose):
+        caboose = caboose.name
+    if deck is None:
+        deck_text = ""
+    else:
+        cards = parse_deck(deck) if isinstance(deck, str) else tuple(deck)
+        deck_text = " ".join(str(card) for card in cards)
+    if rounds is not None and (
+        isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1
+    ):
+        raise RulesError(f"invalid rounds: {rounds!r} (a game has at least 1 round)")
+    return {"players": players, "caboose": caboose or "", "deck": deck_text, "rounds": rounds or 0}
+
+
+def raw_env(
+    players: int = 3,
+    *,
+    caboose: Caboose | str | None = None,
+    deck: Iterable[Card] | str | None = None,
+    rounds: int | None = None,
+    reward: str = "score",
+    render_mode: str | None = None,
+) -> CodecEnv:
+    """The game as a PettingZoo ``AECEnv`` (PettingZoo's name for the environment before any
+    wrapper; :func:`env` is the same): ``players`` 2 to 5, ``caboose`` (None, a caboose or its name, or
+    ``"random"``), ``deck`` (None: the standard deck for the player count; cards or deck-file
+    text), ``rounds`` (None: the rules' 9 − N), ``reward`` (``"score"`` or ``"win"``),
+    ``render_mode`` (``"ansi"``, ``"human"`` or None)."""
+    return CodecEnv(
+        CODEC,
+        _params(players, caboose, deck, rounds),
+        name=NAME,
+        render_text=_text,
+        render_mode=render_mode,
+        reward=reward,
+    )
+
+
+def env(
+    players: int = 3,
+    *,
+    caboose: Caboose | str | None = None,
+    deck: Iterable[Card] | str | None = None,
+    rounds: int | None = None,
+    reward: str = "score",
+    render_mode: str | None = None,
+) -> CodecEnv:
+    """The game as a PettingZoo ``AECEnv`` (options: :func:`raw_env`). PettingZoo's games
+    wrap their raw environment in checks; this one makes them itself, so ``env`` is
+    ``raw_env``: an illegal or out-of-range id, and ``step``/``observe``/``render`` before
+    ``reset``, raise :class:`arena.ArenaError` (PettingZoo's ``OrderEnforcingWrapper``
+    forwards every attribute through Python and cost about a third of a random agent's step:
+    ``python -m benchmarks envs``)."""
+    return raw_env(
+        players, caboose=caboose, deck=deck, rounds=rounds, reward=reward, render_mode=render_mode
+    )
+
+
+def _policy(opponent: str | Policy) -> Policy:
+    if isinstance(opponent, str):
+        return bot(opponent)
+    if not callable(getattr(opponent, "act", None)):
+        raise RulesError(f"an opponent is a bot name or a policy, not {opponent!r}")
+    return opponent
+
+
+def gym_env(
+    opponents: Sequence[str | Policy] = ("greedy", "greedy"),
+    *,
+    seat: int = 0,
+    caboose: Caboose | str | None = None,
+    deck: Iterable[Card] | str | None = None,
+    rounds: int | None = None,
+    reward: str = "score",
+    illegal: str = "penalise",
+    illegal_reward: float = -1.0,
+    render_mode: str | None = None,
+) -> SeatEnv:
+    """One learning seat (``seat``) against ``opponents`` — bot names (:func:`express.bot`) or
+    policies, in the order of the other seats — as a Gymnasium ``Env``: ``len(opponents) + 1``
+    players. The observation is the codec's tensor, the legal actions ``action_masks()``;
+    rewards, illegal actions and rendering as :class:`arena.pettingzoo.SeatEnv` says.
+
+    >>> from gymnasium.utils.env_checker import check_env
+    >>> check_env(gym_env(["greedy", "random"], caboose="random"), skip_render_check=True)
+    """
+    if isinstance(opponents, str):
+        raise RulesError(f"opponents is a list of bot names, not the string {opponents!r}")
+    policies = [_policy(opponent) for opponent in opponents]
+    return SeatEnv(
+        CODEC,
+        _params(len(policies) + 1, caboose, deck, rounds),
+        opponents=policies,
+        seat=seat,
+        render_text=_text,
+        render_mode=render_mode,
+        reward=reward,
+        illegal=illegal,
+        illegal_reward=illegal_reward,
+    )
+
+
+# Registered once per process: importing this module again (a reload) must not warn that the id
+# is overridden.
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point=f"{__name__}:gym_env")

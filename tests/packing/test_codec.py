@@ -1,0 +1,77 @@
+"""Pack & Stack's codec (``packing.codec``), the translation every adapter reads: its tensor
+bounds, its masks and its memoised chance ids agree with the plain definitions on random games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from arena import sample_outcome
+from arena.codec import Codec
+from packing import Game
+from packing.codec import CODEC
+
+
+def random_states(players: int, seed: int, **options: object) -> list[Game]:
+    """Every state of a random game (chance exact, grabs uniform)."""
+    state, rng, seen = Game(players, **options), np.random.default_rng(seed), []  # type: ignore[arg-type]
+    while not state.is_terminal():
+        seen.append(state.clone())
+        if state.is_chance_node():
+            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    seen.append(state)
+    return seen
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_every_tensor_lies_within_the_bounds(players: int) -> None:
+    params = CODEC.merged({"players": players, "max_rounds": 6})
+    low, high = CODEC.tensor_bounds(params)
+    assert low.shape == high.shape == (CODEC.tensor_size(params),) and (low <= high).all()
+    for seed in range(3):
+        for state in random_states(players, seed, max_rounds=6):
+            for p in range(players):
+                tensor = np.zeros(len(low), np.float32)
+                CODEC.fill_tensor(state.observation(p), tensor)
+                assert ((low <= tensor) & (tensor <= high)).all()
+
+
+def test_the_mask_and_decode_agree_with_encode() -> None:
+    size = CODEC.limits(CODEC.merged({"players": 3})).num_distinct_actions
+    for state in random_states(3, 1):
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        plain = np.zeros(size, np.int8)
+        for action in state.legal_actions():
+            plain[CODEC.encode(state, action)] = 1
+        assert np.array_equal(CODEC.legal_mask(state, size), plain)
+        assert np.array_equal(Codec.legal_mask(CODEC, state, size), plain)  # the generic one
+        for number in np.flatnonzero(plain):
+            assert CODEC.encode(state, CODEC.decode(state, int(number))) == number
+        for number in np.flatnonzero(plain == 0):
+            with pytest.raises(ValueError):
+                CODEC.decode(state, int(number))
+
+
+def test_memoised_chance_ids_are_the_ids_encoded_at_the_node() -> None:
+    pytest.importorskip("pyspiel", reason="the openspiel extra is part of the test extra")
+    import pyspiel
+
+    import packing.openspiel  # noqa: F401  (registers the game)
+    from arena.openspiel import wrap
+
+    game = pyspiel.load_game("python_pack_and_stack(players=3)")
+    assert CODEC.stable_chance_ids
+    for state in random_states(3, 2)[:300]:
+        if not state.is_chance_node():
+            continue
+        memoised = wrap(game, state.clone()).chance_outcomes()
+        encoded = sorted(
+            (CODEC.encode(state, outcome), float(p)) for outcome, p in state.chance_outcomes()
+        )
+        assert memoised == encoded
+        memoised.clear()  # a caller's copy: the memo keeps its own
+        assert wrap(game, state.clone()).chance_outcomes() == encoded
