@@ -1130,7 +1130,10 @@ class Game:
                 )
             rows.append(cells)
         winners = sorted(self.winners())
-        caption = f"Pack & Stack, {players} players, {len(self._rounds)} rounds played"
+        played = len(self._rounds)
+        caption = (
+            f"Pack & Stack, {players} players, {played} round{'' if played == 1 else 's'} played"
+        )
         if winners:
             names = ", ".join(f"P{p}" for p in winners)
             caption += f": {names} {'share the win' if len(winners) > 1 else 'wins'}"
