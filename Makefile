@@ -49,6 +49,32 @@ bench-check: $(STAMP)
 	$(PY) -m benchmarks chains --quick
 	$(PY) -m benchmarks solve --check
 
+# The documentation site (docs/, Sphinx) and the example notebooks (examples/), each with its
+# own extra installed into .venv beside the test extra.
+DOCS_STAMP := $(VENV)/.installed-docs
+EXAMPLES_STAMP := $(VENV)/.installed-examples
+
+.PHONY: docs examples
+
+$(DOCS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,docs]'
+	touch $(DOCS_STAMP)
+
+# Warnings are errors; then every name of the packages' __all__ must have an entry in the
+# built reference (tests/test_docs_site.py, run as a script on the build).
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -E -W --keep-going -q -b html docs docs/_build/html
+	$(PY) -m tests.test_docs_site docs/_build/html
+
+$(EXAMPLES_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,examples]'
+	touch $(EXAMPLES_STAMP)
+
+# Runs every notebook of examples/ top to bottom in a fresh kernel; the stored files keep no
+# outputs (tests/test_examples.py checks that).
+examples: $(EXAMPLES_STAMP)
+	$(PY) -m tests.test_examples
+
 # Regenerate the sample deck's optimal table shipped in packing/data (about 5 s on 2 cores).
 table: $(STAMP)
 	rm -f packing/data/table-*.npz

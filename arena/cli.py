@@ -45,7 +45,9 @@ import json
 import math
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
@@ -53,7 +55,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import arena
 from arena.errors import ArenaError
-from arena.executors import executor_from, parse_cluster
+from arena.executors import MAX_WORKERS, executor_from, parse_cluster, usable_cores
 from arena.extras import MissingExtraError, import_extra
 from arena.tournament import seat_labels
 
@@ -68,6 +70,7 @@ __all__ = [
     "Interrupted",
     "Parser",
     "UsageError",
+    "add_checkpoint_option",
     "add_command",
     "add_completion_option",
     "add_executor_options",
@@ -91,6 +94,7 @@ __all__ = [
     "whole_number",
     "whole_number_to",
     "with_examples",
+    "worker_count",
 ]
 
 R = TypeVar("R")
@@ -485,6 +489,20 @@ def fail(prog: str, message: str, *, as_json: bool) -> int:
     return EXIT_USAGE
 
 
+@contextmanager
+def _no_second_interrupt() -> Iterator[None]:
+    """Ctrl-C ignored for the moment the interruption is reported, so a second press of it
+    cannot turn the one line into a traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_main(
     prog: str,
     parser: argparse.ArgumentParser,
@@ -547,7 +565,8 @@ def _dispatch(
         return fail(prog, message, as_json=as_json)
     except (KeyboardInterrupt, Interrupted) as interrupt:
         detail = f": {interrupt}" if isinstance(interrupt, Interrupted) else ""
-        print(f"{prog}: interrupted{detail}", file=sys.stderr)
+        with _no_second_interrupt():
+            print(f"{prog}: interrupted{detail}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except SystemExit as done:  # --help and --version exit through argparse
         return done.code if isinstance(done.code, int) else EXIT_OK
@@ -591,16 +610,36 @@ def _drop_output() -> None:
 # --- executors -------------------------------------------------------------------------------
 
 
-def add_executor_options(parser: argparse.ArgumentParser, *, workers_default: int) -> None:
+def worker_count(text: str) -> int:
+    """A ``--workers`` value: a whole number from 1 to :data:`arena.executors.MAX_WORKERS`.
+
+    >>> worker_count("2")
+    2
+    """
+    value = whole_number(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: at most {MAX_WORKERS} worker processes (the larger of "
+            "256 and 4 per usable core)"
+        )
+    return value
+
+
+def add_executor_options(
+    parser: argparse.ArgumentParser, *, workers_default: int | None = None
+) -> None:
     """``--workers N`` / ``--scheduler ADDRESS`` / ``--cluster local:N`` on a command that runs
-    long work (at most one of them)."""
+    long work (at most one of them). ``--workers`` defaults to ``workers_default``, else to
+    the usable cores (:func:`arena.executors.usable_cores`)."""
+    default = workers_default if workers_default is not None else usable_cores()
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "--workers",
-        type=whole_number,
+        type=worker_count,
         default=None,
         metavar="N",
-        help=f"local worker processes (default {workers_default}; 1 = in this process)",
+        help=f"local worker processes (default: the usable cores, {default} here; "
+        f"1 = in this process; at most {MAX_WORKERS})",
     )
     group.add_argument(
         "--scheduler",
@@ -612,7 +651,17 @@ def add_executor_options(parser: argparse.ArgumentParser, *, workers_default: in
         metavar="local:N",
         help="a Dask LocalCluster of N worker processes (the dask extra)",
     )
-    parser.set_defaults(workers_default=workers_default)
+    parser.set_defaults(workers_default=default)
+
+
+def add_checkpoint_option(parser: argparse.ArgumentParser, what: str = "completed deals") -> None:
+    """``--checkpoint FILE``: long work saved as it finishes, continued by a rerun."""
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help=f"save {what} in FILE as they finish; the same command run again continues "
+        "from it (a file of a run with other arguments is refused)",
+    )
 
 
 def executor_where(args: argparse.Namespace) -> str:
@@ -694,20 +743,31 @@ def run_tournament(
     **game_options: Any,
 ) -> R:
     """The game's ``tournament`` between the bots ``names`` as a ``tournament`` command runs it:
-    ``--games``, ``--seed`` and the executor options from ``args``, a progress bar on a terminal
-    unless ``--json``, and ``game_options`` passed on. Each bot among ``needs_extra`` is built
-    once first (with its ``bot_options``), so a missing extra or a refused option fails in one
-    line before any work starts."""
+    ``--games``, ``--seed``, ``--checkpoint`` and the executor options from ``args``, progress
+    on stderr (:mod:`arena.progress`), and ``game_options`` passed on. Each bot among
+    ``needs_extra`` is built once first (with its ``bot_options``), so a missing extra or a
+    refused option fails in one line before any work starts. An interrupted tournament raises
+    :class:`Interrupted` (exit status 130) saying how far it got, never a partial table."""
     for name in set(names) & set(needs_extra):
         bot(name, **bot_options[name])
+    checkpoint = getattr(args, "checkpoint", None)
     with executor_for(args) as (executor, workers):
-        return tournament(
+        result = tournament(
             names,
             games=args.games,
             seed=args.seed,
             workers=workers,
             executor=executor,
-            progress=not args.json and sys.stderr.isatty(),
+            progress=not getattr(args, "quiet", False),
             bot_options=bot_options,
+            checkpoint=checkpoint,
             **game_options,
         )
+        if getattr(result, "interrupted", False):  # raised here, so the workers are stopped
+            deals = f"{result.deals} of {result.deals_requested} deals completed"  # type: ignore[attr-defined]
+            if checkpoint is not None:
+                raise Interrupted(
+                    f"{deals}, saved in {checkpoint!r}; run the same command to continue"
+                )
+            raise Interrupted(f"{deals} (--checkpoint FILE keeps them for a rerun)")
+    return result

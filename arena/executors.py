@@ -17,6 +17,13 @@ workers must have this library installed (the tasks are its module-level functio
 
 A scheduler that cannot be reached or a bad ``local:N`` raise :class:`ExecutorError` with one
 line saying what went wrong; a missing extra raises :class:`arena.extras.MissingExtraError`.
+
+Worker counts: the default is :func:`usable_cores` (the cores this process may run on), and at
+most :data:`MAX_WORKERS` processes are started (:func:`check_workers`): more would only fight
+over the same cores, and a typo (``--workers 100000``) must not fork thousands of processes.
+The pools made here leave Ctrl-C to the parent (:func:`ignore_sigint` in each worker) and,
+when the parent is interrupted, stop their workers at once (:func:`stop_pool`) instead of
+waiting for the queued work, so a second Ctrl-C never finds the parent waiting on workers.
 The command-line options that choose an executor are :func:`arena.cli.add_executor_options`.
 
 >>> with executor_from(workers=1) as pool:
@@ -27,7 +34,9 @@ The command-line options that choose an executor are :func:`arena.cli.add_execut
 from __future__ import annotations
 
 import logging
+import os
 import re
+import signal
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
@@ -41,8 +50,79 @@ CONNECT_TIMEOUT = 3.0
 _LOCAL = re.compile(r"^local:(\d+)$")
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform has one, else
+    every core of the machine): the default number of worker processes.
+
+    >>> usable_cores() >= 1
+    True
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+MAX_WORKERS = max(256, 4 * usable_cores())
+"""The most local worker processes a pool may have: 4 per usable core, and never fewer than
+256 allowed (more only fight over the same cores)."""
+
+
 class ExecutorError(ArenaError):
     """An executor that cannot be made: bad options, an unreachable cluster."""
+
+
+def check_workers(workers: object, what: str = "workers") -> int:
+    """``workers`` if it is a worker count this library starts: a whole number from 1 to
+    :data:`MAX_WORKERS`; else :class:`ExecutorError` (``TypeError`` for a non-int) quoting it.
+
+    >>> check_workers(2)
+    2
+    >>> check_workers(0)
+    Traceback (most recent call last):
+    ...
+    arena.executors.ExecutorError: invalid worker count 0 (at least 1)
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise TypeError(f"{what} must be an int, not {type(workers).__name__}")
+    if workers < 1:
+        raise ExecutorError(f"invalid worker count {workers} (at least 1)")
+    if workers > MAX_WORKERS:
+        raise ExecutorError(
+            f"invalid worker count {workers} (at most {MAX_WORKERS}, the larger of 256 and "
+            "4 per usable core)"
+        )
+    return workers
+
+
+def ignore_sigint() -> None:
+    """Worker initialiser: Ctrl-C reaches the whole process group, but only the parent handles
+    it (it saves what is finished and stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes (checked by :func:`check_workers`) that leave Ctrl-C to
+    this process."""
+    return ProcessPoolExecutor(max_workers=check_workers(workers), initializer=ignore_sigint)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: queued work cancelled, running workers terminated, not awaited (what
+    an interrupted parent does; the results of running tasks are lost)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
+    if terminate is not None:
+        terminate()
+        return
+    # Before 3.14 the pool offers no way to stop a running task: end its processes directly.
+    processes = dict(getattr(pool, "_processes", None) or {})
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes.values():
+        if process.is_alive():
+            process.terminate()
+    for process in processes.values():
+        process.join(timeout=5)
+    pool.shutdown(wait=True)  # the pool's own thread sees the workers gone and ends at once
 
 
 def parse_cluster(text: str) -> int:
@@ -54,6 +134,8 @@ def parse_cluster(text: str) -> int:
     match = _LOCAL.match(text.strip())
     if not match or int(match.group(1)) < 1:
         raise ExecutorError(f"invalid cluster {text!r} (expected local:N with N ≥ 1)")
+    if int(match.group(1)) > MAX_WORKERS:
+        raise ExecutorError(f"invalid cluster {text!r} (at most local:{MAX_WORKERS})")
     return int(match.group(1))
 
 
@@ -80,13 +162,16 @@ def executor_from(
         raise ExecutorError(
             f"choose one of workers, scheduler and cluster, not {' and '.join(chosen)}"
         )
-    if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)):
-        raise TypeError(f"workers must be an int, not {type(workers).__name__}")
-    if workers is not None and workers < 1:
-        raise ExecutorError(f"invalid worker count {workers} (at least 1)")
+    if workers is not None:
+        check_workers(workers)
     if scheduler is None and cluster is None:
-        with ProcessPoolExecutor(max_workers=workers or 1) as pool:
+        pool = process_pool(workers or 1)
+        try:
             yield pool
+        except BaseException:
+            stop_pool(pool)
+            raise
+        pool.shutdown(wait=True)
         return
     n = parse_cluster(cluster) if cluster is not None else 0
     distributed = import_extra("distributed", "dask")

@@ -18,8 +18,9 @@ order. (Policies must not change their choices from game to game: a task works o
 pickled copy of them.)
 
 The statistics need the ``tournament`` extra (``scipy`` for the confidence interval,
-``openskill`` for the rating), imported when a tournament starts; the progress bar uses
-``tqdm`` (the ``progress`` extra) when it is installed. For example, with a game's
+``openskill`` for the rating), imported when a tournament starts; progress is shown by
+:mod:`arena.progress` (a ``tqdm`` bar on a terminal with the ``progress`` extra, plain lines
+elsewhere). A ``checkpoint`` file lets an interrupted tournament continue where it stopped. For example, with a game's
 ``Game`` class and two of its bots::
 
     result = tournament(partial(Game, players=2), {"optimal": optimal, "random": RandomPolicy()},
@@ -31,21 +32,25 @@ The statistics need the ``tournament`` extra (``scipy`` for the confidence inter
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
-import signal
 import time
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
+from arena.checkpoint import Checkpoint, fingerprint
 from arena.errors import ArenaError
+from arena.executors import check_workers, process_pool, stop_pool
 from arena.extras import import_extra
 from arena.play import play
+from arena.progress import Progress
+from arena.progress import progress as show_progress
 from arena.protocol import GameState, Policy
 
 if TYPE_CHECKING:
@@ -341,28 +346,12 @@ def _play_task(task: _Task[S]) -> tuple[tuple[GameRecord, ...], ...]:
     return tuple(_play_deal(task, deal, seed) for deal, seed in task.deals)
 
 
-def _ignore_sigint() -> None:
-    """Worker initialiser: Ctrl-C is the parent's to handle (it cancels and keeps the results)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _require_stats() -> tuple[ModuleType, type[Any]]:
     """``scipy.stats`` and openskill's Plackett–Luce model, or :class:`MissingExtraError`
     naming the ``tournament`` extra."""
     stats = import_extra("scipy.stats", "tournament")
     models = import_extra("openskill.models", "tournament")
     return stats, models.PlackettLuce
-
-
-def _progress(total: int, enabled: bool) -> Any:
-    """A tqdm bar when asked for and tqdm is installed, else ``None`` (no output)."""
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, unit="deal", desc="tournament", leave=False)
 
 
 def _check_policies(
@@ -418,6 +407,7 @@ def tournament(
     progress: bool = True,
     chunk: int | None = None,
     summarise: Callable[[S], Hashable] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> TournamentResult:
     """Play ``games`` duplicate deals between ``policies`` and return the statistics.
 
@@ -429,22 +419,32 @@ def tournament(
       to seat it twice. Picklable when the games run in other processes.
     - ``games``: the number of deals; each is played once per seat rotation, so there are
       ``games * players`` games in all. ``seed``: a non-negative int; deal ``k`` uses
-      :func:`deal_seed` ``(seed, k)``.
+      :func:`deal_seed` ``(seed, k)``. Seeds are made as the deals are handed out, never all
+      in advance, so the cost of a tournament is that of the deals played; the result keeps
+      every game's :class:`GameRecord` (a few hundred bytes each) in memory.
     - ``executor``: any :class:`concurrent.futures.Executor`, used as is and left running
       (``workers`` is then only a hint for the chunk size). Without one, ``workers > 1`` makes a
-      :class:`~concurrent.futures.ProcessPoolExecutor` of that size (shut down at the end) and
-      ``workers == 1`` plays in this process.
+      :class:`~concurrent.futures.ProcessPoolExecutor` of that size (shut down at the end; at
+      most :data:`arena.executors.MAX_WORKERS`) and ``workers == 1`` plays in this process.
     - ``chunk``: deals per task sent to the executor. By default the first deal is played here
       and timed, and tasks take about :data:`TASK_SECONDS` of work each, with at least four tasks
-      per worker when there are enough deals.
-    - ``progress``: a tqdm progress bar on stderr (when tqdm is installed; otherwise nothing).
+      per worker when there are enough deals. At most four tasks per worker are queued at once.
+    - ``progress``: progress on stderr, by :func:`arena.progress.progress`'s rule (a tqdm bar
+      on a terminal when tqdm is installed, plain lines elsewhere, nothing for work under two
+      seconds); ``False`` shows nothing.
     - ``summarise``: an optional picklable ``summarise(final_state) -> value`` whose result
       (hashable, and JSON-ready if ``to_dict(records=True)`` is wanted) is kept in each
       :class:`GameRecord`, for a game's own statistics.
+    - ``checkpoint``: a file (:class:`arena.checkpoint.Checkpoint`) where completed deals are
+      saved as they finish (and on Ctrl-C). A rerun with the same game, policies, seed and
+      ``summarise`` continues from it, and its result is the one an uninterrupted run gives;
+      ``games`` may differ (deals the file holds beyond ``games`` are not counted, so a
+      tournament can also be extended). A checkpoint made with other arguments raises
+      :class:`arena.checkpoint.CheckpointMismatch`.
 
     Ctrl-C (``KeyboardInterrupt``, also one raised by a policy) stops the tournament: pending
-    tasks are cancelled and the result covers the deals completed so far, with
-    ``interrupted=True``. Any other error is raised.
+    tasks are cancelled, the workers of a pool made here are stopped, and the result covers
+    the deals completed so far, with ``interrupted=True``. Any other error is raised.
 
     Bad input raises :class:`ArenaError` (wrong number of policies, repeated names, ``games`` or
     ``workers`` below 1, a negative seed) or :class:`TypeError` (wrong types); missing scipy or
@@ -456,6 +456,7 @@ def tournament(
     _check_int(games, "games", least=1)
     _check_int(seed, "seed", least=0)
     _check_int(workers, "workers", least=1)
+    check_workers(workers)  # at most MAX_WORKERS
     if chunk is not None:
         _check_int(chunk, "chunk", least=1)
     if executor is not None and not isinstance(executor, Executor):
@@ -469,24 +470,41 @@ def tournament(
         raise ArenaError(f"{len(seated)} policies for {first.num_players} players")
     stats_module, model = _require_stats()  # fail before playing, not after
 
+    saved = None
+    if checkpoint is not None:
+        saved = Checkpoint(
+            checkpoint,
+            kind="tournament",
+            fingerprint=fingerprint(new_game, names, seated, seed, summarise),
+        )
     task = _Task(new_game=new_game, names=names, policies=seated, deals=(), summarise=summarise)
-    seeds = [(deal, deal_seed(seed, deal)) for deal in range(games)]
     done: dict[int, tuple[GameRecord, ...]] = {}
-    bar = _progress(games, progress)
+    if saved is not None:
+        done.update(
+            (deal, records)
+            for deal, records in saved.entries.items()
+            if isinstance(deal, int) and deal < games
+        )
+    remaining = games - len(done)
+    seeds = ((deal, deal_seed(seed, deal)) for deal in range(games) if deal not in done)
     interrupted = False
-    try:
-        if executor is None and workers == 1:
-            for deal, s in seeds:
-                done[deal] = _play_deal(task, deal, s)
-                if bar is not None:
-                    bar.update(1)
-        else:
-            _run_parallel(task, seeds, done, bar, executor=executor, workers=workers, chunk=chunk)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if bar is not None:
-            bar.close()
+    with show_progress(
+        games, desc="tournament", unit="deal", enabled=progress, initial=len(done)
+    ) as bar:
+        keep = _Keeper(done, bar, saved)
+        try:
+            if remaining and executor is None and workers == 1:
+                for deal, s in seeds:
+                    keep.deal(deal, _play_deal(task, deal, s))
+            elif remaining:
+                _run_parallel(
+                    task, seeds, remaining, keep, executor=executor, workers=workers, chunk=chunk
+                )
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if saved is not None:
+                saved.close()
     records = tuple(record for deal in sorted(done) for record in done[deal])
     return _result(
         names,
@@ -501,71 +519,89 @@ def tournament(
     )
 
 
+class _Keeper:
+    """Where finished deals go: the result's records, the progress, the checkpoint."""
+
+    def __init__(
+        self, done: dict[int, tuple[GameRecord, ...]], bar: Progress, saved: Checkpoint | None
+    ) -> None:
+        self.done = done
+        self.bar = bar
+        self.saved = saved
+
+    def deal(self, deal: int, records: tuple[GameRecord, ...]) -> None:
+        self.done[deal] = records
+        if self.saved is not None:
+            self.saved.add(deal, records)
+        self.bar.update()
+
+    def task(self, job: _Task[Any], result: Iterable[tuple[GameRecord, ...]]) -> None:
+        for (deal, _), records in zip(job.deals, result):
+            self.deal(deal, records)
+
+
+def _tasks(task: _Task[S], seeds: Iterator[tuple[int, int]], chunk: int) -> Iterator[_Task[S]]:
+    """The deals of ``seeds`` in tasks of ``chunk`` deals, made as they are asked for."""
+    while True:
+        deals = tuple(itertools.islice(seeds, chunk))
+        if not deals:
+            return
+        yield _Task(task.new_game, task.names, task.policies, deals, task.summarise)
+
+
 def _run_parallel(
     task: _Task[S],
-    seeds: list[tuple[int, int]],
-    done: dict[int, tuple[GameRecord, ...]],
-    bar: Any,
+    seeds: Iterator[tuple[int, int]],
+    remaining: int,
+    keep: _Keeper,
     *,
     executor: Executor | None,
     workers: int,
     chunk: int | None,
 ) -> None:
-    """Play ``seeds`` through an executor, filling ``done`` by deal; re-raises Ctrl-C."""
+    """Play the ``remaining`` deals of ``seeds`` through an executor, keeping each finished
+    task; re-raises Ctrl-C after keeping what finished."""
     parallel = workers if executor is None or workers > 1 else (os.cpu_count() or 1)
     if chunk is None:
         # Time one deal here to size the tasks (its result counts like any other).
         start = time.perf_counter()
-        deal, s = seeds[0]
-        done[deal] = _play_deal(task, deal, s)
-        if bar is not None:
-            bar.update(1)
-        seeds = seeds[1:]
+        deal, s = next(seeds)
+        keep.deal(deal, _play_deal(task, deal, s))
+        remaining -= 1
         elapsed = max(time.perf_counter() - start, 1e-6)
         chunk = max(
-            1, min(math.ceil(TASK_SECONDS / elapsed), math.ceil(len(seeds) / (4 * parallel)))
+            1, min(math.ceil(TASK_SECONDS / elapsed), math.ceil(remaining / (4 * parallel)))
         )
-    if not seeds:
+    if not remaining:
         return
-    tasks = [
-        _Task(task.new_game, task.names, task.policies, tuple(seeds[i : i + chunk]), task.summarise)
-        for i in range(0, len(seeds), chunk)
-    ]
+    jobs = _tasks(task, seeds, chunk)
     own: ProcessPoolExecutor | None = None
-    futures: dict[Future[tuple[tuple[GameRecord, ...], ...]], _Task[S]] = {}
+    pending: dict[Future[tuple[tuple[GameRecord, ...], ...]], _Task[S]] = {}
     try:
         if executor is None:
-            executor = own = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-        for job in tasks:
-            futures[executor.submit(_play_task, job)] = job
-        for future in as_completed(futures):
-            _keep(futures[future], future.result(), done, bar)
+            executor = own = process_pool(workers)
+        for job in itertools.islice(jobs, 4 * parallel):
+            pending[executor.submit(_play_task, job)] = job
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                keep.task(pending.pop(future), future.result())
+                for job in itertools.islice(jobs, 1):
+                    pending[executor.submit(_play_task, job)] = job
     except BaseException:
-        for future in futures:
+        for future in pending:
             future.cancel()
-        if own is not None:
-            own.shutdown(wait=True, cancel_futures=True)  # lets the running tasks finish
         # Keep what finished meanwhile: an interrupted result covers every completed deal.
-        for future, job in futures.items():
-            if job.deals[0][0] not in done and future.done() and not future.cancelled():
-                if future.exception() is None:
-                    _keep(job, future.result(), done, bar)
+        for future, job in pending.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                keep.task(job, future.result())
+        if own is not None:
+            stop_pool(own)
+            own = None
         raise
     finally:
         if own is not None:
-            own.shutdown(wait=True, cancel_futures=True)
-
-
-def _keep(
-    job: _Task[Any],
-    result: Iterable[tuple[GameRecord, ...]],
-    done: dict[int, tuple[GameRecord, ...]],
-    bar: Any,
-) -> None:
-    for (deal, _), records in zip(job.deals, result):
-        done[deal] = records
-    if bar is not None:
-        bar.update(len(job.deals))
+            own.shutdown(wait=True)
 
 
 def _win_interval(shares: list[float], stats_module: Any) -> tuple[float, float]:

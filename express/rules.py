@@ -33,6 +33,7 @@ __all__ = [
 
 #: "Yardmaster Express is for 2 to 5 players" (Setup: five engine cards, one per player).
 MIN_PLAYERS: Final = 2
+#: The most players a game takes (one engine card each).
 MAX_PLAYERS: Final = 5
 PLAYER_COUNTS: Final = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ def tournament(
     executor: Executor | None = None,
     progress: bool = False,
     bot_options: Mapping[str, Mapping[str, Any]] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> arena.TournamentResult:
     """A duplicate-deal tournament (:func:`arena.tournament`) between the bots named in
     ``players``, one per seat; a name given twice plays as ``name``, ``name#2``, ...
@@ -42,6 +44,9 @@ def tournament(
     per deal; ``caboose`` is a caboose's name or ``"random"``; ``bot_options`` gives options by
     bot name (``{"mcts": {"simulations": 100}}``), passed to :func:`express.bot`. Every game's
     record carries :func:`express.decisive`'s summary (see :func:`decided`).
+
+    ``checkpoint`` is a file where completed deals are saved as they finish, so a rerun with
+    the same arguments continues (see :func:`arena.tournament`).
 
     Needs the ``tournament`` extra (scipy, openskill).
     """
@@ -63,6 +68,7 @@ def tournament(
         executor=executor,
         workers=workers,
         progress=progress,
+        checkpoint=checkpoint,
         summarise=decisive,
     )
 

@@ -30,6 +30,7 @@ rng)`` sees only the public :class:`~packing.game.Observation` — and loads wit
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
@@ -397,11 +398,15 @@ def tournament(
     start_points: int = START_POINTS,
     progress: bool = False,
     bot_options: Mapping[str, Mapping[str, Any]] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> arena.TournamentResult:
     """A duplicate-deal tournament (:func:`arena.tournament`) between bots named in ``players``,
     one per seat; a name given twice plays as ``name``, ``name#2``, ...
     (:func:`arena.seat_labels`). ``bot_options`` gives options by bot name
     (``{"mcts": {"simulations": 100}}``), passed to :func:`bot`.
+
+    ``checkpoint`` is a file where completed deals are saved as they finish, so a rerun with
+    the same arguments continues (see :func:`arena.tournament`).
 
     Needs the ``tournament`` extra (scipy, openskill).
 
@@ -424,6 +429,7 @@ def tournament(
         executor=executor,
         workers=workers,
         progress=progress,
+        checkpoint=checkpoint,
     )
 
 

@@ -42,6 +42,7 @@ changed.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 import warnings
@@ -55,7 +56,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from arena.checkpoint import Checkpoint, fingerprint
 from arena.deprecation import aliases
+from arena.progress import progress as show_progress
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
 from packing.model import Cell, Truck
@@ -341,15 +344,25 @@ class ColumnCache:
                     out.setdefault(self._key(t), Truck(t.mask, t.height))
         return list(out.values())
 
-    def fill(self, decks: Iterable[Sequence[Truck]], *, executor: Executor | None = None) -> int:
+    def fill(
+        self,
+        decks: Iterable[Sequence[Truck]],
+        *,
+        executor: Executor | None = None,
+        progress: bool = False,
+    ) -> int:
         """Solve every missing column of ``decks`` — a table build (:func:`packing.table.
         build_table`, one task per truck) of the missing trucks, in parallel through
         ``executor``, else in this process — and returns how many were solved. Every entry
-        must be proven optimal: a designed deck is judged on exact figures."""
+        must be proven optimal: a designed deck is judged on exact figures. ``progress``
+        shows the solves on stderr (:mod:`arena.progress`)."""
         todo = self.missing(decks)
         if not todo:
             return 0
-        report = build_table(todo, executor=executor)
+        with show_progress(
+            None, desc="solving truck columns", unit="entry", enabled=progress
+        ) as bar:
+            report = build_table(todo, executor=executor, progress=bar.callback())
         if not report.all_optimal:
             raise PackingError(
                 f"{report.entries - report.optimal} entries without a proven optimum"
@@ -488,14 +501,16 @@ def compare(
     labels: Sequence[str] | None = None,
     executor: Executor | None = None,
     cache: ColumnCache | None = None,
+    progress: bool = True,
 ) -> list[DeckReport]:
     """Build every deck's table (all missing columns at once, in parallel through
-    ``executor``) and report on each."""
+    ``executor``, the solves' progress on stderr unless ``progress=False``: see
+    :mod:`arena.progress`) and report on each."""
     labels = list(labels) if labels is not None else [f"deck {i}" for i in range(1, len(decks) + 1)]
     if len(labels) != len(decks):
         raise DesignError(f"{len(labels)} labels for {len(decks)} decks")
     cache = cache if cache is not None else ColumnCache()
-    cache.fill(decks, executor=executor)
+    cache.fill(decks, executor=executor, progress=progress)
     return [deck_report(cache.table(d), label=label) for d, label in zip(decks, labels)]
 
 
@@ -523,6 +538,7 @@ class SearchResult:
     candidates: int  # decks evaluated
     solved: int  # table columns solved (the rest came from the cache)
     improvements: tuple[Improvement, ...]
+    interrupted: bool = False  # stopped by Ctrl-C: the best deck of the complete rounds
 
     @property
     def maximise(self) -> bool:
@@ -618,13 +634,23 @@ def optimize(
     executor: Executor | None = None,
     cache: ColumnCache | None = None,
     report: Callable[[Improvement], None] | None = None,
+    progress: bool = True,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> SearchResult:
     """Hill-climb from ``start``: each round proposes ``batch`` random changes that keep the
     facts, solves their new columns in parallel through ``executor``, and moves to the best
     candidate when it strictly improves the objective (minimized, or maximized with
     ``maximize``). Stops after ``rounds`` rounds or ``budget`` seconds, whichever comes first
     (at least one is required). The same ``seed`` and ``rounds`` give the same result on any
-    executor; ``report`` hears of each improvement.
+    executor; ``report`` hears of each improvement; ``progress`` shows the rounds on stderr
+    (:mod:`arena.progress`).
+
+    Ctrl-C stops the search after its last complete round: the result is the best deck found
+    so far, with ``interrupted=True``. With ``checkpoint`` (a file), the search is saved after
+    every round, with the columns it solved, and a rerun with the same start, objective, seed,
+    sense and batch continues from it (``rounds`` and ``budget`` count the whole search, so
+    a resumed search given the same ``rounds`` ends with the result an uninterrupted one
+    gives); a checkpoint of another search raises :class:`arena.checkpoint.CheckpointMismatch`.
     """
     start = tuple(start)
     _check_request(start, objective_name, budget, rounds, batch)
@@ -637,40 +663,137 @@ def optimize(
     def score(deck: Sequence[Truck]) -> float:
         return sign * objective(cache.table(deck), objective_name)
 
-    deck, value = start, score(start)
-    start_value = value
-    improvements = []
-    candidates = 0
-    began = time.monotonic()
-    done = 0
-    while (rounds is None or done < rounds) and (
-        budget is None or time.monotonic() - began < budget
-    ):
-        done += 1
-        proposals = _proposals(rng, deck, batch)
-        cache.fill([c for c, _ in proposals], executor=executor)
-        candidates += len(proposals)
-        scored = [(score(c), c, move) for c, move in proposals]
-        if scored:
-            best_value, best_deck, best_move = min(scored, key=lambda s: s[0])
-            if best_value < value:
-                deck, value = best_deck, best_value
-                step = Improvement(done, sign * value, best_move)
-                improvements.append(step)
-                if report is not None:
+    saved = None
+    if checkpoint is not None:
+        saved = Checkpoint(
+            checkpoint,
+            kind="deck search",
+            fingerprint=fingerprint(start, objective_name, seed, maximize, batch),
+        )
+    state = _SearchState.resumed(saved, cache, rng) if saved is not None else None
+    solved_earlier = state.solved if state is not None else 0  # by the runs this one resumes
+    if state is None:
+        value = score(start)
+        state = _SearchState(start, value, value, (), 0, 0, 0.0, cache.solved - solved_before)
+    began = time.monotonic() - state.elapsed
+    kept = {key[1] for key in saved.entries if isinstance(key, tuple)} if saved else set()
+    interrupted = False
+    with show_progress(
+        rounds, desc="deck search", unit="round", enabled=progress, initial=state.rounds
+    ) as bar:
+        try:
+            while (rounds is None or state.rounds < rounds) and (
+                budget is None or time.monotonic() - began < budget
+            ):
+                done = state.rounds + 1
+                proposals = _proposals(rng, state.deck, batch)
+                cache.fill([c for c, _ in proposals], executor=executor)
+                scored = [(score(c), c, move) for c, move in proposals]
+                deck, value, improvements = state.deck, state.value, state.improvements
+                step = None
+                if scored:
+                    best_value, best_deck, best_move = min(scored, key=lambda s: s[0])
+                    if best_value < value:
+                        deck, value = best_deck, best_value
+                        step = Improvement(done, sign * value, best_move)
+                        improvements += (step,)
+                state = _SearchState(
+                    state.start,
+                    state.start_value,
+                    value,
+                    improvements,
+                    done,
+                    state.candidates + len(proposals),
+                    time.monotonic() - began,
+                    solved_earlier + cache.solved - solved_before,
+                    deck=deck,
+                )
+                if saved is not None:  # every column the search has used, once each
+                    for key in cache._columns.keys() - kept:
+                        saved.add(("column", key), cache._columns[key])
+                        kept.add(key)
+                    saved.add("state", state.saved(rng))
+                    saved.flush()
+                bar.update()
+                if report is not None and step is not None:
                     report(step)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if saved is not None:
+                saved.close()
     return SearchResult(
         objective=objective_name,
         maximize=maximize,
         start=start,
-        start_value=sign * start_value,
-        deck=deck,
-        value=sign * value,
-        rounds=done,
-        candidates=candidates,
-        solved=cache.solved - solved_before,
-        improvements=tuple(improvements),
+        start_value=sign * state.start_value,
+        deck=state.deck,
+        value=sign * state.value,
+        rounds=state.rounds,
+        candidates=state.candidates,
+        solved=state.solved,
+        improvements=state.improvements,
+        interrupted=interrupted,
     )
+
+
+@dataclass(frozen=True)
+class _SearchState:
+    """Where a deck search stands after a complete round (what its checkpoint keeps)."""
+
+    start: tuple[Truck, ...]
+    start_value: float
+    value: float
+    improvements: tuple[Improvement, ...]
+    rounds: int
+    candidates: int
+    elapsed: float
+    solved: int  # columns solved by the whole search, resumed runs included
+    deck: tuple[Truck, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.deck:
+            object.__setattr__(self, "deck", self.start)
+
+    def saved(self, rng: random.Random) -> tuple[Any, ...]:
+        return (
+            self.start,
+            self.start_value,
+            self.value,
+            self.improvements,
+            self.rounds,
+            self.candidates,
+            self.elapsed,
+            self.solved,
+            self.deck,
+            rng.getstate(),
+        )
+
+    @staticmethod
+    def resumed(saved: Checkpoint, cache: ColumnCache, rng: random.Random) -> _SearchState | None:
+        """The state a checkpoint holds (its columns put into ``cache``, its generator's state
+        into ``rng``), or None for a fresh checkpoint."""
+        for key, column in saved.entries.items():
+            if isinstance(key, tuple) and key[:1] == ("column",):
+                cache._columns.setdefault(key[1], column)
+        if "state" not in saved.entries:
+            return None
+        (
+            start,
+            start_value,
+            value,
+            improvements,
+            rounds,
+            candidates,
+            elapsed,
+            solved,
+            deck,
+            generator,
+        ) = saved.entries["state"]
+        rng.setstate(generator)
+        return _SearchState(
+            start, start_value, value, improvements, rounds, candidates, elapsed, solved, deck=deck
+        )
 
 
 def _optimise(

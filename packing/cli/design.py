@@ -11,6 +11,7 @@ from typing import Any
 from arena.cli import (
     Interrupted,
     UsageError,
+    add_checkpoint_option,
     add_command,
     add_executor_options,
     executor_for,
@@ -20,6 +21,7 @@ from arena.cli import (
     whole_number_to,
 )
 from arena.cli import whole_number as whole
+from arena.progress import progress as show_progress
 from packing.cli.common import (
     check_file,
     check_folder,
@@ -44,19 +46,21 @@ def cmd_decks_random(args: argparse.Namespace) -> int:
     written = 0
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        # One deck at a time, each file whole before its path is printed: the paths are the
-        # progress, and an interrupted run leaves only complete decks.
-        for i in range(1, args.count + 1):
-            path = folder / f"random-{args.seed}-{i:03d}.txt"
-            text = (
-                f"; random deck {i} of seed {args.seed}: honours the published facts, not the "
-                f"printed cards\n" + format_deck(random_deck(seed=f"{args.seed}.{i}"))
-            )
-            partial = path.with_name(f".{path.name}.partial")
-            partial.write_text(text, encoding="utf-8")
-            os.replace(partial, path)
-            written += 1
-            print(path, flush=True)
+        # One deck at a time, each file whole before its path is printed: an interrupted run
+        # leaves only complete decks, and says how many.
+        with show_progress(args.count, desc="random decks", unit="deck") as bar:
+            for i in range(1, args.count + 1):
+                path = folder / f"random-{args.seed}-{i:03d}.txt"
+                text = (
+                    f"; random deck {i} of seed {args.seed}: honours the published facts, not "
+                    f"the printed cards\n" + format_deck(random_deck(seed=f"{args.seed}.{i}"))
+                )
+                partial = path.with_name(f".{path.name}.partial")
+                partial.write_text(text, encoding="utf-8")
+                os.replace(partial, path)
+                written += 1
+                print(path, flush=True)
+                bar.update()
     except OSError as error:
         raise UsageError(f"cannot write decks into {args.out!r}: {error.strerror}") from None
     except KeyboardInterrupt:
@@ -142,8 +146,9 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
         f"{sense} {args.objective} from {args.deck or 'the sample deck'}, seed {args.seed}",
         flush=True,
     )
-    with executor_for(args) as (executor, _):
-        try:
+    result = None
+    try:
+        with executor_for(args) as (executor, _):
             result = optimize(
                 start,
                 objective_name=args.objective,
@@ -154,9 +159,15 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
                 batch=args.batch,
                 executor=executor,
                 report=report,
+                checkpoint=args.checkpoint,
             )
-        except DesignError as error:
-            raise UsageError(str(error)) from None
+            if result.interrupted:  # leave as Ctrl-C does: the workers are stopped, not awaited
+                raise KeyboardInterrupt
+    except DesignError as error:
+        raise UsageError(str(error)) from None
+    except KeyboardInterrupt:
+        if result is None:
+            raise
     print(
         f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after "
         f"{plural(result.rounds, 'round')} ({plural(result.candidates, 'deck')} tried, "
@@ -168,6 +179,12 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
     else:
         print()
         print(format_deck(result.deck), end="")
+    if result.interrupted:
+        raise Interrupted(
+            f"stopped after {result.rounds} rounds; the best deck so far is "
+            + (f"saved in {args.out!r}" if args.out else "printed above")
+            + (f", the search in {args.checkpoint!r}" if args.checkpoint else "")
+        )
     return 0
 
 
@@ -218,7 +235,7 @@ def add_commands(sub: Any) -> None:
         metavar="PNG",
         help="also draw the comparison into this .png, .svg or .pdf (the plot extra)",
     )
-    add_executor_options(p, workers_default=2)
+    add_executor_options(p)
     p.set_defaults(run=cmd_decks_compare)
 
     p = add_command(
@@ -263,5 +280,6 @@ def add_commands(sub: Any) -> None:
         "--deck", metavar="FILE", help="the starting deck file (default: the sample deck)"
     )
     p.add_argument("--out", metavar="FILE", help="write the best deck here (default: print it)")
-    add_executor_options(p, workers_default=2)
+    add_checkpoint_option(p, "the search after each round")
+    add_executor_options(p)
     p.set_defaults(run=cmd_decks_optimize)

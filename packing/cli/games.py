@@ -15,6 +15,7 @@ import argparse
 from typing import Any
 
 from arena.cli import (
+    add_checkpoint_option,
     add_command,
     add_executor_options,
     parse_bot_list,
@@ -138,5 +139,6 @@ def add_commands(sub: Any) -> None:
         default=200,
         help="deals, each played in every seat rotation (default 200)",
     )
-    add_executor_options(p, workers_default=1)
+    add_executor_options(p)
+    add_checkpoint_option(p)
     p.set_defaults(run=cmd_tournament)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import (
+    EXIT_OK,
     Interrupted,
     UsageError,
     add_command,
@@ -21,6 +22,7 @@ from arena.cli import (
     print_json,
     whole_number_to,
 )
+from arena.progress import progress as show_progress
 from packing.cli.common import (
     cargo_of,
     cargo_options,
@@ -37,6 +39,7 @@ from packing.cli.common import (
 from packing.model import Truck
 from packing.stats import deck_stats, ranking
 from packing.table import (
+    SHIPPED_DIR,
     CheckpointError,
     DamagedTableError,
     OptimalTable,
@@ -56,39 +59,11 @@ from packing.table import (
 LARGEST_SAMPLES = 100_000
 
 
-def progress_bar(what: str) -> Callable[[int, int], None]:
-    """tqdm when installed (the progress extra), else a plain line every 10 %; both on stderr."""
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        shown = [-1]
-
-        def plain(done: int, total: int) -> None:
-            tenth = done * 10 // total
-            if tenth != shown[0]:
-                shown[0] = tenth
-                print(f"{what}: {done}/{total} entries", file=sys.stderr)
-
-        return plain
-    bar: list[Any] = []
-
-    def update(done: int, total: int) -> None:
-        if not bar:  # disable=None: no bar when stderr is not a terminal (logs, CI)
-            bar.append(
-                tqdm(
-                    total=total,
-                    initial=done,
-                    desc=what,
-                    unit="entry",
-                    file=sys.stderr,
-                    disable=None,
-                )
-            )
-        bar[0].update(done - bar[0].n)
-        if done == total:
-            bar[0].close()
-
-    return update
+def progress_bar(what: str, unit: str = "entry") -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` callback showing progress on stderr the library's one way
+    (:mod:`arena.progress`: a tqdm bar on a terminal with the progress extra, plain lines
+    elsewhere, nothing for work under two seconds)."""
+    return show_progress(None, desc=what, unit=unit).callback()
 
 
 def note(text: str) -> None:
@@ -150,6 +125,17 @@ def _build(
 
 
 def cmd_table_build(args: argparse.Namespace) -> int:
+    if args.deck is None and args.out is None and not args.force:
+        # The table folder would only get a duplicate of the shipped table.
+        shipped = SHIPPED_DIR / table_filename(deck_of(args))
+        if args.json:
+            print_json({"path": os.fspath(shipped), "up_to_date": True, "shipped": True})
+        else:
+            print(
+                f"the sample deck's table ships with the library ({shipped}); nothing to build "
+                "(give --deck FILE for another deck, or --force to rebuild it)"
+            )
+        return EXIT_OK
     deck = deck_of(args)
     given = args.out is not None
     path = table_path(
@@ -203,7 +189,11 @@ def table_for(deck: Sequence[Truck]) -> OptimalTable:
             else "the table folder"
         )
         path = table_path(deck, user_table_dir(), where)
-        print("no table for this deck yet: building it once (about 5 s)", file=sys.stderr)
+        print(
+            f"no table for this deck yet: building it once ({len(deck) * 900:,} solves, "
+            "progress below)",
+            file=sys.stderr,
+        )
         try:
             return ensure_table(deck, progress=progress_bar("building table"), note=note)
         except KeyboardInterrupt:
@@ -310,8 +300,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument(
         "--force",
         action="store_true",
-        help="rebuild even when the folder holds the complete, current table",
+        help="rebuild even when the folder holds the complete, current table (without "
+        "--deck or --out: rebuild the shipped sample table into the table folder)",
     )
     json_option(p)
-    add_executor_options(p, workers_default=2)
+    add_executor_options(p)
     p.set_defaults(run=cmd_table_build)

@@ -7,8 +7,9 @@ deck never reuses a stale table.
 
 Where tables are found (:func:`find_table`): tables registered in this process, the tables
 shipped inside the package (``packing/data``; the sample deck's is regenerated with
-``make table``), and the user's table folder (``$PACKING_TABLE_DIR``, else
-``$XDG_CACHE_HOME/packing`` or ``~/.cache/packing``), where ``packing table build`` writes.
+``make table``), and the user's table folder (:func:`user_table_dir`: ``$PACKING_TABLE_DIR``,
+else the platform's user cache folder from ``platformdirs``, e.g.
+``~/.cache/tabletop-solvers`` on Linux), where ``packing table build`` writes.
 
 One job per module: :mod:`~packing.table.optimal` (the type), :mod:`~packing.table.files`
 (the file format, its errors and folders), :mod:`~packing.table.registry` (finding tables)

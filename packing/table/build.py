@@ -4,7 +4,6 @@ of it) per task, over any :class:`concurrent.futures.Executor`, with a checkpoin
 from __future__ import annotations
 
 import os
-import signal
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import (
@@ -20,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from arena.executors import check_workers, process_pool, stop_pool
 from packing.deck import format_deck
 from packing.errors import PackingError
 from packing.model import Truck
@@ -80,11 +80,6 @@ def solve_column(truck: Truck, rows: Sequence[int] | None = None) -> SolvedColum
     return SolvedColumn([p.loaded for p in plans], [p.optimal for p in plans])
 
 
-def _quiet_worker() -> None:
-    # Ctrl-C goes to the whole process group; only the parent should react (and checkpoint).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class _Build:
     """A build in progress: what is solved so far (resumed from ``checkpoint`` when it
     exists) and how to save it there."""
@@ -132,7 +127,8 @@ def _pool(executor: Executor | None, workers: int) -> tuple[Executor, bool]:
         return executor, False
     if workers <= 1:
         return ThreadPoolExecutor(max_workers=1), True
-    return ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker), True
+    # Its workers leave Ctrl-C to this process, which checkpoints and stops them.
+    return process_pool(workers), True
 
 
 def build_table(
@@ -162,6 +158,7 @@ def build_table(
     deck = tuple(deck)
     if not deck:
         raise PackingError("cannot build a table for an empty deck")
+    check_workers(workers)
     build = _Build(deck, checkpoint)
     tasks = build.tasks(chunk_size)
     pool, own = _pool(executor, workers)
@@ -169,10 +166,10 @@ def build_table(
     solved, total, finished = 0, build.done.size, int(build.done.sum())
     if progress:
         progress(finished, total)
+    futures: dict[Future[SolvedColumn], tuple[int, list[int]]] = {}
     try:
-        futures: dict[Future[SolvedColumn], tuple[int, list[int]]] = {
-            pool.submit(solve_column, deck[j], rows): (j, rows) for j, rows in tasks
-        }
+        for j, rows in tasks:
+            futures[pool.submit(solve_column, deck[j], rows)] = (j, rows)
         for future in as_completed(futures):
             j, rows = futures[future]
             build.record(j, rows, future.result())
@@ -184,9 +181,15 @@ def build_table(
                 build.save()
                 last_save = time.perf_counter()
     except BaseException:
-        build.save()
-        if own:
-            pool.shutdown(wait=False, cancel_futures=True)
+        try:  # stop the workers first: a second Ctrl-C must not find them still running
+            for future in futures:  # on a caller's executor too: it is not left busy
+                future.cancel()
+            if own and isinstance(pool, ProcessPoolExecutor):
+                stop_pool(pool)
+            elif own:
+                pool.shutdown(wait=False, cancel_futures=True)
+        finally:
+            build.save()
         raise
     if own:
         pool.shutdown()

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+import platformdirs
 
+from arena.extras import DISTRIBUTION
 from packing.deck import format_deck, parse_deck
 from packing.errors import PackingError
 from packing.model import Truck
@@ -68,11 +70,13 @@ def table_filename(deck: Sequence[Truck]) -> str:
 
 
 def user_table_dir() -> Path:
-    """Where ``packing table build`` saves tables by default."""
+    """Where ``packing table build`` saves tables by default: ``$PACKING_TABLE_DIR``, else the
+    platform's user cache folder for the distribution (``platformdirs.user_cache_dir``:
+    ``~/.cache/tabletop-solvers`` on Linux, ``~/Library/Caches/tabletop-solvers`` on macOS,
+    ``%LOCALAPPDATA%\\tabletop-solvers\\Cache`` on Windows)."""
     if os.environ.get("PACKING_TABLE_DIR"):
         return Path(os.environ["PACKING_TABLE_DIR"])
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
-    return Path(cache) / "packing"
+    return Path(platformdirs.user_cache_dir(DISTRIBUTION, appauthor=False))
 
 
 def cargo_matrix() -> npt.NDArray[np.uint8]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.executors import check_workers, usable_cores
 from packing.model import Truck
 from packing.table.build import BuildReport, Progress, build_table
 from packing.table.files import CheckpointError, TableError, table_filename, user_table_dir
@@ -55,6 +56,7 @@ def build_table_file(
     deck's) is only saved work: it is deleted and the build starts afresh, after ``note(text)``
     says so.
     """
+    check_workers(workers)
     target = Path(path)
     checkpoint = checkpoint_for(target)
     resumed, discarded = checkpoint.exists(), None
@@ -83,16 +85,20 @@ def ensure_table(
     deck: Sequence[Truck],
     *,
     folder: str | os.PathLike[str] | None = None,
-    workers: int = 2,
+    workers: int | None = None,
     progress: Progress | None = None,
     note: Callable[[str], None] | None = None,
 ) -> OptimalTable:
     """The table of ``deck``: the one :func:`find_table` finds, else built once into ``folder``
-    (default :func:`user_table_dir`) by :func:`build_table_file`, so that every later query of
-    this deck, in this process or the next, finds it."""
+    (default :func:`user_table_dir`) by :func:`build_table_file` on ``workers`` processes
+    (default :func:`arena.executors.usable_cores`), so that every later query of this deck, in
+    this process or the next, finds it."""
+    if workers is not None:
+        check_workers(workers)
     table = find_table(deck)
     if table is not None:
         return table
     where = Path(folder) if folder is not None else user_table_dir()
     path = where / table_filename(deck)
-    return build_table_file(deck, path, workers=workers, progress=progress, note=note).report.table
+    count = workers if workers is not None else usable_cores()
+    return build_table_file(deck, path, workers=count, progress=progress, note=note).report.table

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
+import arena.progress
 from arena import (
     ArenaError,
     GameRecord,
@@ -422,13 +424,24 @@ def test_other_errors_are_raised_not_swallowed(workers: int) -> None:
         )
 
 
-def test_progress_bar_with_and_without_tqdm(
+def progress_counts(err: str) -> list[str]:
+    """The counts of plain progress lines (``tournament: 3/5 deals (60%), …``), times left out."""
+    return re.findall(r"^tournament: (\S+ deals \(\d+%\))", err, flags=re.MULTILINE)
+
+
+def test_progress_is_the_same_with_and_without_tqdm(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(arena.progress, "DELAY", 0.0)  # as if every deal took long
     shown = tournament(DiceRace, KEEP_BANK, games=5, seed=0, progress=True)
-    assert "tournament" in capsys.readouterr().err
+    with_tqdm = progress_counts(capsys.readouterr().err)
     monkeypatch.setitem(sys.modules, "tqdm", None)  # as if tqdm were not installed
-    quiet = tournament(DiceRace, KEEP_BANK, games=5, seed=0, progress=True)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    again = tournament(DiceRace, KEEP_BANK, games=5, seed=0, progress=True)
+    without = progress_counts(capsys.readouterr().err)
+    assert with_tqdm == without == [f"{k}/5 deals ({20 * k}%)" for k in range(1, 6)]
+    assert again == shown
+    quiet = tournament(DiceRace, KEEP_BANK, games=5, seed=0, progress=False)
     assert capsys.readouterr().err == "" and quiet == shown
 
 

@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+import packing.design as design
+from arena.checkpoint import CheckpointMismatch
 from packing import (
     DICE,
     LENGTHS,
@@ -252,8 +254,6 @@ def test_optimize_can_maximize(cache: ColumnCache) -> None:
 
 
 def test_the_old_spelling_still_works_with_a_deprecation_warning(cache: ColumnCache) -> None:
-    import packing.design as design
-
     options: dict[str, Any] = {
         "objective_name": "balance",
         "seed": 3,
@@ -376,7 +376,7 @@ def test_decks_optimise_writes_a_deck_that_keeps_the_facts(tmp_path: Path) -> No
             ],
             "'tcp://127.0.0.1:9'",
         ),
-        (["table", "build", "--scheduler", "tcp://127.0.0.1:9"], "'tcp://127.0.0.1:9'"),
+        (["table", "build", "--force", "--scheduler", "tcp://127.0.0.1:9"], "'tcp://127.0.0.1:9'"),
     ],
 )
 @pytest.mark.usefixtures("quick_unreachable_scheduler")
@@ -385,3 +385,47 @@ def test_bad_input_is_one_line_and_exit_2(argv: list[str], quoted: str) -> None:
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and quoted in lines[0] and "Traceback" not in done.stderr, done.stderr
+
+
+# --- interrupted and resumed searches -----------------------------------------------------------
+
+
+def test_an_interrupted_search_keeps_its_best_deck_and_resumes_to_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fresh caches: each resumed run takes the columns of the earlier ones from the checkpoint.
+    options: dict[str, Any] = {"objective_name": "coverage", "seed": 1, "batch": 1}
+    whole = optimize(SAMPLE_DECK, rounds=3, progress=False, cache=ColumnCache(), **options)
+    checkpoint = tmp_path / "search.ckpt"
+    propose = design._proposals
+    calls = [0]
+
+    def ctrl_c_in_the_second_round(*args: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 2:  # Ctrl-C in each run's second round
+            calls[0] = 0
+            raise KeyboardInterrupt
+        return propose(*args)
+
+    monkeypatch.setattr(design, "_proposals", ctrl_c_in_the_second_round)
+    runs = []
+    for _ in range(4):
+        calls[0] = 0
+        runs.append(
+            optimize(
+                SAMPLE_DECK,
+                rounds=3,
+                checkpoint=checkpoint,
+                progress=False,
+                cache=ColumnCache(),
+                **options,
+            )
+        )
+        if not runs[-1].interrupted:
+            break
+    assert [r.interrupted for r in runs] == [True, True, False]
+    assert [r.rounds for r in runs] == [1, 2, 3]
+    assert all(not check_facts(r.deck) for r in runs)
+    assert runs[-1] == whole
+    with pytest.raises(CheckpointMismatch, match="other arguments"):
+        optimize(SAMPLE_DECK, rounds=3, checkpoint=checkpoint, **(options | {"seed": 6}))

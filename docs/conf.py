@@ -1,0 +1,40 @@
+"""Sphinx configuration of the documentation site (``make docs``).
+
+Sphinx with autodoc rather than MkDocs with mkdocstrings: the docstrings are reStructuredText
+(``:class:`` roles, ``>>>`` examples), autodoc imports the real objects so each package's
+``__all__`` decides what the reference shows, and the Markdown pages (the README, the rules,
+the architecture, the benchmarks, the changelog) go through MyST unchanged.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the checkout's packages, also when not installed
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))  # the extensions of this site
+
+from arena import __version__  # noqa: E402
+
+project = "tabletop-solvers"
+author = "the tabletop-solvers authors"
+release = __version__
+version = __version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.viewcode",
+    "myst_parser",
+    "public_api",
+    "repo_files",
+]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build"]
+myst_heading_anchors = 3
+html_theme = "furo"
+html_title = f"tabletop-solvers {release}"
+
+autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"

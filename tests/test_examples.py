@@ -1,0 +1,104 @@
+"""The notebooks in examples/ are stored clean, and ``make examples`` runs them.
+
+Stored notebooks keep no outputs and no execution counts: what they show is made by running
+them, never an old result. Running them needs a Jupyter kernel (the ``examples`` extra), so the
+suite only reads the files; ``make examples`` runs this module as a script,
+``python -m tests.test_examples``, which executes every notebook top to bottom in a fresh
+kernel started in ``examples/`` and exits with status 1 at the first cell that raises.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.extras import import_extra
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+NOTEBOOKS = sorted(EXAMPLES.glob("*.ipynb"))
+# A cell may take this long before the run gives up (the whole run is meant to stay well under
+# a minute: the notebooks use small budgets).
+CELL_TIMEOUT = 300
+
+
+def stored_outputs(notebook: dict[str, Any]) -> list[str]:
+    """Where a notebook keeps something that only running it should make."""
+    found = []
+    for number, cell in enumerate(notebook.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            continue
+        if cell.get("outputs"):
+            found.append(f"cell {number}: outputs")
+        if cell.get("execution_count") is not None:
+            found.append(f"cell {number}: execution count {cell['execution_count']}")
+    return found
+
+
+def test_the_three_notebooks_are_there() -> None:
+    assert [path.name for path in NOTEBOOKS] == [
+        "designer.ipynb",
+        "player.ipynb",
+        "researcher.ipynb",
+    ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_a_notebook_is_stored_without_outputs(path: Path) -> None:
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    assert notebook["nbformat"] == 4
+    assert any(cell["cell_type"] == "code" for cell in notebook["cells"])
+    assert stored_outputs(notebook) == []
+
+
+def test_stored_outputs_are_found() -> None:
+    notebook = {
+        "cells": [
+            {"cell_type": "markdown", "source": "# title"},
+            {"cell_type": "code", "execution_count": None, "outputs": []},
+            {"cell_type": "code", "execution_count": 3, "outputs": [{"output_type": "stream"}]},
+        ]
+    }
+    assert stored_outputs(notebook) == ["cell 2: outputs", "cell 2: execution count 3"]
+
+
+def run_notebook(path: Path) -> float:
+    """Executes ``path`` in a fresh kernel (in its own folder; nothing is written back) and
+    returns the seconds it took; a cell that raises raises ``CellExecutionError``."""
+    nbformat = import_extra("nbformat", "examples")
+    nbclient = import_extra("nbclient", "examples")
+    notebook = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=CELL_TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    start = time.perf_counter()
+    client.execute()
+    return time.perf_counter() - start
+
+
+def main(argv: list[str]) -> int:
+    """``python -m tests.test_examples [NOTEBOOK...]``: runs the notebooks (all by default)."""
+    paths = [Path(arg) for arg in argv] or NOTEBOOKS
+    nbclient = import_extra("nbclient", "examples")
+    total = 0.0
+    for path in paths:
+        try:
+            seconds = run_notebook(path)
+        except nbclient.exceptions.CellExecutionError as error:
+            print(f"{path}: {error}", file=sys.stderr)
+            return 1
+        total += seconds
+        print(f"{path.name}: ran in {seconds:.1f} s")
+    print(f"{len(paths)} notebooks ran in {total:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
