@@ -92,6 +92,7 @@ __all__ = [
     "version_text",
     "wants_json",
     "whole_number",
+    "whole_number_to",
     "with_examples",
     "worker_count",
 ]
@@ -150,6 +151,29 @@ def whole_number(text: str) -> int:
     3
     """
     return _at_least(text, 1, "value", "it must be at least 1")
+
+
+def whole_number_to(largest: int) -> Callable[[str], int]:
+    """A reader of whole numbers from 1 to ``largest``: the documented limit of an option whose
+    cost grows with its value (``--count``, ``--batch``); the error quotes the input and says
+    the limit.
+
+    >>> whole_number_to(10)("10")
+    10
+    >>> whole_number_to(10)("11")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid value '11': at most 10
+    """
+
+    def read(text: str) -> int:
+        value = whole_number(text)
+        if value > largest:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: at most {largest:,}")
+        return value
+
+    read.__name__ = f"whole_number_to_{largest}"
+    return read
 
 
 def seed(text: str) -> int:

@@ -87,6 +87,8 @@ def parse_deck(text: str, *, source: str = "<deck>") -> tuple[Truck, ...]:
     >>> [str(t) for t in parse_deck("A height 2\\n##.\\n.##\\n")]
     ['##./.##']
     """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_deck takes the text of a deck file, not {type(text).__name__}")
     trucks: list[Truck] = []
     block: list[tuple[int, str]] = []
     text = text.removeprefix(_BOM)  # editors on Windows start UTF-8 files with one
@@ -149,6 +151,10 @@ def format_deck(trucks: Iterable[Truck]) -> str:
     >>> parse_deck(format_deck(SAMPLE_DECK)) == SAMPLE_DECK
     True
     """
+    if isinstance(trucks, (str, bytes, Truck)) or not isinstance(trucks, Iterable):
+        raise TypeError(
+            f"format_deck takes a sequence of trucks, not {type(trucks).__name__} {trucks!r}"
+        )
     blocks = []
     names: set[str] = set()
     for i, truck in enumerate(trucks, start=1):

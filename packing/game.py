@@ -40,6 +40,7 @@ empty; with 2 players each draws 2 trucks.
 from __future__ import annotations
 
 import itertools
+import operator
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ from typing import Any, Literal, NamedTuple, overload
 import arena
 from arena import CHANCE, TERMINAL
 from arena.memo import IdentityMemo
+from packing.checks import trucks_arg
 from packing.deck import SAMPLE_DECK
 from packing.errors import InvalidPlan, PackingError
 from packing.model import Cargo, LoadPlan, Truck
@@ -530,9 +532,7 @@ def _check_deck(deck: Sequence[Truck]) -> tuple[Truck, ...]:
     """``deck`` as a tuple of distinct trucks (checked once per deck object)."""
     if isinstance(deck, tuple) and _valid_decks.get(deck):
         return deck
-    trucks = tuple(deck)
-    if not all(isinstance(t, Truck) for t in trucks):
-        raise TypeError("deck must be a sequence of Truck")
+    trucks = trucks_arg(deck, "Game: deck")
     if len(set(trucks)) != len(trucks):
         raise PackingError("the deck holds the same truck twice")
     _valid_decks.put(trucks, True)
@@ -1011,6 +1011,8 @@ class Game:
         }
 
     def observation(self, player: int) -> Observation:
+        if type(player) is not int or not 0 <= player < self._setup.players:
+            player = self._seat(player)
         taken = self._taken
         # Built field by field into the instance's dict: a frozen dataclass's __init__ sets each
         # of 13 fields through object.__setattr__, which costs more than the observation's
@@ -1032,6 +1034,22 @@ class Game:
             deck=self._setup.deck,
         )
         return seen
+
+    def _seat(self, player: object) -> int:
+        """``player`` as a seat of this game (a NumPy integer too); else an error quoting it."""
+        if isinstance(player, bool):
+            raise TypeError(f"a player is a seat number, not {player!r}")
+        try:
+            seat = operator.index(player)  # type: ignore[arg-type]
+        except TypeError:
+            raise TypeError(
+                f"a player is a seat number, not {type(player).__name__} {player!r}"
+            ) from None
+        if not 0 <= seat < self._setup.players:
+            raise PackingError(
+                f"no player {seat!r}: this game's players are 0 to {self._setup.players - 1}"
+            )
+        return seat
 
     def action_to_string(self, action: Any) -> str:
         phase = self._phase
@@ -1112,7 +1130,10 @@ class Game:
                 )
             rows.append(cells)
         winners = sorted(self.winners())
-        caption = f"Pack & Stack, {players} players, {len(self._rounds)} rounds played"
+        played = len(self._rounds)
+        caption = (
+            f"Pack & Stack, {players} players, {played} round{'' if played == 1 else 's'} played"
+        )
         if winners:
             names = ", ".join(f"P{p}" for p in winners)
             caption += f": {names} {'share the win' if len(winners) > 1 else 'wins'}"

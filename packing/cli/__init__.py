@@ -14,6 +14,7 @@
     packing decks compare A.txt B.txt ... [--json] [--out PNG]
     packing decks optimize --objective coverage|balance|skill [--seed S] [--budget SECONDS]
     packing --version
+    packing --print-completion bash|zsh
 
 :func:`main` follows the contract of :mod:`arena.cli` (the express command follows it too):
 ``main(argv) -> int`` returns the exit status and never raises. 0 on success; 2 on bad input,

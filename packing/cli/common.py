@@ -138,7 +138,12 @@ def truck_of(args: argparse.Namespace) -> Truck:
 def trucks_by_name(deck: Sequence[Truck], names: str, option: str) -> list[Truck]:
     index = {t.name: t for t in deck}
     chosen: list[Truck] = []
-    for name in (n.strip() for n in names.split(",") if n.strip()):
+    if not names.strip():
+        return chosen  # none named
+    parts = [n.strip() for n in names.split(",")]
+    if not all(parts):
+        raise UsageError(f"argument {option}: {names!r} is not a comma-separated list of names")
+    for name in parts:
         if name not in index:
             raise UsageError(f"argument {option}: no truck named {name!r} in the deck")
         if index[name] in chosen:

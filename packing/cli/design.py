@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from arena.cli import (
     print_json,
     seconds,
     seed,
+    whole_number_to,
 )
 from arena.cli import whole_number as whole
 from arena.progress import progress as show_progress
@@ -32,30 +34,39 @@ from packing.cli.pictures import picture_path, plot_module
 from packing.deck import format_deck, load_deck, save_deck
 from packing.design import DeckReport, DesignError, Improvement, compare, optimize, random_deck
 
+#: The most decks ``decks random`` makes in one run (each takes about a second) and the most
+#: candidates ``decks optimize`` tries per round (each solves its new trucks' columns).
+LARGEST_COUNT = 10_000
+LARGEST_BATCH = 1_000
+
 
 def cmd_decks_random(args: argparse.Namespace) -> int:
     folder = output_path(args.out)
     check_folder(folder, "argument --out")
-    texts = []
-    with show_progress(args.count, desc="random decks", unit="deck") as bar:
-        for i in range(1, args.count + 1):
-            deck = random_deck(seed=f"{args.seed}.{i}")
-            texts.append(
-                (
-                    folder / f"random-{args.seed}-{i:03d}.txt",
-                    f"; random deck {i} of seed {args.seed}: honours the published facts, not "
-                    f"the printed cards\n" + format_deck(deck),
-                )
-            )
-            bar.update()
+    written = 0
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for path, text in texts:
-            path.write_text(text, encoding="utf-8")
+        # One deck at a time, each file whole before its path is printed: an interrupted run
+        # leaves only complete decks, and says how many.
+        with show_progress(args.count, desc="random decks", unit="deck") as bar:
+            for i in range(1, args.count + 1):
+                path = folder / f"random-{args.seed}-{i:03d}.txt"
+                text = (
+                    f"; random deck {i} of seed {args.seed}: honours the published facts, not "
+                    f"the printed cards\n" + format_deck(random_deck(seed=f"{args.seed}.{i}"))
+                )
+                partial = path.with_name(f".{path.name}.partial")
+                partial.write_text(text, encoding="utf-8")
+                os.replace(partial, path)
+                written += 1
+                print(path, flush=True)
+                bar.update()
     except OSError as error:
         raise UsageError(f"cannot write decks into {args.out!r}: {error.strerror}") from None
-    for path, _ in texts:
-        print(path)
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"{plural(written, 'deck')} of {args.count} written into {args.out!r}"
+        ) from None
     return 0
 
 
@@ -198,7 +209,13 @@ def add_commands(sub: Any) -> None:
         help="random decks honouring every published fact",
         examples=[random_example],
     )
-    p.add_argument("--count", type=whole, required=True, help="how many decks")
+    p.add_argument(
+        "--count",
+        type=whole_number_to(LARGEST_COUNT),
+        required=True,
+        metavar="N",
+        help=f"how many decks (at most {LARGEST_COUNT:,}; each takes about a second)",
+    )
     p.add_argument("--seed", type=seed, required=True, help="the same seed gives the same decks")
     p.add_argument(
         "--out", required=True, metavar="DIR", help="the folder to write the deck files into"
@@ -245,7 +262,13 @@ def add_commands(sub: Any) -> None:
         help="stop after this long (default 60 s unless --rounds is given)",
     )
     p.add_argument("--rounds", type=whole, default=None, help="stop after this many rounds")
-    p.add_argument("--batch", type=whole, default=4, help="candidate decks per round (default 4)")
+    p.add_argument(
+        "--batch",
+        type=whole_number_to(LARGEST_BATCH),
+        default=4,
+        metavar="N",
+        help=f"candidate decks per round (default 4, at most {LARGEST_BATCH:,})",
+    )
     p.add_argument(
         "--maximize",
         "--maximise",

@@ -20,7 +20,7 @@ from arena.cli import (
     executor_for,
     executor_where,
     print_json,
-    whole_number,
+    whole_number_to,
 )
 from arena.progress import progress as show_progress
 from packing.cli.common import (
@@ -54,6 +54,9 @@ from packing.table import (
     table_filename,
     user_table_dir,
 )
+
+#: The most revealed sets ``stats --samples`` draws (each costs a few milliseconds).
+LARGEST_SAMPLES = 100_000
 
 
 def progress_bar(what: str, unit: str = "entry") -> Callable[[int, int], None]:
@@ -268,9 +271,11 @@ def add_commands(sub: Any) -> None:
     cargo_options(p, required=False)
     p.add_argument(
         "--samples",
-        type=whole_number,
+        type=whole_number_to(LARGEST_SAMPLES),
         default=200,
-        help="revealed sets sampled for the heuristic comparison (≥ 1, default 200)",
+        metavar="N",
+        help=f"revealed sets sampled for the heuristic comparison (default 200, at most "
+        f"{LARGEST_SAMPLES:,})",
     )
     json_option(p)
     p.set_defaults(run=cmd_stats)

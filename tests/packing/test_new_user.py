@@ -367,3 +367,71 @@ def test_load_deck_refuses_an_empty_path_and_a_non_path() -> None:
     with pytest.raises(TypeError, match="file path"):
         load_deck(None)  # type: ignore[arg-type]
     assert parse_deck(format_deck(SAMPLE_DECK)) == SAMPLE_DECK
+
+
+@pytest.mark.parametrize(
+    "argv, limit",
+    [
+        (["decks", "random", "--count", "100000000", "--seed", "1", "--out", "x"], "10,000"),
+        (["decks", "optimize", "--objective", "balance", "--batch", "100000000"], "1,000"),
+        (["stats", "--samples", "99999999999999999"], "100,000"),
+    ],
+)
+def test_counts_whose_cost_grows_have_a_documented_limit(
+    packing: Run, argv: list[str], limit: str
+) -> None:
+    line = assert_error(packing(*argv), f"at most {limit}")
+    assert repr(argv[argv.index(next(w for w in argv if w.isdigit() and len(w) > 6))]) in line
+
+
+def test_random_decks_are_written_one_by_one_each_whole(
+    packing: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import packing.cli.design as design_cli
+    from packing.design import random_deck
+
+    made: list[str] = []
+
+    def interrupting(*, seed: str) -> tuple[Truck, ...]:
+        if len(made) == 2:
+            raise KeyboardInterrupt
+        made.append(seed)
+        return random_deck(seed=seed)
+
+    monkeypatch.setattr(design_cli, "random_deck", interrupting)
+    out = tmp_path / "decks"
+    done = packing("decks", "random", "--count", "5", "--seed", "7", "--out", str(out))
+    assert done.returncode == 130
+    # The progress lines aside, one line says what was kept.
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("random decks: ")]
+    assert lines == [f"packing: interrupted: 2 decks of 5 written into {str(out)!r}"]
+    assert done.stdout.split() == [str(out / f"random-7-00{i}.txt") for i in (1, 2)]
+    assert sorted(p.name for p in out.iterdir()) == ["random-7-001.txt", "random-7-002.txt"]
+    assert load_deck(out / "random-7-002.txt") == random_deck(seed="7.2")
+
+
+def test_a_list_of_names_with_empty_names_is_refused(packing: Run) -> None:
+    assert_error(packing("grab", "--roll", "3,2,3,0,1", "--revealed", ",,,"), "',,,'")
+    assert_error(packing("grab", "--roll", "3,2,3,0,1", "--revealed", "S01,"), "'S01,'")
+
+
+def test_the_game_api_refuses_what_is_not_a_deck_or_a_player() -> None:
+    from packing import Game
+
+    with pytest.raises(TypeError, match="deck: expected a sequence of trucks"):
+        Game(2, deck=None)  # type: ignore[arg-type]
+    game = Game(3)
+    for player in (3, -1):
+        with pytest.raises(
+            PackingError, match=f"no player {player}: this game's players are 0 to 2"
+        ):
+            game.observation(player)
+    with pytest.raises(TypeError, match="seat number"):
+        game.observation("0")  # type: ignore[arg-type]
+    import numpy as np
+
+    assert game.observation(np.int64(2)) == game.observation(2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="text of a deck file"):
+        parse_deck(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="sequence of trucks"):
+        format_deck(None)  # type: ignore[arg-type]
