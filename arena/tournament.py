@@ -52,6 +52,7 @@ from arena.play import play
 from arena.progress import Progress
 from arena.progress import progress as show_progress
 from arena.protocol import GameState, Policy
+from arena.text import plural
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -244,11 +245,12 @@ class TournamentResult:
     def __str__(self) -> str:
         """A table, best rating first."""
         head = (
-            f"{self.deals} deals x {self.players} seatings = {self.deals * self.players} games"
+            f"{plural(self.deals, 'deal')} x {plural(self.players, 'seating')} = "
+            f"{plural(self.deals * self.players, 'game')}"
             f" (seed {self.seed})"
         )
         if self.interrupted:
-            head += f", interrupted after {self.deals} of {self.deals_requested} deals"
+            head += f", interrupted after {self.deals} of {plural(self.deals_requested, 'deal')}"
         rows = [("policy", "games", "wins", "win rate", "95% interval", "mean points", "rating")]
         for s in sorted(self.stats, key=lambda s: (-s.rating, s.name)):
             low, high = s.win_interval

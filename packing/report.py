@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arena.text import plural
 from packing.game import Game, RoundRecord
 
-__all__ = ["plural", "report"]
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 round``, ``2 rounds``: a count with its noun in the right number."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+__all__ = ["report"]
 
 
 def report(state: Game, names: Sequence[str]) -> str:

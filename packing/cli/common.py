@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import Parser, UsageError
+from arena.text import plural as plural  # the CLI modules read it from here
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
 from packing.model import LARGEST_HEIGHT, Cargo, Truck, check_height
-from packing.report import plural as plural  # the CLI modules read it from here
 from packing.stats import RankedTruck
 
 #: Suffixes ``packing plot plan --out`` writes (the format follows the suffix).
