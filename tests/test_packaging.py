@@ -65,14 +65,15 @@ def test_the_licence_is_declared_and_shipped() -> None:
 
 
 def test_constraints_pin_each_floor_and_refuse_what_has_none() -> None:
-    project = {
+    optional: dict[str, list[str]] = {
+        "dask": ["dask[distributed]>=2024.1"],
+        "all": ["tabletop-solvers[dask]"],
+        "test": ["Open_Spiel>=2.0.2; python_version < '4'"],
+    }
+    project: dict[str, object] = {
         "name": "tabletop-solvers",
         "dependencies": ["ortools>=9.9.3963", "numpy >= 1.26, <3"],
-        "optional-dependencies": {
-            "dask": ["dask[distributed]>=2024.1"],
-            "all": ["tabletop-solvers[dask]"],
-            "test": ["Open_Spiel>=2.0.2; python_version < '4'"],
-        },
+        "optional-dependencies": optional,
     }
     assert list(constraints(floors({"project": project}))) == [
         "dask==2024.1",
@@ -80,7 +81,7 @@ def test_constraints_pin_each_floor_and_refuse_what_has_none() -> None:
         "open-spiel==2.0.2",
         "ortools==9.9.3963",
     ]
-    project["optional-dependencies"]["tournament"] = ["numpy>=2"]
+    optional["tournament"] = ["numpy>=2"]
     with pytest.raises(ValueError, match="numpy has two floors: 1.26 and 2"):
         floors({"project": project})
     with pytest.raises(ValueError, match="'scipy<2' declares no minimum"):
