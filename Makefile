@@ -67,8 +67,6 @@ CORE_PYTHON ?= $(PYTHON)
 SDIST_PYTHON ?= $(PYTHON)
 # What the floors install: the core, the runners, and the extras whose floors the run exercises.
 FLOORS_EXTRAS := test-core,plot,progress,tournament
-# A real CP-SAT solve (the roll is one the bound-proven fast path does not settle) and a plot.
-FLOORS_TRUCK := --truck '#####/###../#####' --height 3
 
 # The declared minimum of every direct dependency, pinned by a constraints file generated from
 # pyproject.toml: the suite without its slow tests (what needs an extra not installed here is
@@ -83,7 +81,8 @@ $(FLOORS_VENV)/.installed: pyproject.toml tools/constraints_from_pyproject.py
 test-floors: $(FLOORS_VENV)/.installed
 	$(FLOORS_VENV)/bin/python -m pip freeze --exclude-editable | grep -i -E '^(ortools|numpy|matplotlib|scipy|openskill|tqdm|pytest|pytest-xdist|hypothesis)=='
 	$(FLOORS_VENV)/bin/python -m pytest -p no:cacheprovider -m "not slow" -rfEs
-	$(FLOORS_VENV)/bin/packing plot plan --roll 3,2,3,0,1 $(FLOORS_TRUCK) --out $(FLOORS_VENV)/plan.png
+	$(FLOORS_VENV)/bin/packing plot plan --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3 \
+		--out $(FLOORS_VENV)/plan.png
 	$(FLOORS_VENV)/bin/packing plot deck --out $(FLOORS_VENV)/pictures
 
 # The core and the test runners alone (the test-core extra): the whole suite, each test that
