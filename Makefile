@@ -80,5 +80,68 @@ table: $(STAMP)
 	rm -f packing/data/table-*.npz
 	$(VENV)/bin/packing table build --workers 2 --out packing/data
 
+# --- release checks: the dependency floors, a core-only install, the sdist --------------------
+# Each builds a virtual environment of its own beside .venv (gitignored: .venv-*), so none
+# disturbs the development one. .ci/run names the Python each runs on; pyproject's classifiers
+# list exactly those.
+.PHONY: test-floors test-core sdist-check
+FLOORS_VENV := .venv-floors
+CORE_VENV := .venv-core
+SDIST_VENV := .venv-sdist
+FLOORS_PYTHON ?= $(PYTHON)
+CORE_PYTHON ?= $(PYTHON)
+SDIST_PYTHON ?= $(PYTHON)
+# What the floors install: the core, the runners, and the extras whose floors the run exercises.
+FLOORS_EXTRAS := test-core,plot,progress,tournament,completion,rl
+
+# The declared minimum of every direct dependency, pinned by a constraints file generated from
+# pyproject.toml: the suite without its slow tests (what needs an extra not installed here is
+# skipped), then both plot commands.
+$(FLOORS_VENV)/.installed: pyproject.toml tools/constraints_from_pyproject.py
+	rm -rf $(FLOORS_VENV)
+	$(FLOORS_PYTHON) -m venv $(FLOORS_VENV)
+	$(FLOORS_VENV)/bin/python tools/constraints_from_pyproject.py pyproject.toml > $(FLOORS_VENV)/floors.txt
+	$(FLOORS_VENV)/bin/python -m pip install --quiet -c $(FLOORS_VENV)/floors.txt -e '.[$(FLOORS_EXTRAS)]'
+	touch $@
+
+test-floors: $(FLOORS_VENV)/.installed
+	$(FLOORS_VENV)/bin/python -m pip freeze --exclude-editable | grep -i -E '^(ortools|numpy|platformdirs|matplotlib|scipy|openskill|tqdm|shtab|pettingzoo|gymnasium|pytest|pytest-xdist|hypothesis)=='
+	$(FLOORS_VENV)/bin/python -m pytest -p no:cacheprovider -m "not slow" -rfEs
+	$(FLOORS_VENV)/bin/packing plot plan --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3 \
+		--out $(FLOORS_VENV)/plan.png
+	$(FLOORS_VENV)/bin/packing plot deck --out $(FLOORS_VENV)/pictures
+
+# The core and the test runners alone (the test-core extra): the whole suite, each test that
+# needs an extra skipped with the command that installs it (-rs lists the reasons).
+$(CORE_VENV)/.installed: pyproject.toml
+	rm -rf $(CORE_VENV)
+	$(CORE_PYTHON) -m venv $(CORE_VENV)
+	$(CORE_VENV)/bin/python -m pip install --quiet -e '.[test-core]'
+	touch $@
+
+test-core: $(CORE_VENV)/.installed
+	$(CORE_VENV)/bin/python tools/no_extras.py
+	$(CORE_VENV)/bin/python -m pytest -p no:cacheprovider -rfEs
+
+# The source release: build the sdist and a wheel from it, check both (twine check --strict; the
+# sdist holds every tracked file, the wheel its licence metadata), install the sdist into a fresh
+# environment, answer the demo's query from there, and run tests of the unpacked sdist: the ones
+# that read files beside the packages, and every module's doctests (SDIST_TESTS= runs them all).
+SDIST_TESTS ?= tests/test_docs.py tests/test_layers.py tests/test_packaging.py \
+	tests/test_readme.py tests/packing/test_golden.py tests/packing/test_table.py \
+	tests/express/test_rules.py arena packing express
+sdist-check:
+	rm -rf $(SDIST_VENV)
+	$(SDIST_PYTHON) -m venv $(SDIST_VENV)
+	$(SDIST_VENV)/bin/python -m pip install --quiet build twine
+	$(SDIST_VENV)/bin/python -m build --outdir $(SDIST_VENV)/dist . > $(SDIST_VENV)/build.log
+	$(SDIST_VENV)/bin/python -m twine check --strict $(SDIST_VENV)/dist/*
+	$(SDIST_VENV)/bin/python tools/check_dist.py $(SDIST_VENV)/dist
+	mkdir -p $(SDIST_VENV)/src
+	tar -xzf $(SDIST_VENV)/dist/*.tar.gz -C $(SDIST_VENV)/src
+	$(SDIST_VENV)/bin/python -m pip install --quiet "$$(ls $(SDIST_VENV)/dist/*.tar.gz)[test-core]"
+	cd /tmp && $(CURDIR)/$(SDIST_VENV)/bin/packing best --roll 3,2,3,0,1 --top 3
+	cd $(SDIST_VENV)/src/* && ../../bin/python -m pytest -p no:cacheprovider -m "not slow" -rfEs $(SDIST_TESTS)
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(FLOORS_VENV) $(CORE_VENV) $(SDIST_VENV) build *.egg-info

@@ -18,13 +18,39 @@ arena.extras.MissingExtraError: no_such_module_anywhere is not installed: it com
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from collections.abc import Mapping
 from types import ModuleType
 
 DISTRIBUTION = "tabletop-solvers"
 """The name the library is installed by (``pip install tabletop-solvers``)."""
 
 EXTRAS = ("plot", "progress", "tournament", "dask", "openspiel", "completion", "rl")
-"""The optional extras the distribution declares (``pyproject.toml``)."""
+"""The optional runtime extras the distribution declares (``pyproject.toml``; ``all`` is every one)."""
+
+EXTRA_MODULES: Mapping[str, tuple[str, ...]] = {
+    "plot": ("matplotlib",),
+    "progress": ("tqdm",),
+    "tournament": ("scipy", "openskill"),
+    "dask": ("dask", "distributed"),
+    "openspiel": ("pyspiel",),
+    "completion": ("shtab",),
+    "rl": ("pettingzoo", "gymnasium"),
+}
+"""The top-level modules each extra installs: the extra is there when every one of them is."""
+
+
+def has_extra(extra: str) -> bool:
+    """Whether every module of ``extra`` is installed (found, not imported: this is cheap).
+
+    >>> has_extra("no_such_extra")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown extra 'no_such_extra' (expected one of plot, progress, tournament, dask, openspiel, completion, rl)
+    """
+    if extra not in EXTRA_MODULES:
+        raise ValueError(f"unknown extra {extra!r} (expected one of {', '.join(EXTRAS)})")
+    return all(importlib.util.find_spec(module) is not None for module in EXTRA_MODULES[extra])
 
 
 def install_command(extra: str) -> str:

@@ -28,7 +28,11 @@ def run(capsys: pytest.CaptureFixture[str], main: Main, *argv: str) -> tuple[int
 @pytest.mark.parametrize(
     ("options", "quoted"),
     [
-        (("--scheduler", "tcp://127.0.0.1:1"), "tcp://127.0.0.1:1"),
+        pytest.param(
+            ("--scheduler", "tcp://127.0.0.1:1"),
+            "tcp://127.0.0.1:1",
+            marks=pytest.mark.extra("dask"),
+        ),
         (("--cluster", "remote:3"), "remote:3"),
         (("--workers", "0"), "'0'"),
     ],
@@ -47,6 +51,7 @@ def test_bad_executor_choices_are_one_line(
     assert code == 2 and quoted in json.loads(out)["error"]
 
 
+@pytest.mark.extra("tournament")
 @pytest.mark.parametrize("command", COMMANDS, ids=["packing", "express"])
 def test_a_process_pool_gives_the_serial_result(
     capsys: pytest.CaptureFixture[str], command: tuple[Main, tuple[str, ...]]

@@ -171,6 +171,7 @@ def test_parse_bot_list() -> None:
         assert says in str(caught.value)
 
 
+@pytest.mark.extra("tournament")  # the tournament table
 @pytest.mark.parametrize(
     ("prog", "bots", "labels"),
     [
@@ -188,6 +189,7 @@ def test_both_commands_label_a_bot_named_twice_alike(
     assert code == 0 and json.loads(out)["policies"] == labels
 
 
+@pytest.mark.extra("tournament")
 def test_both_libraries_run_a_tournament_by_bot_names() -> None:
     mixed = packing.tournament(players=["random", "random"], games=1, seed=2)
     assert mixed.policies == ("random", "random#2")

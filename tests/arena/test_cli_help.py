@@ -134,10 +134,10 @@ def test_a_missing_subcommand_is_named_by_the_commands_not_an_internal_dest(
 
 @pytest.mark.parametrize("prog", sorted(PARSERS))
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
+@pytest.mark.extra("completion")
 def test_print_completion_writes_the_shells_script(
     prog: str, shell: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("shtab", reason="the completion extra is not installed")
     assert MAINS[prog](["--print-completion", shell]) == 0
     script = capsys.readouterr().out
     subcommands = [p.prog.split()[1] for p in all_parsers(PARSERS[prog]()) if p.prog != prog]
@@ -164,9 +164,9 @@ def _bash_completes(script: str, prog: str, words: Sequence[str]) -> list[str]:
     return done.stdout.split()
 
 
+@pytest.mark.extra("completion")
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash on this machine")
 def test_bash_completes_commands_options_and_choices(capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("shtab", reason="the completion extra is not installed")
     assert packing.cli.main(["--print-completion", "bash"]) == 0
     script = capsys.readouterr().out
     assert _bash_completes(script, "packing", ["packing", "dec"]) == ["deck", "decks"]
@@ -197,8 +197,8 @@ def test_print_completion_refuses_another_shell(capsys: pytest.CaptureFixture[st
     assert "'fish'" in capsys.readouterr().err
 
 
+@pytest.mark.extra("completion")
 def test_completion_option_is_on_a_bare_parser_too(capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("shtab", reason="the completion extra is not installed")
     parser = Parser(prog="demo")
     add_completion_option(parser)
     with pytest.raises(SystemExit) as done:

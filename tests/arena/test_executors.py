@@ -40,6 +40,7 @@ def test_bad_choices_are_refused_before_any_work() -> None:
             pass
 
 
+@pytest.mark.extra("dask")
 def test_an_unreachable_scheduler_is_one_clear_error_soon() -> None:
     start = time.monotonic()
     with pytest.raises(ExecutorError, match="cannot reach the Dask scheduler 'tcp://127.0.0.1:9'"):

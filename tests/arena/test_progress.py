@@ -90,8 +90,8 @@ def without_tqdm(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+@pytest.mark.extra("progress")
 def test_a_terminal_gets_a_tqdm_bar_when_tqdm_is_installed() -> None:
-    pytest.importorskip("tqdm", reason="needs the progress extra (tqdm)")
     clock, out = Clock(), Terminal()
     with progress(4, desc="bar", unit="deal", file=out, clock=clock) as bar:
         clock.now = DELAY

@@ -8,8 +8,6 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="the openspiel extra is part of the test extra")
-
 import express  # noqa: E402
 import express.cli  # noqa: E402
 import packing  # noqa: E402

@@ -215,6 +215,7 @@ def test_bot_names_options_and_errors() -> None:
         bot(3)  # type: ignore[arg-type]
 
 
+@pytest.mark.extra("tournament")
 def test_tournament_seats_loaders_with_their_bots() -> None:
     from packing import tournament
     from packing.game import Game

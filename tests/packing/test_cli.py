@@ -151,6 +151,7 @@ def test_more_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], quo
     assert err.count("\n") == 1 and quoted in err
 
 
+@pytest.mark.extra("plot")
 def test_plot_commands_write_pngs(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

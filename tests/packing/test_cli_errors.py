@@ -154,7 +154,7 @@ def test_binary_or_non_utf8_deck(tmp_path: Path, kind: str, packing: Run) -> Non
         ["stats"],
         ["grab", "--roll", "3,2,3,0,1", "--revealed", "a"],
         ["table", "build"],
-        ["plot", "deck", "--out", "pictures"],
+        pytest.param(["plot", "deck", "--out", "pictures"], marks=pytest.mark.extra("plot")),
         ["deck"],
     ],
 )
@@ -383,6 +383,7 @@ def test_plurals_for_one(tmp_path: Path, packing: Run) -> None:
     assert "pile of 1 truck\n" in grab.stdout
 
 
+@pytest.mark.extra("progress")
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
     """Interrupt a real build once it has saved work: one line naming the checkpoint, 130."""
     environment = dict(

@@ -57,8 +57,8 @@ def test_the_mask_and_decode_agree_with_encode() -> None:
                 CODEC.decode(state, int(number))
 
 
+@pytest.mark.extra("openspiel")
 def test_memoised_chance_ids_are_the_ids_encoded_at_the_node() -> None:
-    pytest.importorskip("pyspiel", reason="the openspiel extra is part of the test extra")
     import pyspiel
 
     import packing.openspiel  # noqa: F401  (registers the game)

@@ -307,6 +307,7 @@ def test_decks_random_writes_valid_reproducible_decks(tmp_path: Path) -> None:
     assert load_deck(files[0]) != load_deck(files[1])
 
 
+@pytest.mark.extra("plot")
 def test_decks_compare_json_and_picture(tmp_path: Path) -> None:
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     save_deck(TINY_DECK, a)
@@ -363,7 +364,7 @@ def test_decks_optimise_writes_a_deck_that_keeps_the_facts(tmp_path: Path) -> No
         (["decks", "optimise", "--objective", "beauty"], "'beauty'"),
         (["decks", "optimise", "--objective", "skill", "--budget", "-1"], "--budget"),
         (["decks", "optimise", "--objective", "skill", "--cluster", "remote:3"], "'remote:3'"),
-        (
+        pytest.param(
             [
                 "decks",
                 "optimise",
@@ -375,8 +376,13 @@ def test_decks_optimise_writes_a_deck_that_keeps_the_facts(tmp_path: Path) -> No
                 "tcp://127.0.0.1:9",
             ],
             "'tcp://127.0.0.1:9'",
+            marks=pytest.mark.extra("dask"),
         ),
-        (["table", "build", "--force", "--scheduler", "tcp://127.0.0.1:9"], "'tcp://127.0.0.1:9'"),
+        pytest.param(
+            ["table", "build", "--force", "--scheduler", "tcp://127.0.0.1:9"],
+            "'tcp://127.0.0.1:9'",
+            marks=pytest.mark.extra("dask"),
+        ),
     ],
 )
 @pytest.mark.usefixtures("quick_unreachable_scheduler")

@@ -10,12 +10,12 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+# The rl extra: without it the root conftest.py skips this file (NEEDS_EXTRA), naming it.
+import gymnasium
+import gymnasium.utils.env_checker as env_checker
 import numpy as np
+import pettingzoo.test as pettingzoo_test
 import pytest
-
-pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the rl extra is in the test extra")
-env_checker = pytest.importorskip("gymnasium.utils.env_checker")
-gymnasium = pytest.importorskip("gymnasium")
 
 import packing  # noqa: E402
 from packing import Game, PackingError, bot  # noqa: E402

@@ -1,0 +1,1 @@
+"""Scripts the Makefile and CI run on the checkout (not part of the installed package)."""
