@@ -383,7 +383,6 @@ def test_plurals_for_one(tmp_path: Path, packing: Run) -> None:
     assert "pile of 1 truck\n" in grab.stdout
 
 
-@pytest.mark.extra("progress")
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
     """Interrupt a real build once it has saved work: one line naming the checkpoint, 130."""
     environment = dict(
