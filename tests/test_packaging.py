@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 OPTIONAL = PYPROJECT["project"]["optional-dependencies"]
 #: The extras that are tools for working on the project, not features of the library.
-TOOL_EXTRAS = {"all", "test", "test-core", "docs", "dev"}
+TOOL_EXTRAS = {"all", "test", "test-core", "docs", "examples", "dev"}
 
 
 def own_extras(group: list[str]) -> set[str]:
