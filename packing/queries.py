@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from arena.memo import IdentityMemo
+from arena.progress import progress as show_progress
 from packing.checks import cargo_arg, positive_int_arg, time_limit_arg, trucks_arg
 from packing.errors import PackingError
 from packing.model import Cargo, LoadPlan, Truck
@@ -37,12 +38,15 @@ def best_truck(
     top: int | None = None,
     time_limit: float | None = None,
     use_table: bool = True,
+    progress: bool = False,
 ) -> list[LoadPlan]:
     """Optimal plans for ``cargo`` on ``trucks``, least penalty first (ties keep input order).
 
     With ``top=k`` only the best ``k`` plans are returned and only they are solved when the
     deck's table is available; without a table, a truck whose penalty floor (see
     :func:`packing.rules.penalty_floor`) shows it cannot make the top ``k`` is never solved.
+    ``progress`` shows the trucks solved on stderr once solving has run a while
+    (:mod:`arena.progress`).
 
     >>> from packing import SAMPLE_DECK
     >>> plans = best_truck(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK, top=1)
@@ -58,7 +62,11 @@ def best_truck(
     table = _table(trucks, use_table)
     ranking = table.rank(cargo) if table is not None else None
     if ranking is not None:
-        plans = [solve(cargo, truck, time_limit=time_limit) for truck, _ in ranking[:wanted]]
+        with show_progress(wanted, desc="solving trucks", unit="truck", enabled=progress) as bar:
+            plans = []
+            for truck, _ in ranking[:wanted]:
+                plans.append(solve(cargo, truck, time_limit=time_limit))
+                bar.update()
         for plan, (_, expected) in zip(plans, ranking):
             if plan.optimal and plan.penalty != expected:
                 raise TableError(
@@ -69,19 +77,24 @@ def best_truck(
     floors = [penalty_floor(capacity=t.capacity, volume=cargo.volume) for t in trucks]
     order = sorted(range(len(trucks)), key=lambda i: (floors[i], i))
     solved: list[tuple[int, int, LoadPlan]] = []  # (penalty, input index, plan)
-    for i in order:
-        if len(solved) >= wanted and (floors[i], i) > solved[wanted - 1][:2]:
-            break  # every truck left has a floor above the k-th best: none can enter
-        plan = solve(cargo, trucks[i], time_limit=time_limit)
-        solved.append((plan.penalty, i, plan))
-        solved.sort(key=lambda entry: entry[:2])
+    # With ``top`` the floors may stop the solving early: how many trucks is not known ahead.
+    total = len(trucks) if top is None else None
+    with show_progress(total, desc="solving trucks", unit="truck", enabled=progress) as bar:
+        for i in order:
+            if len(solved) >= wanted and (floors[i], i) > solved[wanted - 1][:2]:
+                break  # every truck left has a floor above the k-th best: none can enter
+            plan = solve(cargo, trucks[i], time_limit=time_limit)
+            solved.append((plan.penalty, i, plan))
+            solved.sort(key=lambda entry: entry[:2])
+            bar.update()
     return [plan for _, _, plan in solved[:wanted]]
 
 
 def rank_trucks(
-    cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool = True
+    cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool = True, progress: bool = False
 ) -> list[tuple[Truck, int]]:
-    """Every truck with its optimal penalty for ``cargo``, least first (ties keep input order).
+    """Every truck with its optimal penalty for ``cargo``, least first (ties keep input order);
+    ``progress`` shows the trucks solved, without a table, on stderr (:mod:`arena.progress`).
 
     >>> from packing import SAMPLE_DECK
     >>> [(t.name, p) for t, p in rank_trucks(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK)[:3]]
@@ -93,12 +106,16 @@ def rank_trucks(
     ranking = table.rank(cargo) if table is not None else None
     if ranking is not None:
         return ranking
-    return [(plan.truck, plan.penalty) for plan in best_truck(cargo, trucks, use_table=False)]
+    plans = best_truck(cargo, trucks, use_table=False, progress=progress)
+    return [(plan.truck, plan.penalty) for plan in plans]
 
 
-def expected_penalty(cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool = True) -> Fraction:
+def expected_penalty(
+    cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool = True, progress: bool = False
+) -> Fraction:
     """The exact expected optimal penalty of taking a truck uniformly at random from ``trucks``
-    (a blind draw from a pile), to compare with grabbing a revealed truck.
+    (a blind draw from a pile), to compare with grabbing a revealed truck; ``progress`` as for
+    :func:`rank_trucks`.
 
     >>> from packing import SAMPLE_DECK
     >>> expected_penalty(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK)
@@ -112,7 +129,7 @@ def expected_penalty(cargo: Cargo, trucks: Sequence[Truck], *, use_table: bool =
     blind = table.blind_draw(cargo) if table is not None else None
     if blind is not None:
         return blind
-    ranking = rank_trucks(cargo, trucks, use_table=False)
+    ranking = rank_trucks(cargo, trucks, use_table=False, progress=progress)
     return Fraction(sum(penalty for _, penalty in ranking), len(trucks))
 
 

@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from arena.progress import Progress
+from arena.progress import progress as show_progress
 from packing.errors import PackingError
 from packing.model import Cargo, LoadPlan, Truck
 from packing.odds import ROLLS, roll_counts
@@ -313,10 +315,15 @@ class Ranking:
 
 
 def ranking(
-    cargo: Cargo, deck: Sequence[Truck], *, plans: Sequence[LoadPlan] | None = None
+    cargo: Cargo,
+    deck: Sequence[Truck],
+    *,
+    plans: Sequence[LoadPlan] | None = None,
+    progress: bool = False,
 ) -> Ranking:
     """``deck`` ranked for ``cargo`` (from the deck's table when there is one), or, given the
     ``plans`` of :func:`packing.best_truck`, those plans ranked with the first as the best.
+    ``progress`` shows the trucks solved, without a table, on stderr (:mod:`arena.progress`).
 
     >>> from packing import SAMPLE_DECK
     >>> r = ranking(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK)
@@ -327,9 +334,9 @@ def ranking(
         entries = tuple(RankedTruck(p.truck, p.penalty, p.optimal) for p in plans)
         best = plans[0] if plans else None
     else:
-        entries = tuple(RankedTruck(t, p) for t, p in rank_trucks(cargo, deck))
+        entries = tuple(RankedTruck(t, p) for t, p in rank_trucks(cargo, deck, progress=progress))
         best = None
-    return Ranking(cargo, entries, expected_penalty(cargo, deck), best)
+    return Ranking(cargo, entries, expected_penalty(cargo, deck, progress=progress), best)
 
 
 @dataclass(frozen=True)
@@ -351,19 +358,23 @@ class Choice:
         }
 
 
-def grab_decision(cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck]) -> list[Choice]:
+def grab_decision(
+    cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck], *, progress: bool = False
+) -> list[Choice]:
     """Every option of the grab, best first: take a revealed truck (its optimal penalty) or
     draw the top of the pile (the exact expected penalty of a uniform draw from ``pile``).
-    Ties keep the order revealed trucks first, then the pile.
+    Ties keep the order revealed trucks first, then the pile. ``progress`` shows the trucks
+    solved, without a table, on stderr (:mod:`arena.progress`).
 
     >>> from packing import SAMPLE_DECK
     >>> choices = grab_decision(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK[:3], SAMPLE_DECK[3:])
     >>> [(c.label, c.expected_penalty) for c in choices]
     [('the pile', Fraction(110, 9)), ('S03', Fraction(20, 1)), ('S02', Fraction(22, 1)), ('S01', Fraction(24, 1))]
     """
-    options = [Choice(t, Fraction(p)) for t, p in rank_trucks(cargo, revealed)] if revealed else []
+    ranked = rank_trucks(cargo, revealed, progress=progress) if revealed else []
+    options = [Choice(t, Fraction(p)) for t, p in ranked]
     if pile:
-        options.append(Choice(None, expected_penalty(cargo, pile)))
+        options.append(Choice(None, expected_penalty(cargo, pile, progress=progress)))
     if not options:
         raise PackingError("grab_decision needs a revealed truck or a pile to draw from")
     return sorted(options, key=lambda c: c.expected_penalty)
@@ -386,10 +397,14 @@ class GrabAdvice:
         }
 
 
-def grab_advice(cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck]) -> GrabAdvice:
-    """:func:`grab_decision` together with the closest-capacity heuristic's pick."""
+def grab_advice(
+    cargo: Cargo, revealed: Sequence[Truck], pile: Sequence[Truck], *, progress: bool = False
+) -> GrabAdvice:
+    """:func:`grab_decision` (``progress`` as there) together with the closest-capacity
+    heuristic's pick."""
     heuristic = closest_capacity(cargo, revealed) if revealed else None
-    return GrabAdvice(cargo, tuple(grab_decision(cargo, revealed, pile)), heuristic)
+    choices = grab_decision(cargo, revealed, pile, progress=progress)
+    return GrabAdvice(cargo, tuple(choices), heuristic)
 
 
 def capacity_preference(capacity: int, volume: int) -> tuple[int, int]:
@@ -436,7 +451,12 @@ class HeuristicReport:
 
 
 def heuristic_loss(
-    table: OptimalTable, *, revealed: int = 0, samples: int = 200, seed: int = 0
+    table: OptimalTable,
+    *,
+    revealed: int = 0,
+    samples: int = 200,
+    seed: int = 0,
+    progress: bool = False,
 ) -> HeuristicReport:
     """Penalty lost by the closest-capacity heuristic against the optimal grab.
 
@@ -445,8 +465,23 @@ def heuristic_loss(
     takes the better of the best revealed truck and a blind draw, the heuristic player the
     revealed truck closest in capacity. The revealed sets are sampled (``samples`` ≥ 1 of
     them, the same for every roll, from ``seed``); the mean is over rolls weighted exactly.
+    ``progress`` shows the revealed sets done on stderr (:mod:`arena.progress`).
     """
     table = _table_arg(table, "heuristic_loss")
+    total = 1 if revealed <= 0 else samples if isinstance(samples, int) else None
+    with _sets_progress(total, progress) as bar:
+        return _heuristic_loss(table, revealed, samples, seed, bar)
+
+
+def _sets_progress(total: int | None, enabled: bool) -> Progress:
+    """The progress of the heuristic's revealed sets (:func:`heuristic_loss`)."""
+    return show_progress(total, desc="heuristic loss", unit="revealed set", enabled=enabled)
+
+
+def _heuristic_loss(
+    table: OptimalTable, revealed: int, samples: int, seed: int, bar: Progress
+) -> HeuristicReport:
+    """:func:`heuristic_loss` on a checked table, each revealed set done counted on ``bar``."""
     penalties = table.penalties.astype(np.int64)
     weights = roll_weights(table) / ROLLS
     volumes = np.array([c.volume for c in table.cargos])
@@ -483,6 +518,7 @@ def heuristic_loss(
         i = int(np.argmax(loss))
         if loss[i] > worst:
             worst, worst_at = float(loss[i]), (i, subset)
+        bar.update()
     return HeuristicReport(
         revealed=max(revealed, 0),
         mean_loss=total / len(subsets),
@@ -560,17 +596,19 @@ class DeckStats:
         }
 
 
-def deck_stats(table: OptimalTable, *, samples: int = 200, seed: int = 0) -> DeckStats:
+def deck_stats(
+    table: OptimalTable, *, samples: int = 200, seed: int = 0, progress: bool = False
+) -> DeckStats:
     """:func:`truck_stats` and :func:`heuristic_loss` (0, 4 and 6 revealed, as far as the
-    deck is larger) of one table, with the exact mean load volume."""
+    deck is larger) of one table, with the exact mean load volume; ``progress`` shows the
+    revealed sets done on stderr (:mod:`arena.progress`)."""
     table = _table_arg(table, "deck_stats")
     counts = roll_counts()
     mean_volume = Fraction(sum(c.volume * n for c, n in counts.items()), ROLLS)
-    heuristics = tuple(
-        heuristic_loss(table, revealed=k, samples=samples, seed=seed)
-        for k in (0, 4, 6)
-        if k < len(table.deck)
-    )
+    reveals = [k for k in (0, 4, 6) if k < len(table.deck)]
+    total = sum(1 if k == 0 else samples for k in reveals) if isinstance(samples, int) else None
+    with _sets_progress(total, progress) as bar:
+        heuristics = tuple(_heuristic_loss(table, k, samples, seed, bar) for k in reveals)
     return DeckStats(table, tuple(truck_stats(table)), heuristics, mean_volume)
 
 

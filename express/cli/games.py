@@ -1,8 +1,8 @@
 """``express play``, ``express tournament`` and ``express solve``: games between bots.
 
 * ``express play --players search,greedy,random [--seed 1] [--caboose NAME|random]
-  [--rounds N] [--hindsight] [--json]`` — one game turn by turn: every turn's draw, hand and
-  play, the trains as rows of cards after each round (a face-down card shows as ``~``), then the
+  [--rounds N] [--hindsight] [--json]`` — one game turn by turn, each turn printed as it is
+  played (the JSON comes whole at the end): every turn's draw, hand and play, the trains as rows of cards after each round (a face-down card shows as ``~``), then the
   final scoring with the run award and the caboose (and, with ``--hindsight``, the best train
   each player could have built from the cards it saw).
 * ``express tournament --players search,greedy,random --games 2000 [--seed 1] [--match]
@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from arena import TournamentResult, play
+from arena import Action, Policy, TournamentResult, play
 from arena.cli import (
     add_checkpoint_option,
     add_command,
@@ -77,14 +80,63 @@ def _bot_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     return {name: {"simulations": args.simulations} for name in OPENSPIEL_BOTS}
 
 
+@dataclass
+class _TurnLog:
+    """The turn log of a game under way, printed as it grows: each line once, flushed at once,
+    so a game between slow bots shows every turn as it is played. The lines are those of
+    :func:`express.report.play_text`, whose text of a game under way is the start of the
+    finished game's text."""
+
+    game: Game
+    labels: list[str]
+    seed: int
+    printed: int = 0
+    events: int = -1
+
+    def show(self, text: str) -> None:
+        """Print the lines of ``text`` (the log so far) not printed yet."""
+        lines = text.splitlines()
+        for line in lines[self.printed :]:
+            print(line)
+        sys.stdout.flush()
+        self.printed = max(self.printed, len(lines))
+
+    def update(self) -> None:
+        """Print what happened since the last call (nothing before a random caboose shows)."""
+        events = len(self.game.events)
+        if events != self.events and not self.game.caboose_pending:
+            self.events = events
+            self.show(play_text(self.game, self.labels, self.seed))
+
+
+@dataclass(frozen=True)
+class _Logged:
+    """A seat's policy that prints the turn log so far before each of its decisions: what the
+    others played shows while this one thinks."""
+
+    policy: Policy
+    log: _TurnLog
+
+    def act(
+        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
+        self.log.update()
+        return self.policy.act(observation, legal_actions, rng)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     names = players_of(args)
     options = _bot_options(args)
     game = Game(len(names), caboose=args.caboose, rounds=args.rounds)
-    play(game, [bot(name, **options.get(name, {})) for name in names], args.seed)
+    bots = [bot(name, **options.get(name, {})) for name in names]
     labels = list(seat_labels(names))
     if not args.json:
-        return output(play_text(game, labels, args.seed, args.hindsight))
+        # The turns as they happen; the scoring (and the hindsight) once the game is over.
+        log = _TurnLog(game, labels, args.seed)
+        play(game, [_Logged(policy, log) for policy in bots], args.seed)
+        log.show(play_text(game, labels, args.seed, args.hindsight))
+        return 0
+    play(game, bots, args.seed)
     data: dict[str, Any] = {"players": labels, "seed": args.seed} | game.to_dict()
     if args.hindsight:
         data["hindsight"] = [h.to_dict() for h in hindsight(game)]

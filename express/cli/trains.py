@@ -161,6 +161,7 @@ def cmd_best(args: argparse.Namespace) -> int:
         count_optimal=args.count,
         node_limit=args.node_limit,
         time_limit=args.time_limit,
+        progress=True,
     )
     if args.json:
         return output(json.dumps(result.to_dict(), indent=2))

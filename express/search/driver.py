@@ -9,8 +9,11 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from express.caboose_bounds import met_rules
+from arena.progress import Progress
+from arena.progress import progress as show_progress
+from express.caboose_bounds import MetRules, met_rules
 from express.cabooses import Caboose, caboose_named
 from express.cards import Card, parse_deck
 from express.errors import LimitError, PoolError, type_error
@@ -33,6 +36,7 @@ def best_train(
     count_optimal: bool = False,
     node_limit: int | None = None,
     time_limit: float | None = None,
+    progress: bool = False,
 ) -> TrainSolution:
     """The train of exactly ``length`` cards from the pool ``cards`` with the highest solo score.
 
@@ -40,7 +44,8 @@ def best_train(
     is accepted too); ``caboose`` a :class:`Caboose` or its name. ``node_limit`` (states) and
     ``time_limit`` (seconds) must be positive and finite; they stop the search early, returning
     the best train found with ``optimal=False``. See :mod:`express.search` for the search, its
-    bound and why the bound is admissible.
+    bound and why the bound is admissible. ``progress`` shows the states searched on stderr
+    once the search has run a while (:mod:`arena.progress`).
 
     >>> result = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 4, count_optimal=True)
     >>> str(result.train), result.value, result.longest_run, result.score, result.count
@@ -68,7 +73,11 @@ def best_train(
         )
     if caboose is not None and not isinstance(caboose, (Caboose, str)):
         raise type_error("best_train: caboose", "a Caboose, its name or None", caboose)
-    for name, flag in (("bonus", bonus), ("count_optimal", count_optimal)):
+    for name, flag in (
+        ("bonus", bonus),
+        ("count_optimal", count_optimal),
+        ("progress", progress),
+    ):
         if not isinstance(flag, bool):
             raise type_error(f"best_train: {name}", "a bool", flag)
     _check_limits(node_limit, time_limit)
@@ -82,6 +91,7 @@ def best_train(
         node_limit=node_limit,
         time_limit=time_limit,
         split=True,
+        progress=progress,
     )
 
 
@@ -156,6 +166,31 @@ def single_search(
     )
 
 
+class _Shown(Search):
+    """A search that shows its states searched on a :class:`~arena.progress.Progress` (plus
+    ``before``, the states of the searches run before it) as it enters each state of its first
+    two levels: often enough to see it move, too seldom to slow the search."""
+
+    def __init__(self, *args: Any, bar: Progress, before: int, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.bar = bar
+        self.before = before
+        # The first two levels below the root, whose k is the length minus 1 or 2.
+        self.shown_from = args[2] - 2
+
+    def solve(self, k: int, last: int, cur: int, longest: int, alpha: int) -> tuple[int, bool, int]:
+        if k >= self.shown_from:
+            self.bar.advance_to(self.before + self.nodes)
+        return super().solve(k, last, cur, longest, alpha)
+
+
+def _search(bar: Progress, before: int, *args: Any, **options: Any) -> Search:
+    """A :class:`Search` of ``args`` and ``options``, shown on ``bar`` when that is enabled."""
+    if bar.enabled:
+        return _Shown(*args, bar=bar, before=before, **options)
+    return Search(*args, **options)
+
+
 @dataclass(frozen=True)
 class _Outcome:
     """What one search of :func:`_solve` found.
@@ -197,6 +232,7 @@ def _solve(
     node_limit: int | None,
     time_limit: float | None,
     split: bool,
+    progress: bool = False,
 ) -> TrainSolution:
     """:func:`best_train` on checked arguments; ``split=False`` runs the single search whose
     bound only adds the caboose's points while the caboose is open (:func:`single_search`)."""
@@ -212,14 +248,54 @@ def _solve(
     start = Train() if start is None else start
     began = time.perf_counter()
     deadline = None if time_limit is None else began + time_limit
-    last, cur, longest = root_state(start, bonus)
     rules = (
         met_rules(caboose) if split and caboose is not None and not caboose.is_relative else None
     )
 
+    with show_progress(None, desc="best train", unit="state", enabled=progress) as bar:
+        return _searches(
+            pool,
+            length,
+            start=start,
+            bonus=bonus,
+            caboose=caboose,
+            rules=rules,
+            count_optimal=count_optimal,
+            node_limit=node_limit,
+            deadline=deadline,
+            began=began,
+            bar=bar,
+        )
+
+
+def _searches(
+    pool: Counter[Card],
+    length: int,
+    *,
+    start: Train,
+    bonus: bool,
+    caboose: Caboose | None,
+    rules: MetRules | None,
+    count_optimal: bool,
+    node_limit: int | None,
+    deadline: float | None,
+    began: float,
+    bar: Progress,
+) -> TrainSolution:
+    """The plain search and, with met-case ``rules``, the met-case search, shown on ``bar``."""
+    last, cur, longest = root_state(start, bonus)
     # Without met-case rules: one search, the caboose's points added while it is open.
-    search = Search(
-        pool, start, length, bonus, None if rules else caboose, count_optimal, node_limit, deadline
+    search = _search(
+        bar,
+        0,
+        pool,
+        start,
+        length,
+        bonus,
+        None if rules else caboose,
+        count_optimal,
+        node_limit,
+        deadline,
     )
     search.greedy(length, last, cur, longest)
     found = _run(search, length, last, cur, longest, 0)
@@ -233,8 +309,18 @@ def _solve(
         points = caboose.points
         alpha = max(0, found.value - points + (0 if count_optimal else 1)) if found.proven else 0
         remaining = None if node_limit is None else max(0, node_limit - nodes)
-        met = Search(
-            pool, start, length, bonus, caboose, count_optimal, remaining, deadline, met=rules
+        met = _search(
+            bar,
+            nodes,
+            pool,
+            start,
+            length,
+            bonus,
+            caboose,
+            count_optimal,
+            remaining,
+            deadline,
+            met=rules,
         )
         met_found = _run(met, length, last, cur, longest, alpha)
         nodes += met.nodes
@@ -248,6 +334,7 @@ def _solve(
                 met_found.count if met_found.value + points == best else 0
             )
 
+    bar.advance_to(nodes)
     return _solution(
         start,
         [o.moves for o in outcomes if len(o.moves) == length],

@@ -51,8 +51,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_best(args: argparse.Namespace) -> int:
     cargo, deck = cargo_of(args), deck_of(args)
-    plans = [verify(p) for p in best_truck(cargo, deck, top=args.top, time_limit=args.time_limit)]
-    result = ranking(cargo, deck, plans=plans)
+    found = best_truck(cargo, deck, top=args.top, time_limit=args.time_limit, progress=True)
+    plans = [verify(p) for p in found]
+    result = ranking(cargo, deck, plans=plans, progress=True)
     if args.json:
         print_json(result.to_dict())
         return 0
@@ -78,7 +79,7 @@ def cmd_grab(args: argparse.Namespace) -> int:
         pile = [t for t in deck if t not in revealed]
     if not revealed and not pile:
         raise UsageError("nothing to choose from: give --revealed trucks or a --pile")
-    advice = grab_advice(cargo, revealed, pile)
+    advice = grab_advice(cargo, revealed, pile, progress=True)
     if args.json:
         print_json(advice.to_dict())
         return 0

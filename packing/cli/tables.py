@@ -208,7 +208,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     deck = deck_of(args)
     roll = cargo_of(args) if (args.roll is not None or args.cargo is not None) else None
     table = table_for(deck)
-    stats = deck_stats(table, samples=args.samples)
+    stats = deck_stats(table, samples=args.samples, progress=True)
     roll_ranking = ranking(roll, deck) if roll is not None else None
     if args.json:
         data = stats.to_dict()
