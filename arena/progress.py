@@ -34,6 +34,8 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import IO, Any
 
+from arena.text import plural
+
 __all__ = ["DELAY", "EVERY", "Progress", "progress"]
 
 DELAY = 2.0
@@ -60,13 +62,6 @@ def _tqdm() -> Any:
         return importlib.import_module("tqdm.auto").tqdm
     except ImportError:
         return None
-
-
-def _plural(unit: str) -> str:
-    """``deal`` → ``deals``, ``entry`` → ``entries``."""
-    if unit.endswith("y") and unit[-2:-1] not in ("a", "e", "o", "u"):
-        return unit[:-1] + "ies"
-    return unit + "s"
 
 
 def _duration(seconds: float) -> str:
@@ -159,12 +154,11 @@ class Progress:
 
     def _line(self, now: float) -> None:
         elapsed = now - self._started
-        count = f"{self.done:,}"
         if self.total is not None:
             percent = 100 * self.done // self.total if self.total else 100
-            count += f"/{self.total:,} {_plural(self.unit)} ({percent}%)"
+            count = f"{self.done:,}/{plural(self.total, self.unit)} ({percent}%)"
         else:
-            count += f" {_plural(self.unit)}"
+            count = plural(self.done, self.unit)
         text = f"{self.desc}: {count}, {_duration(elapsed)} elapsed"
         made = self.done - self._start_count
         if self.total is not None and 0 < made and self.done < self.total:
