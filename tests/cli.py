@@ -17,3 +17,16 @@ class Done:
 
 Run = Callable[..., Done]
 """A fixture's runner: ``run(*argv)`` calls the command and returns what it did."""
+
+
+def assert_usage_error(result: Done, prog: str, *quoted: str) -> str:
+    """Exit 2, nothing on stdout, one ``PROG: error:`` line holding each of ``quoted``; the line."""
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"{prog}: error: "), lines[0]
+    for text in quoted:
+        assert text in lines[0], lines[0]
+    return lines[0]

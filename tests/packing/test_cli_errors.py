@@ -22,7 +22,7 @@ import packing.table.registry as table_module
 from packing import SAMPLE_DECK, Truck, load_deck, parse_deck
 from packing.cli import main
 from packing.table import OptimalTable, build_table, table_filename
-from tests.cli import Done, Run
+from tests.cli import Done, Run, assert_usage_error
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL_DECK_TEXT = "a height 1\n###\n###\n\nb height 3\n##\n##\n"
@@ -51,15 +51,7 @@ def packing(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch)
 
 def assert_error(result: Done, *quoted: str) -> str:
     """Exit 2, nothing on stdout, one ``packing: error:`` line quoting the input; the line."""
-    assert "Traceback" not in result.stderr, result.stderr
-    assert result.returncode == 2, result.stderr
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("packing: error: ")
-    for text in quoted:
-        assert text in lines[0]
-    return lines[0]
+    return assert_usage_error(result, "packing", *quoted)
 
 
 def assert_json_error(result: Done, *quoted: str) -> str:

@@ -29,7 +29,7 @@ from packing.render import labels
 from packing.solver import LARGEST_MODEL, _geometry, model_size, solve
 from packing.table import OptimalTable
 from packing.verify import verify
-from tests.cli import Done, Run
+from tests.cli import Done, Run, assert_usage_error
 
 #: A variant truck far beyond the cards whose capacity (45,000) passes int16's 32,767.
 WIDE_MASK = "/".join(["#" * 30] * 30)
@@ -55,15 +55,7 @@ def packing(
 
 def assert_error(result: Done, *quoted: str) -> str:
     """Exit 2, nothing on stdout, one ``packing: error:`` line quoting the input; the line."""
-    assert "Traceback" not in result.stderr, result.stderr
-    assert result.returncode == 2, result.stderr
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("packing: error: ")
-    for text in quoted:
-        assert text in lines[0], lines[0]
-    return lines[0]
+    return assert_usage_error(result, "packing", *quoted)
 
 
 # --- crashes: a variant truck's capacity past int16 -------------------------------------------
