@@ -103,6 +103,7 @@ def assert_stopped(process: subprocess.Popen[str], err: str, workers: set[int]) 
     assert not any(alive(pid) for pid in workers), "a worker outlived its parent"
 
 
+@pytest.mark.extra("tournament")
 def test_ctrl_c_stops_a_billion_deal_tournament_and_keeps_its_deals(tmp_path: Path) -> None:
     process = start(
         tmp_path,

@@ -126,6 +126,7 @@ def same(result: TournamentResult, full: TournamentResult) -> None:
     assert json.dumps(result.to_dict(records=True)) == json.dumps(full.to_dict(records=True))
 
 
+@pytest.mark.extra("tournament")
 def test_interrupted_at_random_points_and_resumed_gives_the_uninterrupted_result(
     tmp_path: Path,
 ) -> None:
@@ -175,6 +176,7 @@ class StopAtSubmit(Executor):
         return future
 
 
+@pytest.mark.extra("tournament")
 def test_resuming_through_an_executor_and_extending_a_tournament(tmp_path: Path) -> None:
     path = tmp_path / "run.ckpt"
     options: dict[str, Any] = {"seed": 2, "progress": False, "checkpoint": path, "chunk": 3}
@@ -203,6 +205,7 @@ def test_resuming_through_an_executor_and_extending_a_tournament(tmp_path: Path)
         {"policies": [AlwaysBank(), AlwaysKeep()]},
     ],
 )
+@pytest.mark.extra("tournament")
 def test_a_tournament_checkpoint_of_other_arguments_is_refused(
     tmp_path: Path, change: dict[str, Any]
 ) -> None:
@@ -225,6 +228,7 @@ def _four_rounds() -> DiceRace:
     return DiceRace(rounds=4)
 
 
+@pytest.mark.extra("tournament")
 def test_a_billion_deals_start_at_once() -> None:
     # Seeds are made as deals are handed out: stopping after a few deals takes no time at all.
     result = tournament(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pickle
 import xml.etree.ElementTree as ET
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -88,6 +89,7 @@ def result() -> TournamentResult:
     )
 
 
+@pytest.mark.extra("tournament")
 def test_a_tournament_repr_is_a_summary() -> None:
     outcome = result()
     text = repr(outcome)
@@ -100,6 +102,7 @@ def test_a_tournament_repr_is_a_summary() -> None:
     assert copy == outcome and copy.records == outcome.records and repr(copy) == text
 
 
+@pytest.mark.extra("tournament")
 def test_a_tournament_as_html() -> None:
     outcome = result()
     root = ET.fromstring(outcome._repr_html_())
