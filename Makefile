@@ -144,4 +144,4 @@ sdist-check:
 	cd $(SDIST_VENV)/src/* && ../../bin/python -m pytest -p no:cacheprovider -m "not slow" -rfEs $(SDIST_TESTS)
 
 clean:
-	rm -rf $(VENV) $(FLOORS_VENV) $(CORE_VENV) $(SDIST_VENV) build *.egg-info
+	rm -rf $(VENV) $(FLOORS_VENV) $(CORE_VENV) $(SDIST_VENV) build *.egg-info docs/_build
