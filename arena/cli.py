@@ -45,9 +45,7 @@ import json
 import math
 import os
 import re
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
@@ -55,7 +53,13 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import arena
 from arena.errors import ArenaError
-from arena.executors import MAX_WORKERS, executor_from, parse_cluster, usable_cores
+from arena.executors import (
+    MAX_WORKERS,
+    executor_from,
+    interrupts_ignored,
+    parse_cluster,
+    usable_cores,
+)
 from arena.extras import MissingExtraError, import_extra
 from arena.tournament import seat_labels
 
@@ -489,20 +493,6 @@ def fail(prog: str, message: str, *, as_json: bool) -> int:
     return EXIT_USAGE
 
 
-@contextmanager
-def _no_second_interrupt() -> Iterator[None]:
-    """Ctrl-C ignored for the moment the interruption is reported, so a second press of it
-    cannot turn the one line into a traceback."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def run_main(
     prog: str,
     parser: argparse.ArgumentParser,
@@ -565,7 +555,7 @@ def _dispatch(
         return fail(prog, message, as_json=as_json)
     except (KeyboardInterrupt, Interrupted) as interrupt:
         detail = f": {interrupt}" if isinstance(interrupt, Interrupted) else ""
-        with _no_second_interrupt():
+        with interrupts_ignored():
             print(f"{prog}: interrupted{detail}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except SystemExit as done:  # --help and --version exit through argparse

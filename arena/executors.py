@@ -37,6 +37,7 @@ import logging
 import os
 import re
 import signal
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
@@ -107,9 +108,32 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=check_workers(workers), initializer=ignore_sigint)
 
 
+@contextmanager
+def interrupts_ignored() -> Iterator[None]:
+    """Ctrl-C ignored inside the block (in the main thread; elsewhere signals cannot be set).
+
+    For the moments after a first Ctrl-C: stopping the workers and reporting the interruption.
+    A second press there would leave a pool half shut down (Python 3.11's exit hook then fails
+    on its closed pipe, a traceback) or turn the one-line report into one."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop ``pool`` now: queued work cancelled, running workers terminated, not awaited (what
-    an interrupted parent does; the results of running tasks are lost)."""
+    an interrupted parent does; the results of running tasks are lost). Ctrl-C is ignored until
+    it is done."""
+    with interrupts_ignored():
+        _stop_pool(pool)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
     if terminate is not None:
         terminate()
