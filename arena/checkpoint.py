@@ -67,13 +67,27 @@ def fingerprint(*parts: object) -> str:
     return hashlib.sha256(pickle.dumps(parts, protocol=4)).hexdigest()
 
 
+#: What unpickling damaged bytes raises (the pickle module documents "other exceptions" too:
+#: a cut or garbled stream fails in the opcode reader, a lookup, or a constructor).
+_DAMAGED = (
+    pickle.UnpicklingError,
+    EOFError,
+    AttributeError,
+    ImportError,
+    IndexError,
+    KeyError,
+    TypeError,
+    ValueError,
+)
+
+
 def _records(handle: BinaryIO, path: Path) -> tuple[dict[str, Any], dict[Hashable, Any]]:
     """The header and the entries of a checkpoint file (a torn last record is dropped)."""
     if handle.read(len(_MAGIC)) != _MAGIC:
         raise CheckpointError(f"{os.fspath(path)!r} is not a checkpoint file")
     try:
         header = pickle.load(handle)
-    except Exception:
+    except _DAMAGED:
         raise CheckpointError(f"checkpoint {os.fspath(path)!r} is damaged") from None
     if not isinstance(header, dict) or "kind" not in header or "fingerprint" not in header:
         raise CheckpointError(f"checkpoint {os.fspath(path)!r} is damaged")
@@ -81,9 +95,7 @@ def _records(handle: BinaryIO, path: Path) -> tuple[dict[str, Any], dict[Hashabl
     while True:
         try:
             batch = pickle.load(handle)
-        except EOFError:
-            break
-        except Exception:  # a record torn by a crash: its work is done again
+        except _DAMAGED:  # the end, or a record torn by a crash: its work is done again
             break
         if not isinstance(batch, list):
             break

@@ -53,6 +53,26 @@ def test_a_torn_last_record_is_dropped_and_the_rest_kept(tmp_path: Path) -> None
     assert Checkpoint(path, kind="test", fingerprint="f").entries == {1: "one", 3: "three"}
 
 
+def test_a_file_cut_anywhere_loads_a_prefix_of_its_entries_or_is_refused(tmp_path: Path) -> None:
+    # Whatever byte a crash stops the file at, opening it is a prefix of the work or one error.
+    path = tmp_path / "run.ckpt"
+    with Checkpoint(path, kind="test", fingerprint="f") as saved:
+        for k in range(4):
+            saved.add(k, ("value", k, "x" * k))
+            saved.flush()
+    whole = path.read_bytes()
+    full = {k: ("value", k, "x" * k) for k in range(4)}
+    for cut in range(len(whole)):
+        path.write_bytes(whole[:cut])
+        try:
+            with Checkpoint(path, kind="test", fingerprint="f") as resumed:
+                entries = resumed.entries
+        except CheckpointError as error:
+            assert "\n" not in str(error)
+            continue
+        assert entries == {k: full[k] for k in range(len(entries))}, cut
+
+
 @pytest.mark.parametrize(
     ("kind", "mark", "message"),
     [
