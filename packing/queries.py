@@ -55,6 +55,8 @@ def best_truck(
     """
     cargo = cargo_arg(cargo, "best_truck")
     trucks = trucks_arg(trucks, "best_truck")
+    if not trucks:  # "the best truck" of none is not an answer
+        raise PackingError("best_truck needs at least one truck, got an empty deck")
     if top is not None:
         top = positive_int_arg(top, "top", "best_truck")
     time_limit = time_limit_arg(time_limit, "best_truck")
@@ -102,6 +104,8 @@ def rank_trucks(
     """
     cargo = cargo_arg(cargo, "rank_trucks")
     trucks = trucks_arg(trucks, "rank_trucks")
+    if not trucks:  # the ranking of no trucks is empty (best_truck refuses to pick from none)
+        return []
     table = _table(trucks, use_table)
     ranking = table.rank(cargo) if table is not None else None
     if ranking is not None:

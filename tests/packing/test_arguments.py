@@ -118,7 +118,9 @@ JUNK = st.one_of(
 @given(st.sampled_from([best_truck, rank_trucks, expected_penalty]), JUNK, JUNK, JUNK)
 @example(best_truck, CARGO, SAMPLE_DECK[:3], None)
 @example(best_truck, CARGO, SAMPLE_DECK[:3], 2)
+@example(best_truck, CARGO, [], None)
 @example(rank_trucks, CARGO, SAMPLE_DECK[:3], None)
+@example(rank_trucks, CARGO, [], None)
 @example(expected_penalty, CARGO, SAMPLE_DECK[:3], None)
 def test_queries_fail_only_with_type_or_packing_errors(
     query: Callable[..., object], cargo: object, trucks: object, top: object
