@@ -60,7 +60,7 @@ else:
     pettingzoo = import_extra("pettingzoo", "rl")
     spaces = import_extra("gymnasium.spaces", "rl")
 
-__all__ = ["REWARDS", "CodecEnv", "RenderText", "SeatEnv", "agent_name"]
+__all__ = ["REWARDS", "CodecEnv", "RenderText", "SeatEnv", "agent_name", "opponent_policies"]
 
 REWARDS = ("score", "win")
 """The reward schemes (module docstring)."""
@@ -78,6 +78,26 @@ def agent_name(seat: int) -> str:
     'player_2'
     """
     return f"player_{seat}"
+
+
+def opponent_policies(
+    opponents: Sequence[str | Policy],
+    bot: Callable[[str], Policy],
+    error: Callable[[str], Exception],
+) -> list[Policy]:
+    """The policies of a one-seat environment's ``opponents``: each a bot name (``bot`` makes
+    it, the game's :func:`bot`) or a policy; anything else is the game's ``error``."""
+    if isinstance(opponents, str):
+        raise error(f"opponents is a list of bot names, not the string {opponents!r}")
+    policies = []
+    for opponent in opponents:
+        if isinstance(opponent, str):
+            policies.append(bot(opponent))
+        elif callable(getattr(opponent, "act", None)):
+            policies.append(opponent)
+        else:
+            raise error(f"an opponent is a bot name or a policy, not {opponent!r}")
+    return policies
 
 
 def _check_reward(reward: str) -> str:

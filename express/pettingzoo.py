@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.pettingzoo import CodecEnv, SeatEnv
+from arena.pettingzoo import CodecEnv, SeatEnv, opponent_policies
 from arena.protocol import GameState, Policy
 from express.bots import bot
 from express.cabooses import Caboose
@@ -127,14 +127,6 @@ def env(
     )
 
 
-def _policy(opponent: str | Policy) -> Policy:
-    if isinstance(opponent, str):
-        return bot(opponent)
-    if not callable(getattr(opponent, "act", None)):
-        raise RulesError(f"an opponent is a bot name or a policy, not {opponent!r}")
-    return opponent
-
-
 def gym_env(
     opponents: Sequence[str | Policy] = ("greedy", "greedy"),
     *,
@@ -155,9 +147,7 @@ def gym_env(
     >>> from gymnasium.utils.env_checker import check_env
     >>> check_env(gym_env(["greedy", "random"], caboose="random"), skip_render_check=True)
     """
-    if isinstance(opponents, str):
-        raise RulesError(f"opponents is a list of bot names, not the string {opponents!r}")
-    policies = [_policy(opponent) for opponent in opponents]
+    policies = opponent_policies(opponents, bot, RulesError)
     return SeatEnv(
         CODEC,
         _params(len(policies) + 1, caboose, deck, rounds),

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.pettingzoo import CodecEnv, SeatEnv
+from arena.pettingzoo import CodecEnv, SeatEnv, opponent_policies
 from arena.protocol import GameState, Policy
 from packing.bots import bot
 from packing.codec import CODEC, deck_parameter
@@ -127,14 +127,6 @@ def env(
     )
 
 
-def _policy(opponent: str | Policy) -> Policy:
-    if isinstance(opponent, str):
-        return bot(opponent)
-    if not callable(getattr(opponent, "act", None)):
-        raise PackingError(f"an opponent is a bot name or a policy, not {opponent!r}")
-    return opponent
-
-
 def gym_env(
     opponents: Sequence[str | Policy] = ("optimal", "capacity", "random"),
     *,
@@ -156,9 +148,7 @@ def gym_env(
     >>> from gymnasium.utils.env_checker import check_env
     >>> check_env(gym_env(["optimal", "random"]), skip_render_check=True)
     """
-    if isinstance(opponents, str):
-        raise PackingError(f"opponents is a list of bot names, not the string {opponents!r}")
-    policies = [_policy(opponent) for opponent in opponents]
+    policies = opponent_policies(opponents, bot, PackingError)
     return SeatEnv(
         CODEC,
         _params(len(policies) + 1, deck, start_points, max_rounds),
