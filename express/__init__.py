@@ -48,6 +48,7 @@ from express.match import Match, MatchEvent, MatchObservation
 from express.review import Decisive, PlayerHindsight, decisive, hindsight
 from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
 from express.search import TrainSolution, best_train
+from express.table_view import table_observation
 from express.tournament import Decided, decided, tournament
 from express.train import Play, Run, Train, check_plays, connects, runs_of, without
 
@@ -124,6 +125,7 @@ __all__ = [
     "Decided",
     "decided",
     "tournament",
+    "table_observation",
     "gym_env",
 ]
 

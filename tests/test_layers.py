@@ -130,6 +130,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "report",
                     "tournament",
                     "advise",
+                    "table_view",
                     "codec",
                     "openspiel",
                     "pettingzoo",

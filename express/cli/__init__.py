@@ -20,6 +20,9 @@ Commands (``express COMMAND --help`` for all options):
   (``--deck-file`` still works, as a deprecated spelling of ``--deck``.)
 * ``express play``, ``express tournament``, ``express solve`` — games between bots
   (:mod:`express.cli.games`).
+* ``express advise --players 3 --seat 1 --round 2 --hand CARDS --train TRAIN ... [--seen CARDS]
+  [--start-player P] [--pass left|right] [--caboose NAME] [--worlds N] [--seed S]`` — what to
+  play, from what a player at the table sees (:mod:`express.cli.advise`).
 * ``express --version``; ``express --print-completion bash|zsh`` (the completion extra).
 
 :func:`main` follows the contract of :mod:`arena.cli`: every command takes ``--json`` for
@@ -43,7 +46,7 @@ from arena.cli import (
     run_main,
     with_examples,
 )
-from express.cli import games, trains
+from express.cli import advise, games, trains
 from express.errors import ExpressError
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "main"]
@@ -69,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     trains.add_commands(commands)
     games.add_commands(commands)
+    advise.add_commands(commands)
     return derive_metavars(parser)
 
 
