@@ -320,17 +320,19 @@ def _check_counts(
         used = mine[card] + max(others_up[card], passed_on[card])
         if used > deck.copies[card]:
             places = [
-                f"{count} in {where}"
+                f"{count} {where}"
                 for where, count in (
-                    ("the hand", Counter(held)[card]),
-                    ("your train", Counter(train.cards)[card]),
-                    ("other trains face up", others_up[card]),
-                    ("seen", passed_on[card]),
+                    ("in the hand", Counter(held)[card]),
+                    ("in your train", Counter(train.cards)[card]),
+                    ("in seen", passed_on[card]),
+                    ("face up in other trains", others_up[card]),
                 )
                 if count
             ]
+            if others_up[card] and passed_on[card]:
+                places.append("a card passed on may be one of those face up")
             raise PoolError(
-                f"{str(card)!r} is used {used} times ({', '.join(places)}): the "
+                f"{str(card)!r} needs {plural(used, 'copy')} ({', '.join(places)}): the "
                 f"{deck.players}-player deck holds {deck.copies[card]}"
             )
     hidden = sum(
@@ -339,7 +341,6 @@ def _check_counts(
     unplaced = sum((passed_on - others_up).values())
     if unplaced > hidden:
         raise RulesError(
-            f"seen {seen!r}: a card you passed on lies in another train now, face up or face "
-            f"down, but {unplaced} of them {'lies' if unplaced == 1 else 'lie'} face up in none "
-            f"and the other trains hold {plural(hidden, 'face-down card')}"
+            f"seen {seen!r}: {unplaced} of these cards lie face up in no train, so they went face "
+            f"down into the other trains, which hold {plural(hidden, 'face-down card')}"
         )

@@ -73,10 +73,10 @@ BAD_INPUT: list[tuple[list[str], str]] = [
     (argv(trains=("B2|B2,~", "R3|G3", "G4|G5")), "'G5'"),
     (argv(seen="B3|Y3,P5|P5"), "'P5'"),
     # more copies of a card than the deck holds
-    (argv(hand="R4|B4,R4|B4,Y3|G3,G2|G2"), "'R4|B4' is used 2 times (2 in the hand)"),
-    (argv(seen="R3|G3"), "'R3|G3' is used 2 times (1 in your train, 1 in seen)"),
-    (argv(trains=("B2|B2,~", "R3|G3", "R4|B4")), "'R4|B4' is used 2 times"),
-    (argv(seen="B2|B2,B2|B2,B2|B2"), "'B2|B2' is used 3 times"),
+    (argv(hand="R4|B4,R4|B4,Y3|G3,G2|G2"), "'R4|B4' needs 2 copies (2 in the hand)"),
+    (argv(seen="R3|G3"), "'R3|G3' needs 2 copies (1 in your train, 1 in seen)"),
+    (argv(trains=("B2|B2,~", "R3|G3", "R4|B4")), "'R4|B4' needs 2 copies"),
+    (argv(seen="B2|B2,B2|B2,B2|B2"), "'B2|B2' needs 3 copies"),
     # a hand of the wrong size, the wrong number of trains
     (argv(hand="R4|B4,B2|B3,Y3|G3"), "hand 'R4|B4,B2|B3,Y3|G3' holds 3 cards"),
     (argv(trains=("B2|B2,~", "R3|G3")), "2 trains ('B2|B2,~', 'R3|G3') for 3 players"),
