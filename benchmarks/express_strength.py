@@ -120,8 +120,8 @@ def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
 
 def loss(args: argparse.Namespace) -> list[str]:
     """Each bot's mean loss against perfect play (two players, both seats)."""
-    labels = ["pimc", "pimc-many", "search", "greedy", "ismcts"]
-    missing = _available(["ismcts"])
+    labels = list(args.loss_bots)
+    missing = _available(["ismcts"]) if "ismcts" in labels else None
     if missing is not None:
         labels.remove("ismcts")
     orders = _orders(args.loss_deals, args.seed)
@@ -272,6 +272,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--loss-deals", type=int, default=50, help="loss deals (default 50)")
     parser.add_argument(
         "--many-worlds", type=int, default=96, help="pimc-many's worlds (default 96)"
+    )
+    parser.add_argument(
+        "--loss-bots",
+        type=lambda text: text.split(","),
+        default=["pimc", "pimc-many", "search", "greedy", "ismcts"],
+        help="the bots of the loss table (default pimc,pimc-many,search,greedy,ismcts)",
     )
     parser.add_argument("--duel-deals", type=int, default=200, help="duel deals (default 200)")
     parser.add_argument("--three-deals", type=int, default=100, help="3-player deals (100)")

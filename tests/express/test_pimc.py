@@ -98,3 +98,22 @@ def test_a_hand_that_is_not_there_is_refused() -> None:
     with pytest.raises(ExpressError, match="not this player's turn"):
         estimate_plays(game.observation(waiting), rng=np.random.default_rng(0))
     assert all(isinstance(a, Play) for a in game.legal_actions())
+
+
+def test_advice_ranks_every_play_and_travels() -> None:
+    from express import Advice, advise
+
+    game = advance(Game(2, rounds=3), np.random.default_rng(5), turns=2)
+    player = game.current_player()
+    advice = advise(game.observation(player), worlds=3, rng=4)
+    assert isinstance(advice, Advice) and advice.player == player and advice.worlds == 3
+    assert sorted(str(e.play) for e in advice.plays) == sorted(str(a) for a in game.legal_actions())
+    means = [e.mean for e in advice.plays]
+    assert means == sorted(means, reverse=True) and advice.recommended == advice.plays[0].play
+    assert all(e.low <= e.mean <= e.high for e in advice.plays)
+    again = advise(game.observation(player), worlds=3, rng=4)
+    assert again.plays == advice.plays  # a seed replays
+    data = advice.to_dict()
+    assert data["recommended"] == str(advice.recommended) and len(data["plays"]) == len(means)
+    assert "minus your opponent's" in str(advice) and "<- play this" in str(advice)
+    assert pickle.loads(pickle.dumps(advice)) == advice
