@@ -5,7 +5,9 @@ Each command's ``main(argv) -> int`` is :func:`run_main` over its parser, so bot
 - the exit status is returned, never raised: 0 on success; :data:`EXIT_USAGE` (2) on bad input,
   after one line ``PROG: error: …`` on stderr that quotes the input — or, when ``--json`` is
   among the arguments, a JSON object ``{"error": "…"}`` on stdout instead; :data:`EXIT_INTERRUPTED`
-  (130) after one line on stderr when interrupted (Ctrl-C);
+  (130) after one line on stderr when interrupted (Ctrl-C); run as the program (``argv``
+  None), it then ignores further Ctrl-C until it has exited, so an impatient second press never
+  turns the exit into a traceback;
 - bad input is a :class:`UsageError`, the game's root error, an :class:`arena.ArenaError` or a
   missing optional extra (:class:`arena.extras.MissingExtraError`, whose line names the extra and
   the command that installs it);
@@ -45,7 +47,9 @@ import json
 import math
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
@@ -512,7 +516,9 @@ def run_main(
     if closed:
         sys.stdout = _ClosedOutput()
     try:
-        status = _dispatch(prog, parser, words, errors=errors, explain=explain)
+        status = _dispatch(
+            prog, parser, words, errors=errors, explain=explain, as_program=argv is None
+        )
         sys.stdout.flush()  # a write that fails fails here, not at exit past every handler
         return status
     except BrokenPipeError:
@@ -537,6 +543,7 @@ def _dispatch(
     *,
     errors: tuple[type[Exception], ...],
     explain: Callable[[Exception, argparse.Namespace | None], str] | None,
+    as_program: bool,
 ) -> int:
     """:func:`run_main` but for the errors of writing the output, which it handles."""
     as_json = wants_json(words)
@@ -555,11 +562,24 @@ def _dispatch(
         return fail(prog, message, as_json=as_json)
     except (KeyboardInterrupt, Interrupted) as interrupt:
         detail = f": {interrupt}" if isinstance(interrupt, Interrupted) else ""
-        with interrupts_ignored():
+        if as_program:
+            _ignore_interrupts_until_exit()
             print(f"{prog}: interrupted{detail}", file=sys.stderr)
+        else:
+            with interrupts_ignored():
+                print(f"{prog}: interrupted{detail}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except SystemExit as done:  # --help and --version exit through argparse
         return done.code if isinstance(done.code, int) else EXIT_OK
+
+
+def _ignore_interrupts_until_exit() -> None:
+    """Ctrl-C ignored from now on (the main thread only can set it): an interrupted program is
+    on its way out, and a second press during the exit (flushing, joining a pool's threads)
+    would otherwise end it with a traceback. Only for the program itself: a caller of
+    ``main(argv)`` in its own process keeps its Ctrl-C."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _ClosedOutput(io.TextIOBase):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena import __version__ as __version__
 from arena.deprecation import aliases
+from express.advise import Advice, advise
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
 from express.cards import (
@@ -45,6 +46,7 @@ from express.exact import DealSolution, PerfectPolicy, solve_deal, solve_order
 # The draft on the arena protocol, the strategic variant, bots and reviews (they sit on the above).
 from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Turn
 from express.match import Match, MatchEvent, MatchObservation
+from express.pimc import PimcBot, PlayEstimate
 from express.review import Decisive, PlayerHindsight, decisive, hindsight
 from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
 from express.search import TrainSolution, best_train
@@ -113,7 +115,11 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "SearchBot",
+    "PimcBot",
     "bot",
+    "Advice",
+    "PlayEstimate",
+    "advise",
     "Decisive",
     "PlayerHindsight",
     "decisive",

@@ -271,6 +271,12 @@ def _perfect(order: Iterable[Card] | None = None, **options: Any) -> Policy:
     return PerfectPolicy(tuple(order), **options)
 
 
+def _pimc(**options: Any) -> Policy:
+    from express.pimc import PimcBot  # pimc builds on this module's neighbours, not the reverse
+
+    return PimcBot(**options)
+
+
 SEARCH_SIMULATIONS = 100
 """The default simulations per decision of OpenSpiel's ``mcts`` and ``ismcts``."""
 
@@ -294,6 +300,7 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
     "mcts": partial(_openspiel, "mcts"),
     "ismcts": partial(_openspiel, "ismcts"),
     "perfect": _perfect,
+    "pimc": _pimc,
 }
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)

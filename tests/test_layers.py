@@ -125,6 +125,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "match",
                     "exact",
                     "worlds",
+                    "pimc",
                     "bots",
                     "review",
                     "report",

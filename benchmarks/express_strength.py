@@ -1,0 +1,292 @@
+"""Yardmaster Express playing strength: loss against perfect play, duplicate-deal tournaments,
+time per decision — the figures of docs/strength.md.
+
+``python -m benchmarks express-strength [--only SECTION ...] [--workers N | --cluster local:N |
+--scheduler ADDRESS] [--checkpoints DIR] [--seed S] [size options]``
+
+Sections (each prints a Markdown table; ``--only`` runs some of them):
+
+- ``loss``: two players, each bot against the ``perfect`` player (who knows the deck order) on
+  ``--loss-deals`` known-order deals (default 50), the bot in both seats; a deal's loss is how
+  far the bot's side ends below the deal's exact value, averaged over the two seats; the table
+  gives the mean over deals with a 95 % interval (Student's t over deals). ``pimc-many`` is
+  ``pimc`` with ``--many-worlds`` worlds (default 96): what more sampling still buys, so what is
+  left is the price of not knowing the deck.
+- ``duel``: two players, ``pimc`` against ``search`` and against ``ismcts`` (100 simulations),
+  ``--duel-deals`` duplicate deals each (default 200, both seats).
+- ``three``: three players, ``pimc``, ``ismcts`` (100), ``search``, ``--three-deals`` deals
+  (default 100; every deal in every seat rotation).
+- ``four``: four players, ``pimc``, ``ismcts`` (100), ``search``, ``greedy``, ``--four-deals``
+  deals (default 100).
+- ``strong``: three players, ``pimc``, ``ismcts1000`` (1,000 simulations), ``search``, on
+  ``--strong-deals`` deals (default 20: a small sample, reported as such).
+- ``rules``: three players, ``pimc`` (paranoid: a world's value is its score minus the best
+  rival's) against ``pimc-maxn`` (max-n: every player maximises its own score) and ``search``,
+  ``--rules-deals`` deals (default 100): the rule the default bot keeps.
+- ``time``: seconds per decision of each bot, in ``--time-games`` games (default 4) for 2, 3
+  and 4 players, against pimc's targets (a median of at most 0.25 s, at most 2 s worst).
+
+Tournaments are :func:`arena.tournament` (duplicate deals, seat rotations, win shares with a
+95 % interval over deals); they and the loss games run on the executor the options choose, and
+with ``--checkpoints DIR`` every tournament saves its completed deals there, so an interrupted
+run continues where it stopped when run again with the same options. OpenSpiel's ``ismcts``
+needs the ``openspiel`` extra; without it the sections that need it say so and are skipped.
+Figures depend on the machine's load: the header prints it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import arena
+from arena import Policy, play
+from arena.cli import add_executor_options, executor_for
+from arena.extras import MissingExtraError
+from arena.stats import mean_interval
+from benchmarks._suite import Timed, percentile, run_sections
+from express import Card, ExpressError, Game, bot, deck_for, solve_deal
+
+#: The players of the tables: a label → (bot name, options).
+BOTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "pimc": ("pimc", {}),
+    "pimc-maxn": ("pimc", {"rule": "maxn"}),
+    "search": ("search", {}),
+    "greedy": ("greedy", {}),
+    "ismcts": ("ismcts", {"simulations": 100}),
+    "ismcts1000": ("ismcts", {"simulations": 1000}),
+}
+
+MEDIAN_TARGET = 0.25
+"""pimc's target: a median decision of at most 0.25 s."""
+
+WORST_TARGET = 2.0
+"""pimc's target: no decision over 2 s."""
+
+
+def make_bot(label: str, many_worlds: int = 96) -> Policy:
+    """The bot a table's label names (``pimc-many``: pimc with ``many_worlds`` worlds)."""
+    if label == "pimc-many":
+        return bot("pimc", worlds=many_worlds, time_limit=None)
+    name, options = BOTS[label]
+    return bot(name, **options)
+
+
+def _available(labels: Sequence[str]) -> str | None:
+    """Why the bots cannot all be made (a missing extra), or None."""
+    for label in labels:
+        try:
+            make_bot(label)
+        except (ExpressError, MissingExtraError) as missing:
+            return str(missing)
+    return None
+
+
+def _orders(count: int, seed: int) -> list[tuple[Card, ...]]:
+    """``count`` shuffles of the 2-player deck, reproducible from ``seed``."""
+    deck = deck_for(2)
+    rng = np.random.default_rng(seed)
+    return [tuple(deck[i] for i in rng.permutation(len(deck))) for _ in range(count)]
+
+
+def deal_loss(label: str, many_worlds: int, deal: int, order: tuple[Card, ...]) -> float:
+    """``label``'s loss against perfect play on one known-order deal: the bot in each seat in
+    turn, the mean of how far its side ends below the deal's exact value."""
+    value = solve_deal(Game(2, order=order)).value
+    perfect = bot("perfect", order=order)
+    losses = []
+    for seat in (0, 1):
+        player = make_bot(label, many_worlds)
+        seats = [player, perfect] if seat == 0 else [perfect, player]
+        score = play(Game(2, order=order), seats, seed=deal).score()
+        difference = score.players[0].total - score.players[1].total
+        losses.append(value - difference if seat == 0 else difference - value)
+    return statistics.mean(losses)
+
+
+@contextmanager
+def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
+    with executor_for(args) as (executor, _):
+        yield executor
+
+
+def loss(args: argparse.Namespace) -> list[str]:
+    """Each bot's mean loss against perfect play (two players, both seats)."""
+    labels = list(args.loss_bots)
+    missing = _available(["ismcts"]) if "ismcts" in labels else None
+    if missing is not None:
+        labels.remove("ismcts")
+    orders = _orders(args.loss_deals, args.seed)
+    lines = [
+        f"Two players, mean loss against perfect play over {len(orders)} deals (the bot in both "
+        f"seats; 95 % interval over deals; pimc-many = pimc with {args.many_worlds} worlds)",
+        "",
+        "| bot | mean loss | 95 % interval | perfect deals |",
+        "|---|---:|---|---:|",
+    ]
+    with _executor(args) as executor:
+        for label in labels:
+            task = partial(deal_loss, label, args.many_worlds)
+            deals = range(len(orders))
+            if executor is None:
+                losses = [task(deal, order) for deal, order in zip(deals, orders)]
+            else:
+                losses = list(executor.map(task, deals, orders))
+            mean, low, high = mean_interval(losses)
+            perfect = sum(1 for x in losses if x == 0)
+            lines.append(f"| {label} | {mean:.2f} | {low:.2f} – {high:.2f} | {perfect} |")
+    if missing is not None:
+        lines.append(f"(ismcts left out: {missing})")
+    return lines
+
+
+def _tournament(
+    args: argparse.Namespace, name: str, players: int, labels: Sequence[str], deals: int
+) -> list[str]:
+    missing = _available(labels)
+    if missing is not None:
+        return [f"{name}: skipped ({missing})"]
+    checkpoint = None
+    if args.checkpoints is not None:
+        Path(args.checkpoints).mkdir(parents=True, exist_ok=True)
+        checkpoint = Path(args.checkpoints) / f"{name}-seed{args.seed}-{deals}.ckpt"
+    with _executor(args) as executor:
+        result = arena.tournament(
+            partial(Game, players),
+            {label: make_bot(label) for label in labels},
+            games=deals,
+            seed=args.seed,
+            executor=executor,
+            progress=True,
+            checkpoint=checkpoint,
+        )
+    lines = [
+        f"{name}: {players} players, {result.deals} deals x {players} seatings = "
+        f"{result.deals * players} games (seed {args.seed})"
+        + (f", INTERRUPTED after {result.deals} of {deals} deals" if result.interrupted else ""),
+        "",
+        "| bot | win share | 95 % interval | mean points |",
+        "|---|---:|---|---:|",
+    ]
+    for s in sorted(result.stats, key=lambda s: -s.win_rate):
+        low, high = s.win_interval
+        lines.append(
+            f"| {s.name} | {100 * s.win_rate:.1f} % | {100 * low:.1f} – {100 * high:.1f} % | "
+            f"{s.mean_points:.2f} |"
+        )
+    return lines
+
+
+def duel(args: argparse.Namespace) -> list[str]:
+    """Two players: pimc against search and against ismcts (100 simulations)."""
+    lines: list[str] = []
+    for rival in ("search", "ismcts"):
+        lines += _tournament(args, f"duel-{rival}", 2, ["pimc", rival], args.duel_deals)
+        lines.append("")
+    return lines[:-1]
+
+
+def three(args: argparse.Namespace) -> list[str]:
+    """Three players: pimc, ismcts (100 simulations), search."""
+    return _tournament(args, "three", 3, ["pimc", "ismcts", "search"], args.three_deals)
+
+
+def four(args: argparse.Namespace) -> list[str]:
+    """Four players: pimc, ismcts (100 simulations), search, greedy."""
+    return _tournament(args, "four", 4, ["pimc", "ismcts", "search", "greedy"], args.four_deals)
+
+
+def strong(args: argparse.Namespace) -> list[str]:
+    """Three players against ismcts at 1,000 simulations, on a small sample."""
+    return _tournament(args, "strong", 3, ["pimc", "ismcts1000", "search"], args.strong_deals)
+
+
+def rules(args: argparse.Namespace) -> list[str]:
+    """Three players: pimc's two rules for a world's value, against each other and search."""
+    return _tournament(args, "rules", 3, ["pimc", "pimc-maxn", "search"], args.rules_deals)
+
+
+def time_per_decision(args: argparse.Namespace) -> list[str]:
+    """Seconds per decision of every bot, timed in whole games (in this process)."""
+    labels = ["pimc", "search", "greedy", "ismcts"]
+    missing = _available(["ismcts"])
+    if missing is not None:
+        labels.remove("ismcts")
+    lines = [
+        f"Seconds per decision, {args.time_games} games per player count (every bot seated "
+        f"in every game, seats rotating); pimc's targets: median ≤ {MEDIAN_TARGET} s, "
+        f"worst ≤ {WORST_TARGET} s",
+        "",
+        "| players | bot | decisions | mean | median | 95th percentile | worst |",
+        "|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for players in (2, 3, 4):
+        timed = {label: Timed(make_bot(label)) for label in labels}
+        for g in range(args.time_games):
+            # Rotate who sits where, so every bot plays in every player count.
+            at_table = [labels[(g + i) % len(labels)] for i in range(players)]
+            play(Game(players), [timed[label] for label in at_table], seed=args.seed + g)
+        for label in labels:
+            seconds = timed[label].seconds
+            if not seconds:
+                continue
+            verdict = ""
+            if label == "pimc":
+                ok = statistics.median(seconds) <= MEDIAN_TARGET and max(seconds) <= WORST_TARGET
+                verdict = " (meets the targets)" if ok else " (MISSES a target)"
+            lines.append(
+                f"| {players} | {label}{verdict} | {len(seconds)} | {statistics.mean(seconds):.3f} | "
+                f"{statistics.median(seconds):.3f} | {percentile(seconds, 0.95):.3f} | "
+                f"{max(seconds):.3f} |"
+            )
+    if missing is not None:
+        lines.append(f"(ismcts left out: {missing})")
+    return lines
+
+
+SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
+    "time": time_per_decision,
+    "loss": loss,
+    "duel": duel,
+    "three": three,
+    "four": four,
+    "strong": strong,
+    "rules": rules,
+}
+"""The sections of the suite, in the order they run."""
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks express-strength", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--seed", type=int, default=1, help="deals' seed (default 1)")
+    parser.add_argument("--loss-deals", type=int, default=50, help="loss deals (default 50)")
+    parser.add_argument(
+        "--many-worlds", type=int, default=96, help="pimc-many's worlds (default 96)"
+    )
+    parser.add_argument(
+        "--loss-bots",
+        type=lambda text: text.split(","),
+        default=["pimc", "pimc-many", "search", "greedy", "ismcts"],
+        help="the bots of the loss table (default pimc,pimc-many,search,greedy,ismcts)",
+    )
+    parser.add_argument("--duel-deals", type=int, default=200, help="duel deals (default 200)")
+    parser.add_argument("--three-deals", type=int, default=100, help="3-player deals (100)")
+    parser.add_argument("--four-deals", type=int, default=100, help="4-player deals (100)")
+    parser.add_argument("--strong-deals", type=int, default=20, help="ismcts1000 deals (20)")
+    parser.add_argument("--rules-deals", type=int, default=100, help="rules deals (100)")
+    parser.add_argument("--time-games", type=int, default=4, help="timed games (default 4)")
+    parser.add_argument(
+        "--checkpoints", metavar="DIR", help="save tournaments' deals in DIR, to resume"
+    )
+    add_executor_options(parser)
+    return run_sections(parser, argv, SECTIONS, "Yardmaster Express strength")

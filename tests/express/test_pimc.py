@@ -1,0 +1,119 @@
+"""bot("pimc") and the values it plays by (express.pimc): exact where nothing is hidden,
+blind to what its observation does not show, replayable from a seed."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from arena import sample_outcome
+from express import ExpressError, Game, PimcBot, Play, bot
+from express.pimc import estimate_plays
+from express.worlds import sample_world
+
+
+def advance(game: Game, rng: np.random.Generator, turns: int) -> Game:
+    """``game`` after ``turns`` turns of random plays (chance sampled), at a decision."""
+    while game.is_chance_node() or game.turn < turns:
+        if game.is_chance_node():
+            game.apply_action(sample_outcome(game.chance_outcomes(), rng))
+        else:
+            actions = game.legal_actions()
+            game.apply_action(actions[int(rng.integers(len(actions)))])
+    return game
+
+
+def margin(game: Game, player: int) -> int:
+    totals = [p.total for p in game.score().players]
+    return totals[player] - totals[1 - player]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_on_the_last_turn_every_value_is_the_exact_final_margin(seed: int) -> None:
+    # The last play of a two-player game hides nothing that is scored: every world must give
+    # each play the margin the real game ends with after it, checked with Game.score alone.
+    game = advance(Game(2, rounds=3), np.random.default_rng(seed), turns=5)
+    player = game.current_player()
+    estimates = estimate_plays(game.observation(player), worlds=3, rng=np.random.default_rng(1))
+    assert [e.play for e in estimates] == list(game.legal_actions())
+    for estimate in estimates:
+        after = game.clone()
+        after.apply_action(estimate.play)
+        assert after.is_terminal()
+        exact = margin(after, player)
+        assert (estimate.mean, estimate.low, estimate.high) == (exact, exact, exact)
+        assert estimate.worlds == 3
+
+
+def test_the_decision_depends_only_on_the_observation() -> None:
+    # Two games the player cannot tell apart (the same observation: another deck order for the
+    # cards it has not seen) get the same decision from the same generator state.
+    rng = np.random.default_rng(7)
+    first = advance(Game(2), rng, turns=3)
+    player = first.current_player()
+    view = first.observation(player)
+    other = None
+    for attempt in range(20):
+        world = sample_world(view, np.random.default_rng(attempt))
+        if world.drawn != first.drawn or world.trains != first.trains:
+            other = world
+            break
+    assert other is not None and other.observation(player) == view
+    pimc = bot("pimc", worlds=4, time_limit=None)
+    decisions = {
+        pimc.act(game.observation(player), game.legal_actions(), np.random.default_rng(3))
+        for game in (first, other)
+    }
+    assert len(decisions) == 1
+
+
+def test_a_seeded_game_replays() -> None:
+    from arena import play
+
+    seats = [bot("pimc", worlds=2, time_limit=None), bot("greedy")]
+    first = play(Game(2, rounds=3), seats, seed=11)
+    again = play(Game(2, rounds=3), seats, seed=11)
+    assert first == again and first.is_terminal()
+
+
+def test_the_bot_is_a_value_and_refuses_bad_options() -> None:
+    pimc = bot("pimc", worlds=5)
+    assert pickle.loads(pickle.dumps(pimc)) == pimc and hash(pimc) == hash(PimcBot(worlds=5))
+    for options, message in (
+        ({"worlds": 0}, "invalid number of worlds: 0"),
+        ({"time_limit": 0}, "invalid time limit: 0"),
+        ({"rule": "best"}, "unknown rule: 'best'"),
+    ):
+        with pytest.raises(ExpressError, match=message):
+            bot("pimc", **options)
+    with pytest.raises(TypeError, match="worlds must be an int"):
+        bot("pimc", worlds=2.5)
+
+
+def test_a_hand_that_is_not_there_is_refused() -> None:
+    game = advance(Game(2, rounds=2), np.random.default_rng(2), turns=1)
+    waiting = 1 - game.current_player()
+    with pytest.raises(ExpressError, match="not this player's turn"):
+        estimate_plays(game.observation(waiting), rng=np.random.default_rng(0))
+    assert all(isinstance(a, Play) for a in game.legal_actions())
+
+
+def test_advice_ranks_every_play_and_travels() -> None:
+    from express import Advice, advise
+
+    game = advance(Game(2, rounds=3), np.random.default_rng(5), turns=2)
+    player = game.current_player()
+    advice = advise(game.observation(player), worlds=3, rng=4)
+    assert isinstance(advice, Advice) and advice.player == player and advice.worlds == 3
+    assert sorted(str(e.play) for e in advice.plays) == sorted(str(a) for a in game.legal_actions())
+    means = [e.mean for e in advice.plays]
+    assert means == sorted(means, reverse=True) and advice.recommended == advice.plays[0].play
+    assert all(e.low <= e.mean <= e.high for e in advice.plays)
+    again = advise(game.observation(player), worlds=3, rng=4)
+    assert again.plays == advice.plays  # a seed replays
+    data = advice.to_dict()
+    assert data["recommended"] == str(advice.recommended) and len(data["plays"]) == len(means)
+    assert "minus your opponent's" in str(advice) and "<- play this" in str(advice)
+    assert pickle.loads(pickle.dumps(advice)) == advice
