@@ -21,7 +21,7 @@ Commands (``express COMMAND --help`` for all options):
 * ``express play``, ``express tournament``, ``express solve`` — games between bots
   (:mod:`express.cli.games`).
 * ``express advise --players 3 --seat 1 --round 2 --hand CARDS --train TRAIN ... [--seen CARDS]
-  [--start-player P] [--pass left|right] [--caboose NAME] [--worlds N] [--seed S]`` — what to
+  [--start-player P] [--pass left|right] [--caboose NAME] [--worlds N] [--seed S] [--json]`` — what to
   play, from what a player at the table sees (:mod:`express.cli.advise`).
 * ``express --version``; ``express --print-completion bash|zsh`` (the completion extra).
 

@@ -1,9 +1,9 @@
 """``express advise``: a player at the table types what they can see and asks what to play.
 
 ``express advise --players 3 --seat 1 --round 2 --hand "R4|B4,B2|B3,Y3|G3,G2|G2"
---train "B2|B2,~" --train "R3|G3" --train "" [--seen CARDS] [--start-player P]
-[--pass left|right] [--caboose NAME] [--rounds N] [--worlds N] [--time-limit S] [--seed S]
-[--json]`` — the view becomes an :class:`express.Observation`
+--train "B2|B2,~" --train "R3|G3" --train "G4|Y4" [--seen CARDS] [--start-player P]
+[--pass left|right] [--caboose NAME] [--rounds N] [--worlds N] [--time-limit S]
+[--rule paranoid|maxn] [--seed S] [--json]`` — the view becomes an :class:`express.Observation`
 (:func:`express.table_view.table_observation`, which checks it could come from a game), and
 :func:`express.advise` values every candidate play over sampled worlds; the answer is the table
 of plays, best first, with the recommendation marked (``--json``: :meth:`express.Advice.to_dict`).
@@ -22,9 +22,11 @@ import textwrap
 from typing import Any
 
 from arena.cli import add_command, with_examples
+from express.advise import advise
 from express.cli.trains import add_json_option, output
 from express.cli.values import count, integer, seconds, seed
 from express.game import Observation
+from express.pimc import DEFAULT_RULE, RULES
 from express.table_view import position_text, table_observation
 
 __all__ = ["add_commands", "observation_of"]
@@ -68,10 +70,8 @@ def observation_of(args: argparse.Namespace) -> Observation:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from express.advise import advise
-
     view = observation_of(args)
-    options: dict[str, Any] = {"rng": args.seed, "time_limit": args.time_limit}
+    options: dict[str, Any] = {"rng": args.seed, "time_limit": args.time_limit, "rule": args.rule}
     if args.worlds is not None:
         options["worlds"] = args.worlds
     advice = advise(view, **options)
@@ -168,6 +168,14 @@ def add_commands(commands: Any) -> None:
         type=seconds,
         metavar="SECONDS",
         help="stop sampling after this many seconds and answer from the worlds solved",
+    )
+    parser.add_argument(
+        "--rule",
+        choices=RULES,
+        default=DEFAULT_RULE,
+        help="with 3 to 5 players, what a world's value is: paranoid (your final score minus "
+        "the best rival's, the rivals playing against you) or maxn (your own final score, "
+        f"every player maximising their own); default {DEFAULT_RULE}",
     )
     parser.add_argument(
         "--seed", type=seed, metavar="S", help="seed the sampling, for a reproducible answer"
