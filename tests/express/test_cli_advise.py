@@ -70,6 +70,8 @@ BAD_INPUT: list[tuple[list[str], str]] = [
     (argv(players="2", hand="R4|B4,B2|B3,P2|P2"), "'P2|P2' is not in the 2-player deck (with 2"),
     (argv(hand="R4|B4,B2|B3,Y3|G3,R3|R3"), "'R3|R3' is not in the 3-player deck"),
     (argv(hand="R4|B4,B2|B3,Y3|G3,R5|G2"), "'R5'"),
+    (argv(hand="R4|B4,B2|B3,Y3|G3,\x1b[2J"), "hand 'R4|B4,B2|B3,Y3|G3,\\x1b[2J'"),
+    (argv("--caboose", "\x1b[2J"), "'\\x1b[2J'"),
     (argv(trains=("B2|B2,~", "R3|G3", "G4|G5")), "'G5'"),
     (argv(seen="B3|Y3,P5|P5"), "'P5'"),
     # more copies of a card than the deck holds
@@ -113,7 +115,9 @@ BAD_INPUT: list[tuple[list[str], str]] = [
 def test_bad_input_is_one_line_quoting_it_with_status_2(
     words: list[str], quoted: str, express: Run
 ) -> None:
-    assert_usage_error(express(*words), "express", quoted)
+    done = express(*words)
+    assert_usage_error(done, "express", quoted)
+    assert "\x1b" not in done.stderr  # an escape code in the input is quoted, never sent raw
 
 
 @pytest.mark.parametrize(("words", "quoted"), BAD_INPUT)

@@ -88,6 +88,7 @@ def test_the_subcommands_are_the_known_ones() -> None:
         "play",
         "tournament",
         "solve",
+        "advise",
     }
 
 
@@ -121,6 +122,14 @@ NUMBER_OPTIONS: list[tuple[list[str], str]] = [
     (["tournament", "--players", "random,random"], "--simulations"),
     (["solve"], "--seed"),
     (["solve"], "--rounds"),
+    (["advise"], "--players"),
+    (["advise"], "--seat"),
+    (["advise"], "--round"),
+    (["advise"], "--start-player"),
+    (["advise"], "--rounds"),
+    (["advise"], "--worlds"),
+    (["advise"], "--time-limit"),
+    (["advise"], "--seed"),
 ]
 
 
