@@ -87,7 +87,10 @@ def cmd_advise(args: argparse.Namespace) -> int:
 def add_commands(commands: Any) -> None:
     """``advise``."""
     parser = add_command(
-        commands, "advise", help="what to play: every candidate play valued", examples=EXAMPLES
+        commands,
+        "advise",
+        help="what to play at your turn: every candidate play valued over sampled worlds",
+        examples=EXAMPLES,
     )
     with_examples(parser, EXAMPLES, note=NOTE)
     parser.add_argument(
