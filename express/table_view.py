@@ -32,8 +32,9 @@ Every card is in the deck (with 2 players the 8 cards showing purple are out); n
 more often than the deck holds (a card you passed on and that lies face up in another train is
 one physical card); the hand has N + 1 cards; each train has the length the round gives it (the
 seats that play before you this round have added their card); a face-up card connects to the
-card before it; your own train hides nothing from you; the cards you passed on that lie in no
-train face up fit the face-down cards of the other trains. An input that fails raises an
+card before it; your own train hides nothing from you; the cards you passed on went into the
+other trains after your first turn (never as the first card of a seat that plays before you),
+so those that lie there face up in none fit the face-down cards played since then. An input that fails raises an
 :class:`express.ExpressError` whose one line quotes it. Whether some deal and some choices of
 the other players lead to exactly this view (the order in which cards were passed) is the
 world search's to find (:func:`express.worlds.sample_world`).
@@ -276,7 +277,14 @@ def table_observation(
             f"seen {seen!r}: in round 1 you have passed no cards on yet (the hand you hold "
             "counts as seen by itself)"
         )
-    _check_counts(deck, held, train, shown, seat, passed, seen)
+    # A card passed on was played into another train after this player's first turn: not as
+    # the first card of a seat that plays before them in a round.
+    early = {
+        number
+        for number in range(players)
+        if play_position(players, number, start_player, pass_left) < position
+    }
+    _check_counts(deck, held, train, shown, seat, passed, seen, early)
 
     turn = (round - 1) * players + position
     return Observation(
@@ -304,20 +312,25 @@ def _check_counts(
     seat: int,
     passed: list[Card],
     seen: str,
+    early: set[int],
 ) -> None:
-    """No card used more often than the deck holds; the cards passed on fit the other trains."""
-    others_up = Counter(
-        play.card
+    """No card used more often than the deck holds; the cards passed on fit the cards the other
+    trains took since this player's first turn (all but the first card of the ``early`` seats)."""
+    others = [plays for number, plays in enumerate(trains) if number != seat]
+    others_up = Counter(play.card for plays in others for play in plays if play is not None)
+    # The cards the others played since this player's first turn: where a card passed on lies.
+    later = [
+        plays[1:] if number in early else plays
         for number, plays in enumerate(trains)
         if number != seat
-        for play in plays
-        if play is not None
-    )
+    ]
+    later_up = Counter(play.card for plays in later for play in plays if play is not None)
+    early_up = others_up - later_up
     mine = Counter(held) + Counter(train.cards)
     passed_on = Counter(passed)
-    # A card passed on lies in another train now: face up there it is one of the visible cards.
     for card in dict.fromkeys([*held, *train.cards, *others_up, *passed]):
-        used = mine[card] + max(others_up[card], passed_on[card])
+        # A card passed on may be one played face up since, never one played before.
+        used = mine[card] + early_up[card] + max(later_up[card], passed_on[card])
         if used > deck.copies[card]:
             places = [
                 f"{count} {where}"
@@ -329,18 +342,22 @@ def _check_counts(
                 )
                 if count
             ]
-            if others_up[card] and passed_on[card]:
-                places.append("a card passed on may be one of those face up")
+            if later_up[card] and passed_on[card]:
+                places.append("a card passed on may be one of those played since your first turn")
+            if early_up[card] and passed_on[card]:
+                places.append(
+                    "a card played before your first turn never passed through your hands"
+                )
             raise PoolError(
                 f"{str(card)!r} needs {plural(used, 'copy')} ({', '.join(places)}): the "
                 f"{deck.players}-player deck holds {deck.copies[card]}"
             )
-    hidden = sum(
-        1 for number, plays in enumerate(trains) if number != seat for p in plays if p is None
-    )
-    unplaced = sum((passed_on - others_up).values())
+    hidden = sum(1 for plays in later for play in plays if play is None)
+    unplaced = sum((passed_on - later_up).values())
     if unplaced > hidden:
         raise RulesError(
-            f"seen {seen!r}: {unplaced} of these cards lie face up in no train, so they went face "
-            f"down into the other trains, which hold {plural(hidden, 'face-down card')}"
+            f"seen {seen!r}: {unplaced} of these cards lie face up in no train among the cards "
+            "played since your first turn, so they went face down, but those hold "
+            f"{plural(hidden, 'face-down card')} (seen is the cards you held and passed on, not "
+            "every card in sight)"
         )
