@@ -36,25 +36,24 @@ whatever the other train is). The last turn's children are scored at once, witho
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
-from operator import itemgetter
 
 import numpy as np
 
 from express.cabooses import Caboose, caboose_named
-from express.cards import ENGINE, WILD, Car, Card, Color
-from express.errors import ExpressError, RulesError
+from express.cards import Card
+from express.errors import ExpressError, LimitError, RulesError
+from express.exact_multi import _FACE_DOWN_VALUE, _INFINITY, Move, _Limit, _MaxN, _Paranoid, _World
 from express.game import Game, GameAction, Observation
-from express.rules import FACE_DOWN_VALUE, hand_size_for, rounds_for
-from express.scoring import score_game
-from express.train import Play, Train, connects
+from express.rules import hand_size_for, rounds_for
+from express.train import Play, Train
 
 __all__ = [
     "DealSolution",
     "PerfectPolicy",
     "SearchLimitReached",
+    "play_values",
     "solve_deal",
     "solve_order",
     "PLAY_VALUE_RULES",
@@ -63,19 +62,9 @@ __all__ = [
 # The two-player rules: the start player's hand and the number of rounds.
 _HAND_SIZE = hand_size_for(2)
 _ROUNDS = rounds_for(2)
-_FACE_DOWN_VALUE = FACE_DOWN_VALUE
-_INFINITY = 10**9
-_COLORS = list(Color)
 
 PLAY_VALUE_RULES = ("paranoid", "maxn")
 """The rules :func:`play_values` knows for three to five players (see there)."""
-
-# The end terms of final positions, by what they depend on (see _World.ends), for every deal.
-_END_TERMS: dict[Hashable, tuple[int, ...]] = {}
-_END_TERMS_LIMIT = 200_000
-
-# A move out of a state: (gain, card id, face up, the mover's new position, the next hand's id).
-Move = tuple[int, int, bool, int, int]
 
 
 class SearchLimitReached(ExpressError):
@@ -93,10 +82,6 @@ class SearchLimitReached(ExpressError):
         return (type(self), (str(self), self.nodes))
 
 
-class _Limit(Exception):
-    """Internal: the node budget ran out (turned into :class:`SearchLimitReached`)."""
-
-
 @dataclass(frozen=True)
 class DealSolution:
     """The exact value of a deal and one optimal line of plays (player 0 plays first)."""
@@ -111,243 +96,6 @@ class DealSolution:
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON."""
         return {"value": self.value, "line": [str(play) for play in self.line], "nodes": self.nodes}
-
-
-def _caboose_key(caboose: Caboose | None, row: tuple[Car, ...]) -> Hashable:
-    if caboose is None:
-        return ()
-    if not caboose.is_relative and caboose.memo_key is not None:
-        return caboose.memo_key(row)
-    # A relative caboose's measure after any continuation: its summary (see Caboose.summary).
-    return row if caboose.summary is None else caboose.summary(row)
-
-
-class _World:
-    """One known deal as small ints: cards, cars and colours are indices, positions interned.
-
-    ``cards`` are the distinct cards in the order ties are broken in (a card's id is its index);
-    ``order`` the deck order, top card first; trains are scored in play order (index 0 is the
-    start player), which is all the totals depend on.
-    """
-
-    def __init__(
-        self,
-        cards: Sequence[Card],
-        order: Sequence[Card],
-        caboose: Caboose | None,
-        rounds: int,
-        players: int,
-    ) -> None:
-        self.caboose = caboose
-        self.players = players
-        self.hand_size = hand_size_for(players)
-        self.rounds = rounds
-        self.turns = players * rounds
-        self.cards = list(cards)
-        self.card_id = card_id = {card: i for i, card in enumerate(self.cards)}
-        self.order = tuple(card_id[card] for card in order[: self.hand_size + self.turns])
-        cars = sorted(
-            {ENGINE, WILD} | {car for card in self.cards for car in (card.left, card.right)},
-            key=str,
-        )
-        car_id = {car: i for i, car in enumerate(cars)}
-        self.cars = cars
-        self.color = [-1 if car.color is None else _COLORS.index(car.color) for car in cars]
-        self.engine, self.wild = car_id[ENGINE], car_id[WILD]
-        self.value = [card.value for card in self.cards]
-        self.left = [car_id[card.left] for card in self.cards]
-        self.right = [car_id[card.right] for card in self.cards]
-        # The connection rule, asked once per (last car, card) pair.
-        self.fits = [[connects(last, card.left) for card in self.cards] for last in cars]
-        # A relative caboose may count runs (Diversified): its positions keep the run.
-        self.forget_runs = caboose is None or not caboose.is_relative
-        # The positions: what of a train the future depends on, interned as ints.
-        self._index: dict[Hashable, int] = {}
-        self.last: list[int] = []
-        self.info: list[tuple[int, int, int, Hashable, int]] = []
-        self.rows: list[tuple[Car, ...]] = []
-        self.plays: list[tuple[tuple[int, bool], ...]] = []
-        self.up: list[list[int]] = []
-        self.down: list[int] = []
-        self.plays_left: list[int] = []
-        self.longest: list[int] = []
-        self.reach: list[int] = []
-        self.bare: list[int] = []
-        self._bare: dict[Hashable, int] = {}
-        self.caboose_points = 0 if caboose is None else caboose.points
-        self._ends_by_position: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self.hands: list[tuple[int, tuple[int, ...]]] = []
-        self._hand_ids: dict[tuple[int, tuple[int, ...]], int] = {}
-        self._passes: list[list[tuple[int, int]] | None] = []
-        self.best_gains: list[list[int]] = []
-        self.gain = [max(value, _FACE_DOWN_VALUE) for value in self.value]
-        self._future = [
-            [self.gain[card] for card in self.order[self.hand_size + t + 1 :]]
-            for t in range(self.turns + 1)
-        ]
-
-    # -- positions ----------------------------------------------------------------------------
-
-    def _intern(
-        self,
-        last: int,
-        run: int,
-        longest: int,
-        row: tuple[Car, ...],
-        plays: tuple[tuple[int, bool], ...],
-    ) -> int:
-        laid = len(plays)
-        if self.forget_runs and run + 2 * (self.rounds - laid) <= longest:
-            run = 0  # it can never outgrow the longest run: nothing reads it any more
-        if laid == self.rounds and self.caboose is None:
-            last = self.engine  # a finished train is scored on its longest run alone
-        info = (last, run, longest, _caboose_key(self.caboose, row), laid)
-        position = self._index.get(info)
-        if position is None:
-            position = self._index[info] = len(self.info)
-            self.info.append(info)
-            self.last.append(last)
-            self.rows.append(row)
-            self.plays.append(plays)
-            self.up.append([-1] * len(self.cards))
-            self.down.append(-1)
-            left = self.rounds - laid
-            self.plays_left.append(left)
-            self.longest.append(longest)
-            # The longest run this train can still end with: its run grown by every car to come.
-            self.reach.append(max(longest, run + 2 * left))
-            # Once a rival's longest run is out of this train's reach, its runs decide nothing:
-            # positions equal but for them are one (a negative id; a relative caboose may
-            # count runs, so it keeps them).
-            if self.forget_runs:
-                bare = (last, info[3], laid)
-                self.bare.append(self._bare.setdefault(bare, -1 - len(self._bare)))
-            else:
-                self.bare.append(position)
-        return position
-
-    def start(self, train: Train) -> int:
-        """The position of a train on the table (a hidden face-down card: any card)."""
-        position = self._intern(self.engine, 0, 0, (), ())
-        for play in train.plays:
-            position = self.child(position, self.card_id.get(play.card, 0), play.face_up)
-        return position
-
-    def child(self, position: int, card: int, face_up: bool) -> int:
-        """The position after laying ``card`` (face down: the same for every card)."""
-        if face_up:
-            known = self.up[position][card]
-            if known < 0:
-                known = self.up[position][card] = self._grow(position, card, True)
-            return known
-        known = self.down[position]
-        if known < 0:
-            known = self.down[position] = self._grow(position, card, False)
-        return known
-
-    def _grow(self, position: int, card: int, face_up: bool) -> int:
-        last, run, longest, _, _ = self.info[position]
-        pair = (self.left[card], self.right[card]) if face_up else (self.wild, self.wild)
-        color = self.color
-        for car in pair:
-            if color[car] < 0:
-                run = 0
-            elif color[car] == color[last]:
-                run += 1
-            else:
-                run = 1
-            if run > longest:
-                longest = run
-            last = car
-        row = self.rows[position]
-        if self.caboose is not None:  # without one nothing reads the cars
-            row = row + (self.cars[pair[0]], self.cars[pair[1]])
-        return self._intern(last, run, longest, row, self.plays[position] + ((card, face_up),))
-
-    def ends(self, positions: tuple[int, ...]) -> tuple[int, ...]:
-        """Each player's end-of-game terms (run award and caboose) from final positions."""
-        terms = self._ends_by_position.get(positions)
-        if terms is None:
-            # The run award reads only the longest runs; a caboose its summary and the last car.
-            # Those facts are the same in every deal: the terms are kept for all of them.
-            if self.caboose is None:
-                key: Hashable = tuple(self.info[p][2] for p in positions)
-            else:
-                key = (
-                    self.caboose.name,
-                    *(
-                        (self.cars[last], run, longest, summary)
-                        for last, run, longest, summary, _ in (self.info[p] for p in positions)
-                    ),
-                )
-            terms = _END_TERMS.get(key)
-            if terms is None:
-                trains = [
-                    Train(tuple(Play(self.cards[card], up) for card, up in self.plays[p]))
-                    for p in positions
-                ]
-                game = score_game(trains, start_player=0, caboose=self.caboose)
-                if len(_END_TERMS) >= _END_TERMS_LIMIT:
-                    _END_TERMS.clear()
-                terms = _END_TERMS[key] = tuple(score.total - score.value for score in game.players)
-            self._ends_by_position[positions] = terms
-        return terms
-
-    # -- hands ------------------------------------------------------------------------------
-
-    def hand(self, t: int, held: tuple[int, ...]) -> int:
-        """The id of the hand ``held`` (sorted card ids, the turn's draw included) at turn ``t``."""
-        key = (t, held)
-        found = self._hand_ids.get(key)
-        if found is None:
-            found = self._hand_ids[key] = len(self.hands)
-            self.hands.append(key)
-            self._passes.append(None)
-            # What k plays can add at most from here: the k best cards of this hand and the
-            # draws to come (each play adds its card's value, or 4 face down: never more).
-            pool = [self.gain[card] for card in held] + self._future[t]
-            pool.sort(reverse=True)
-            self.best_gains.append([0, *accumulate(pool)])
-        return found
-
-    def start_hand(self, t: int, hand: Sequence[Card]) -> int:
-        """The id of the hand of turn ``t`` given as cards."""
-        return self.hand(t, tuple(sorted(self.card_id[card] for card in hand)))
-
-    def passes(self, hand: int) -> list[tuple[int, int]]:
-        """Each distinct card of a hand with the next player's hand once it has drawn."""
-        found = self._passes[hand]
-        if found is not None:
-            return found
-        t, held = self.hands[hand]
-        found = self._passes[hand] = []
-        draw = self.order[self.hand_size + t + 1] if t + 1 < self.turns else -1
-        for i, card in enumerate(held):
-            if i and held[i - 1] == card:
-                continue  # identical cards are one choice
-            rest = held[:i] + held[i + 1 :]
-            if draw >= 0:
-                rest = tuple(sorted((*rest, draw)))
-            found.append((card, self.hand(t + 1, rest)))
-        return found
-
-    def moves(self, hand: int, position: int) -> list[Move]:
-        """The distinct plays from a hand: (gain, card, face up, the mover's new position, the
-        next player's hand), largest gain first."""
-        out: list[Move] = []
-        fits = self.fits[self.last[position]]
-        value = self.value
-        ups = self.up[position]
-        down = self.child(position, 0, False)
-        for card, rest in self.passes(hand):
-            if fits[card]:
-                moved = ups[card]
-                if moved < 0:
-                    moved = self.child(position, card, True)
-                out.append((value[card], card, True, moved, rest))
-            out.append((_FACE_DOWN_VALUE, card, False, down, rest))
-        out.sort(key=itemgetter(0), reverse=True)  # the largest gain first (stable: face up first)
-        return out
 
 
 class _TwoPlayer:
@@ -491,7 +239,14 @@ class _TwoPlayer:
         return value
 
     def child_value(
-        self, t: int, move: Move, p0: int, p1: int, alpha: int = -_INFINITY, beta: int = _INFINITY
+        self,
+        t: int,
+        move: Move,
+        p0: int,
+        p1: int,
+        alpha: int = -_INFINITY,
+        beta: int = _INFINITY,
+        guess: int = 0,
     ) -> int:
         """Player 0's value-to-go after ``move`` at turn ``t`` (its gain included)."""
         gain, _, _, moved, rest = move
@@ -500,7 +255,7 @@ class _TwoPlayer:
         if t + 1 == self.world.turns:
             return g + self.end(after[0], after[1])
         if alpha == -_INFINITY and beta == _INFINITY:
-            return g + self.mtd(t + 1, rest, after[0], after[1])
+            return g + self.mtd(t + 1, rest, after[0], after[1], guess - g)
         return g + self.search(t + 1, rest, after[0], after[1], alpha - g, beta - g)
 
     def solve(self, t: int, hand: int, p0: int, p1: int) -> tuple[int, list[Play]]:
@@ -524,15 +279,14 @@ class _TwoPlayer:
         return value, line
 
     def play_values(self, t: int, hand: int, p0: int, p1: int) -> dict[Move, int]:
-        """Player 0's exact value-to-go after each move at turn ``t``: one table for all of them."""
+        """Player 0's exact value-to-go after each move at turn ``t``: one table for all of them
+        (each child's search starts from the previous child's value)."""
         position = p0 if t % 2 == 0 else p1
-        return {
-            move: self.child_value(t, move, p0, p1) for move in list(self.moves(hand, position))
-        }
-
-
-def _train_value(world: _World, position: int) -> int:
-    return sum(world.value[card] if up else _FACE_DOWN_VALUE for card, up in world.plays[position])
+        out: dict[Move, int] = {}
+        guess = 0
+        for move in list(self.moves(hand, position)):
+            out[move] = guess = self.child_value(t, move, p0, p1, guess=guess)
+        return out
 
 
 def _two_player_solution(
@@ -622,6 +376,85 @@ def solve_deal(game: Game) -> DealSolution:
         score = game.score()
         return DealSolution(score.players[start].total - score.players[1 - start].total, (), 0)
     return _position(game.order, game.caboose, game.rounds, game.turn, game.hand_cards(), trains)
+
+
+def play_values(
+    game: Game, *, rule: str = "paranoid", node_limit: int | None = None
+) -> dict[Play, int]:
+    """The exact value of every play of the player to move in a game whose deck order is known.
+
+    For each distinct legal play (a card face up or face down, identical cards once) it is the
+    value for the player to move once that play is made and the rest of the game is played out
+    optimally in this known world — the deck order, every train and every hand as ``game``
+    holds them, a caboose included:
+
+    - **two players**: the mover's final score minus the other's, both playing the minimax of
+      :func:`solve_deal` (``rule`` does not matter): the best play's value is solve_deal's value
+      seen from the mover;
+    - three to five players, ``rule="paranoid"``: the mover's final score minus the best
+      rival's final score when the rivals jointly minimise it;
+    - three to five players, ``rule="maxn"``: the mover's final score when every player
+      maximises its own final score; a player's ties go to the play worst for the mover, then
+      to the first in ``legal_actions()`` order (:mod:`express.exact_multi` says why).
+
+    One search values every play (a single transposition table serves them all).
+    ``node_limit`` caps the states searched: past it :class:`SearchLimitReached` is raised —
+    never an inexact value (an exact three- or four-player search from the first turns can be
+    long; see ``benchmarks/README.md``).
+
+    >>> game = Game(3, order="B2|B2,R2|R2,G2|G2,Y2|Y2,B2|B3,R2|R3,G2|G3,Y2|Y3,B3|B3,R3|R3,G3|G3,Y3|Y3", rounds=2)
+    >>> values = play_values(game)
+    >>> sorted((str(play), value) for play, value in values.items())[:3]
+    [('B2|B2', 2), ('G2|G2', 2), ('R2|R2', 2)]
+    >>> max(values.values()) == max(play_values(game, rule="maxn").values()) - 12
+    False
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"play_values takes an express.Game, not {type(game).__name__}")
+    if not isinstance(rule, str):
+        raise TypeError(f"play_values: rule must be a str, not {type(rule).__name__}")
+    if rule not in PLAY_VALUE_RULES:
+        raise RulesError(f"unknown rule: {rule!r} (use {' or '.join(PLAY_VALUE_RULES)})")
+    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)):
+        raise TypeError(f"play_values: node_limit must be an int, not {type(node_limit).__name__}")
+    if node_limit is not None and node_limit < 1:
+        raise LimitError(f"invalid node_limit: {node_limit!r} (a positive number of states)")
+    if game.order is None:
+        raise RulesError("play_values needs the deck order: Game(players, order=...)")
+    if game.caboose_pending:
+        raise RulesError("the caboose has not been drawn yet")
+    if game.is_terminal():
+        raise RulesError("the game is over: no play left to value")
+    if game.is_chance_node():
+        raise RulesError("a card is to be drawn: play_values values a player's decision")
+    players = game.players
+    seats = game.seat_order()
+    # Card ids follow the deck's order, the order legal_actions() lists plays in (max-n's ties).
+    world = _World(
+        [card for card, _ in game.deck_left()], game.order, game.caboose, game.rounds, players
+    )
+    positions = tuple(world.start(game.trains[seat]) for seat in seats)
+    values = [game.trains[seat].value for seat in seats]
+    t = game.turn
+    hand = world.start_hand(t, game.hand_cards())
+    mover = t % players
+    moves: dict[Move, int]
+    try:
+        if players == 2:
+            lead = values[0] - values[1]
+            moves = _TwoPlayer(world, node_limit).play_values(t, hand, *positions)
+            sign = 1 if mover == 0 else -1
+            moves = {move: sign * (lead + value) for move, value in moves.items()}
+        elif rule == "paranoid":
+            moves = _Paranoid(world, mover, node_limit).play_values(t, hand, positions, values)
+        else:
+            moves = _MaxN(world, mover, node_limit).play_values(t, hand, positions, values)
+    except _Limit:
+        raise SearchLimitReached(
+            f"play_values: node_limit {node_limit} reached before the values were exact",
+            node_limit or 0,
+        ) from None
+    return {Play(world.cards[move[1]], move[2]): value for move, value in moves.items()}
 
 
 @dataclass(frozen=True)
