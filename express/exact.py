@@ -222,7 +222,11 @@ class _TwoPlayer:
         self.search = search
         self.moves = moves
         self.end = end
-        self.nodes = lambda: counter[0]
+
+        def nodes() -> int:
+            return counter[0]
+
+        self.nodes = nodes
 
     def mtd(self, t: int, hand: int, p0: int, p1: int, guess: int = 0) -> int:
         """The exact value-to-go by MTD(f): null-window searches closing in on the value from

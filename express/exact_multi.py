@@ -334,6 +334,8 @@ class _Paranoid:
         new_moves, world_ends = world.moves, world.ends
         infinity = _INFINITY
         rivals = [j for j in range(players) if j != root]
+        best_gains, left, reach = world.best_gains, world.plays_left, world.reach
+        points, down = world.caboose_points, _FACE_DOWN_VALUE
 
         def moves(hand: int, position: int) -> list[Move]:
             found = move_lists.get((hand, position))
@@ -361,14 +363,31 @@ class _Paranoid:
             alpha: int,
             beta: int,
         ) -> int:
-            key = (hand, _key_positions(world, positions), rel)
-            low, high = table.get(key, (-infinity, infinity))
-            if low >= beta:
-                return low
+            # A cheap bound first (see _TwoPlayer): the root adds at most its best cards, its run
+            # and the caboose; each rival at least 4 a play — and the other way round.
+            sums = best_gains[hand]
+            mine = positions[root]
+            high = sums[left[mine]] + reach[mine] + points
+            high -= max(rel[j] + down * left[positions[j]] for j in rivals)
             if high <= alpha:
                 return high
-            if low == high:
+            low = down * left[mine] - points
+            low -= max(rel[j] + sums[left[positions[j]]] + reach[positions[j]] for j in rivals)
+            if low >= beta:
                 return low
+            key = (hand, _key_positions(world, positions), rel)
+            stored = table.get(key)
+            if stored is not None:
+                if stored[0] > low:
+                    low = stored[0]
+                if stored[1] < high:
+                    high = stored[1]
+                if low >= beta:
+                    return low
+                if high <= alpha:
+                    return high
+                if low == high:
+                    return low
             counter[0] += 1
             if counter[0] > limit:
                 raise _Limit
@@ -425,7 +444,11 @@ class _Paranoid:
         self.moves = moves
         self.terminal = terminal
         self.shifted = shifted
-        self.nodes = lambda: counter[0]
+
+        def nodes() -> int:
+            return counter[0]
+
+        self.nodes = nodes
 
     def mtd(
         self, t: int, hand: int, positions: tuple[int, ...], rel: tuple[int, ...], guess: int
@@ -520,7 +543,11 @@ class _MaxN:
 
         self.search = search
         self.moves = moves
-        self.nodes = lambda: counter[0]
+
+        def nodes() -> int:
+            return counter[0]
+
+        self.nodes = nodes
 
     def play_values(
         self, t: int, hand: int, positions: tuple[int, ...], values: Sequence[int]
