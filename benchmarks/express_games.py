@@ -11,10 +11,11 @@ Sections (each prints its figures; ``--only`` runs some of them):
   95th percentile, max) against the target of 20 ms.
 - ``exact``: :func:`express.solve_deal` over ``--solve-deals`` whole two-player deals (default
   100): milliseconds and states per deal against the target of a 30 ms median.
-- ``play-values``: :func:`express.play_values` on three- and four-player deals, both rules,
+- ``play-values``: :func:`express.play_values` on two-, three- and four-player deals (both
+  rules with three and four),
   over ``--pv-deals`` deals (default 6) at turn 0, mid-game and 1, 3, 5, 7, 9 turns before the
   end: median and max milliseconds per call (the whole-hand search that ``pimc`` runs per
-  world). At turn 0 and mid-game the search stops at ``--pv-limit`` states (default 100,000)
+  world). With three and four players, at turn 0 and mid-game the search stops at ``--pv-limit`` states (default 100,000)
   and the section counts how often it got there (an exact value there takes minutes or more).
 - ``loss``: each bot's mean loss against perfect play over ``--loss-deals`` deals (default 20):
   the bot in one seat, the ``perfect`` player in the other, on the same known-order deals; the
@@ -188,17 +189,22 @@ def exact(args: argparse.Namespace) -> list[str]:
 
 
 def play_value_times(args: argparse.Namespace) -> list[str]:
-    """play_values per call on three- and four-player deals, by turn and rule."""
+    """play_values per call on two-, three- and four-player deals, by turn and rule."""
     lines = [
         f"play_values: {args.pv_deals} deals per row (no caboose, seed {args.seed}; the plays "
         f"before the timed turn are each deal's first legal ones), node limit {args.pv_limit:,} "
         "at turn 0 and mid-game"
     ]
-    for players in (3, 4):
+    for players in (2, 3, 4):
         turns = players * rounds_for(players)
-        rows = [(0, True), (turns // 2, True)]
-        rows += [(turns - left, False) for left in sorted(PLAY_VALUES_TURNS_LEFT, reverse=True)]
-        for rule in PLAY_VALUE_RULES:
+        # Two players: every turn is quick enough to wait for (and the rule does not apply).
+        rows = [(0, players > 2), (turns // 2, players > 2)]
+        rows += [
+            (turns - left, False)
+            for left in sorted(PLAY_VALUES_TURNS_LEFT, reverse=True)
+            if turns - left != turns // 2
+        ]
+        for rule in PLAY_VALUE_RULES[: 1 if players == 2 else None]:
             for turn, limited in rows:
                 ms: list[float] = []
                 stopped = 0

@@ -401,17 +401,21 @@ def play_values(
       maximises its own final score; a player's ties go to the play worst for the mover, then
       to the first in ``legal_actions()`` order (:mod:`express.exact_multi` says why).
 
-    One search values every play (a single transposition table serves them all).
+    The plays come in ``game.legal_actions()`` order. One search values every play (a single
+    transposition table serves them all).
     ``node_limit`` caps the states searched: past it :class:`SearchLimitReached` is raised —
     never an inexact value (an exact three- or four-player search from the first turns can be
     long; see ``benchmarks/README.md``).
 
-    >>> game = Game(3, order="B2|B2,R2|R2,G2|G2,Y2|Y2,B2|B3,R2|R3,G2|G3,Y2|Y3,B3|B3,R3|R3,G3|G3,Y3|Y3", rounds=2)
-    >>> values = play_values(game)
-    >>> sorted((str(play), value) for play, value in values.items())[:3]
-    [('B2|B2', 2), ('G2|G2', 2), ('R2|R2', 2)]
-    >>> max(values.values()) == max(play_values(game, rule="maxn").values()) - 12
-    False
+    >>> from express.cards import deck_for
+    >>> game = Game(3, order=deck_for(3)[::-1], rounds=2)
+    >>> [str(card) for card in game.hand_cards()]
+    ['P4|P4', 'P3|R3', 'P3|Y3', 'P3|B3']
+    >>> values = play_values(game)  # paranoid: my final score minus the best rival's
+    >>> {str(play): value for play, value in values.items() if play.card == game.hand_cards()[0]}
+    {'P4|P4': 3, '~P4|P4': -5}
+    >>> play_values(game, rule="maxn")[Play.parse("P4|P4")]  # max-n: my final score
+    17
     """
     if not isinstance(game, Game):
         raise TypeError(f"play_values takes an express.Game, not {type(game).__name__}")
@@ -458,7 +462,9 @@ def play_values(
             f"play_values: node_limit {node_limit} reached before the values were exact",
             node_limit or 0,
         ) from None
-    return {Play(world.cards[move[1]], move[2]): value for move, value in moves.items()}
+    # In legal_actions() order: cards in the deck's order, face up before face down.
+    ordered = sorted(moves.items(), key=lambda item: (item[0][1], not item[0][2]))
+    return {Play(world.cards[move[1]], move[2]): value for move, value in ordered}
 
 
 @dataclass(frozen=True)

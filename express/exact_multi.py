@@ -120,6 +120,7 @@ class _World:
         self.longest: list[int] = []
         self.reach: list[int] = []
         self.bare: list[int] = []
+        self.keyed: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._bare: dict[Hashable, int] = {}
         self.caboose_points = 0 if caboose is None else caboose.points
         self._ends_by_position: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -299,6 +300,13 @@ class _World:
 
 def _key_positions(world: _World, positions: tuple[int, ...]) -> tuple[int, ...]:
     """``positions`` with every train whose runs decide nothing any more merged (see above)."""
+    found = world.keyed.get(positions)
+    if found is None:
+        found = world.keyed[positions] = _merged(world, positions)
+    return found
+
+
+def _merged(world: _World, positions: tuple[int, ...]) -> tuple[int, ...]:
     longest, reach, bare = world.longest, world.reach, world.bare
     runs = [longest[p] for p in positions]
     top = max(runs)
@@ -334,6 +342,7 @@ class _Paranoid:
         new_moves, world_ends = world.moves, world.ends
         infinity = _INFINITY
         rivals = [j for j in range(players) if j != root]
+        keyed = world.keyed
         best_gains, left, reach = world.best_gains, world.plays_left, world.reach
         points, down = world.caboose_points, _FACE_DOWN_VALUE
 
@@ -367,15 +376,25 @@ class _Paranoid:
             # and the caboose; each rival at least 4 a play — and the other way round.
             sums = best_gains[hand]
             mine = positions[root]
-            high = sums[left[mine]] + reach[mine] + points
-            high -= max(rel[j] + down * left[positions[j]] for j in rivals)
+            least = most = -infinity
+            for j in rivals:
+                p = positions[j]
+                x = rel[j] + down * left[p]
+                if x > least:
+                    least = x
+                x = rel[j] + sums[left[p]] + reach[p]
+                if x > most:
+                    most = x
+            high = sums[left[mine]] + reach[mine] + points - least
             if high <= alpha:
                 return high
-            low = down * left[mine] - points
-            low -= max(rel[j] + sums[left[positions[j]]] + reach[positions[j]] for j in rivals)
+            low = down * left[mine] - points - most
             if low >= beta:
                 return low
-            key = (hand, _key_positions(world, positions), rel)
+            merged = keyed.get(positions)
+            if merged is None:
+                merged = _key_positions(world, positions)
+            key = (hand, merged, rel)
             stored = table.get(key)
             if stored is not None:
                 if stored[0] > low:
@@ -507,6 +526,7 @@ class _MaxN:
         counter = [0]
         limit = _INFINITY if node_limit is None else node_limit
         new_moves, world_ends = world.moves, world.ends
+        keyed = world.keyed
 
         def moves(hand: int, position: int) -> list[Move]:
             # In Game.legal_actions() order: the order ties are broken in.
@@ -519,7 +539,10 @@ class _MaxN:
             return sorted(new_moves(hand, position), key=lambda move: (move[1], not move[2]))
 
         def search(t: int, hand: int, positions: tuple[int, ...]) -> tuple[int, ...]:
-            key = (hand, _key_positions(world, positions))
+            merged = keyed.get(positions)
+            if merged is None:
+                merged = _key_positions(world, positions)
+            key = (hand, merged)
             found = table.get(key)
             if found is not None:
                 return found
@@ -532,7 +555,12 @@ class _MaxN:
             best_gain = best_own = best_root = 0
             for gain, _, _, moved, rest in moves(hand, positions[mover]):
                 after = positions[:mover] + (moved,) + positions[mover + 1 :]
-                child = world_ends(after) if last else search(t + 1, rest, after)
+                if last:
+                    child = world_ends(after)
+                else:  # the table read here saves a call for the many states met again
+                    merged = keyed.get(after)
+                    known = None if merged is None else table.get((rest, merged))
+                    child = search(t + 1, rest, after) if known is None else known
                 own = gain + child[mover]
                 mine = child[root] + (gain if mover == root else 0)
                 if not best or own > best_own or (own == best_own and mine < best_root):

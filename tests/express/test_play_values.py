@@ -198,9 +198,9 @@ def test_random_orders_match_the_brute_force(
 
 
 def test_every_legal_play_is_valued_once() -> None:
-    game = _random_game(4, 5, 3, None, moves=12)
-    values = play_values(game, rule="maxn")
-    assert list(values) == list(game.legal_actions())
+    game = _random_game(4, 5, 3, None, moves=13)
+    for rule in ("paranoid", "maxn"):
+        assert list(play_values(game, rule=rule)) == list(game.legal_actions())
 
 
 def test_whole_two_player_deals_agree_with_solve_deal() -> None:
