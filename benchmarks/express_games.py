@@ -204,6 +204,7 @@ def play_value_times(args: argparse.Namespace) -> list[str]:
             for left in sorted(PLAY_VALUES_TURNS_LEFT, reverse=True)
             if turns - left != turns // 2
         ]
+        rows.sort()
         for rule in PLAY_VALUE_RULES[: 1 if players == 2 else None]:
             for turn, limited in rows:
                 ms: list[float] = []

@@ -25,13 +25,20 @@ ending at the last car can no longer outgrow the longest run (it would need more
 cards left to lay), it cannot change anything and is forgotten, which merges positions; a
 relative caboose may count runs, so it keeps them.
 
-*Alpha-beta with a transposition table.* Fail-soft alpha-beta over value-to-go windows. A state
-— the turn, the hand (a sorted tuple of card ids: the draws to come are fixed by the order) and
-each player's position — keeps its value-to-go, or a lower/upper bound when a cut-off left it
-open; a later visit narrows its window with it and searches again only when the bound cannot
-settle it. Moves are tried by immediate gain first, and the move that last proved best from the
-same hand and position is moved to the front of that shared list (it is often best again
-whatever the other train is). The last turn's children are scored at once, without a call.
+*Alpha-beta with a transposition table.* Fail-soft alpha-beta over value-to-go windows, driven
+by MTD(f) (null-window searches closing in on the value, which cut more than one wide window).
+A state — the hand (an interned id of the turn and its sorted card ids: the draws to come are
+fixed by the order) and each player's position — keeps its value-to-go, or a lower/upper bound
+when a cut-off left it open; a later visit narrows its window with it and searches again only
+when the bound cannot settle it. The last turn is scored exactly and kept (no window). Moves
+are tried by immediate gain first, and the move that last proved best from the same hand and
+position is moved to the front of that shared list (it is often best again whatever the other
+train is: nearly all cut-offs come from the first move tried).
+
+*Bounds.* Before the table, a state is settled when a cheap bound cannot reach its window: the
+plays to come add at least 4 each and at most the best cards of the hand and the draws to come,
+and the end terms at most the longest run a train can still reach (plus the caboose). And once
+a train cannot reach its rival's longest run, its own runs decide nothing: the key forgets them.
 """
 
 from __future__ import annotations
