@@ -78,7 +78,7 @@ class SearchLimitReached(ExpressError):
     """An exact search stopped at its ``node_limit`` before it had the exact values.
 
     Raised instead of returning anything inexact, so a caller can fall back on a cheaper
-    estimate; ``nodes`` is how many states it had searched.
+    estimate; ``nodes`` is the limit it reached (states searched).
     """
 
     def __init__(self, message: str, nodes: int) -> None:

@@ -234,6 +234,9 @@ def test_a_node_limit_raises_instead_of_guessing() -> None:
         error = pickle.loads(pickle.dumps(raised.value))
         assert str(error) == str(raised.value) and error.nodes == 5
         assert play_values(game, rule=rule, node_limit=10**7) == play_values(game, rule=rule)
+    two = _random_game(2, 7, 2, None, moves=0)
+    with pytest.raises(SearchLimitReached, match="node_limit 50"):
+        play_values(two, node_limit=50)
 
 
 def test_bad_input_is_one_clear_line() -> None:
