@@ -10,7 +10,13 @@ Sections (each prints its figures; ``--only`` runs some of them):
 - ``search``: the ``search`` bot's milliseconds per decision over those games (mean, median,
   95th percentile, max) against the target of 20 ms.
 - ``exact``: :func:`express.solve_deal` over ``--solve-deals`` whole two-player deals (default
-  100): milliseconds and states per deal against the target of a 0.2 s median.
+  100): milliseconds and states per deal against the target of a 30 ms median.
+- ``play-values``: :func:`express.play_values` on two-, three- and four-player deals (both
+  rules with three and four),
+  over ``--pv-deals`` deals (default 6) at turn 0, mid-game and 1, 3, 5, 7, 9 turns before the
+  end: median and max milliseconds per call (the whole-hand search that ``pimc`` runs per
+  world). With three and four players, at turn 0 and mid-game the search stops at ``--pv-limit`` states (default 100,000)
+  and the section counts how often it got there (an exact value there takes minutes or more).
 - ``loss``: each bot's mean loss against perfect play over ``--loss-deals`` deals (default 20):
   the bot in one seat, the ``perfect`` player in the other, on the same known-order deals; the
   loss is how far the bot's side ends below the deal's exact value.
@@ -36,8 +42,21 @@ import numpy as np
 
 from arena import play
 from benchmarks._suite import Timed, percentile, run_sections
-from express import BOT_NAMES, Card, Decisive, Game, bot, decisive, deck_for, solve_deal
+from express import (
+    BOT_NAMES,
+    Card,
+    Decisive,
+    Game,
+    SearchLimitReached,
+    bot,
+    decisive,
+    deck_for,
+    play_values,
+    solve_deal,
+)
 from express.bots import OPENSPIEL_BOTS
+from express.exact import PLAY_VALUE_RULES
+from express.rules import rounds_for
 
 # The bots that play any game with no extra and no deck order.
 _CORE_BOTS = [name for name in BOT_NAMES if name not in OPENSPIEL_BOTS and name != "perfect"]
@@ -45,8 +64,12 @@ _CORE_BOTS = [name for name in BOT_NAMES if name not in OPENSPIEL_BOTS and name 
 TARGET_MS = 20.0
 """The search bot's target: under 20 ms per decision."""
 
-EXACT_TARGET_MS = 200.0
-"""solve_deal's target: a median under 0.2 s per whole two-player deal."""
+EXACT_TARGET_MS = 30.0
+"""solve_deal's target: a median under 30 ms per whole two-player deal (issue 17)."""
+
+PLAY_VALUES_TURNS_LEFT = (1, 3, 5, 7, 9)
+"""The play-values section times play_values this many turns before the end, and at turn 0
+and mid-game under a node limit (an exact search from there is far too long to wait for)."""
 
 
 def _games(name: str, args: argparse.Namespace) -> tuple[int, float, list[float], list[float]]:
@@ -132,9 +155,9 @@ def tournament(args: argparse.Namespace) -> list[str]:
     ]
 
 
-def _orders(count: int, seed: int) -> list[tuple[Card, ...]]:
-    """``count`` shuffles of the 2-player deck, reproducible from ``seed``."""
-    deck = deck_for(2)
+def _orders(count: int, seed: int, players: int = 2) -> list[tuple[Card, ...]]:
+    """``count`` shuffles of the ``players``-player deck, reproducible from ``seed``."""
+    deck = deck_for(players)
     rng = np.random.default_rng(seed)
     return [tuple(deck[i] for i in rng.permutation(len(deck))) for _ in range(count)]
 
@@ -162,6 +185,46 @@ def exact(args: argparse.Namespace) -> list[str]:
             f"{EXACT_TARGET_MS:.0f} ms target (median)"
         )
     lines.append(f"  states searched: median {statistics.median(nodes):.0f}, max {max(nodes)}")
+    return lines
+
+
+def play_value_times(args: argparse.Namespace) -> list[str]:
+    """play_values per call on two-, three- and four-player deals, by turn and rule."""
+    lines = [
+        f"play_values: {args.pv_deals} deals per row (no caboose, seed {args.seed}; the plays "
+        f"before the timed turn are each deal's first legal ones), node limit {args.pv_limit:,} "
+        "at turn 0 and mid-game"
+    ]
+    for players in (2, 3, 4):
+        turns = players * rounds_for(players)
+        # Two players: every turn is quick enough to wait for (and the rule does not apply).
+        rows = [(0, players > 2), (turns // 2, players > 2)]
+        rows += [
+            (turns - left, False)
+            for left in sorted(PLAY_VALUES_TURNS_LEFT, reverse=True)
+            if turns - left != turns // 2
+        ]
+        rows.sort()
+        for rule in PLAY_VALUE_RULES[: 1 if players == 2 else None]:
+            for turn, limited in rows:
+                ms: list[float] = []
+                stopped = 0
+                for order in _orders(args.pv_deals, args.seed, players):
+                    game = Game(players, order=order)
+                    while game.turn < turn:
+                        game.apply_action(game.legal_actions()[0])
+                    began = time.perf_counter()
+                    try:
+                        play_values(game, rule=rule, node_limit=args.pv_limit if limited else None)
+                    except SearchLimitReached:
+                        stopped += 1
+                    ms.append(1000 * (time.perf_counter() - began))
+                note = f", node limit reached in {stopped} of {len(ms)}" if limited else ""
+                lines.append(
+                    f"  {players} players {rule:<8} turn {turn:>2} of {turns} "
+                    f"({turns - turn:>2} left): median {statistics.median(ms):8.1f} ms, "
+                    f"max {max(ms):8.1f} ms{note}"
+                )
     return lines
 
 
@@ -195,6 +258,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "search": search,
     "tournament": tournament,
     "exact": exact,
+    "play-values": play_value_times,
     "loss": loss,
 }
 """The sections of the suite, in the order they run."""
@@ -220,5 +284,14 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--loss-deals", type=int, default=20, help="deals for the bots' loss (default 20)"
+    )
+    parser.add_argument(
+        "--pv-deals", type=int, default=6, help="deals per play-values row (default 6)"
+    )
+    parser.add_argument(
+        "--pv-limit",
+        type=int,
+        default=100_000,
+        help="play-values node limit at turn 0 and mid-game (default 100000)",
     )
     return run_sections(parser, argv, SECTIONS, "Yardmaster Express games")

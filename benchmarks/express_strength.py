@@ -51,6 +51,7 @@ import arena
 from arena import Policy, play
 from arena.cli import add_executor_options, executor_for
 from arena.extras import MissingExtraError
+from arena.progress import progress
 from arena.stats import mean_interval
 from benchmarks._suite import Timed, percentile, run_sections
 from express import Card, ExpressError, Game, bot, deck_for, solve_deal
@@ -136,10 +137,16 @@ def loss(args: argparse.Namespace) -> list[str]:
         for label in labels:
             task = partial(deal_loss, label, args.many_worlds)
             deals = range(len(orders))
-            if executor is None:
-                losses = [task(deal, order) for deal, order in zip(deals, orders)]
-            else:
-                losses = list(executor.map(task, deals, orders))
+            with progress(len(orders), desc=f"loss of {label}", unit="deal") as bar:
+                results = (
+                    map(task, deals, orders)
+                    if executor is None
+                    else executor.map(task, deals, orders)
+                )
+                losses = []
+                for result in results:
+                    losses.append(result)
+                    bar.update()
             mean, low, high = mean_interval(losses)
             perfect = sum(1 for x in losses if x == 0)
             lines.append(f"| {label} | {mean:.2f} | {low:.2f} – {high:.2f} | {perfect} |")

@@ -41,7 +41,14 @@ from express.errors import (
     PoolError,
     RulesError,
 )
-from express.exact import DealSolution, PerfectPolicy, solve_deal, solve_order
+from express.exact import (
+    DealSolution,
+    PerfectPolicy,
+    SearchLimitReached,
+    play_values,
+    solve_deal,
+    solve_order,
+)
 
 # The draft on the arena protocol, the strategic variant, bots and reviews (they sit on the above).
 from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Turn
@@ -126,6 +133,8 @@ __all__ = [
     "hindsight",
     "DealSolution",
     "PerfectPolicy",
+    "SearchLimitReached",
+    "play_values",
     "solve_deal",
     "solve_order",
     "Decided",

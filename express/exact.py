@@ -1,10 +1,11 @@
-"""Exact play of a two-player deal whose card order is known: minimax with alpha-beta.
+"""Exact play of a deal whose card order is known: two-player minimax, and every play's value.
 
-With two players and the whole deck order known there is no chance left: the start player
-(player 0) is dealt the first two cards, every turn draws the next card, and the one circulating
-hand passes between the two players. :func:`solve_order` finds the game value — player 0's final
-score minus player 1's when both play to maximise their own side of that difference — and an
-optimal line of plays.
+With the whole deck order known there is no chance left: the start player is dealt the first N
+cards, every turn draws the next card, and the one circulating hand passes round the table.
+:func:`solve_order` and :func:`solve_deal` find a two-player game's value — the start player's
+final score minus the other's when both play to maximise their own side of that difference —
+and an optimal line of plays. :func:`play_values` values every play of the player to move in
+a game of 2 to 5 players (the multi-player searches are in :mod:`express.exact_multi`).
 
 How it is exact and fast
 ------------------------
@@ -13,47 +14,79 @@ How it is exact and fast
 longest-run award and the caboose. Those end terms are computed by :func:`express.score_game`
 itself on the finished trains — no second copy of the scoring rules.
 
-*Equivalent states.* What the rest of the game depends on: the turn, the hand (a multiset; the
-draws to come are fixed by the order), and for each player the last car (it decides what may
-follow face up and whether a run goes on), the length of the run ending there, the longest run
-so far, and what the caboose still depends on — the caboose's own ``memo_key`` for absolute
-cabooses, and for relative ones the measure's sufficient summary (colours used, runs of two or
-more so far, colour counts, train value, wild cars). A transposition table keyed by these holds
-each state's value-to-go, or a lower/upper bound when alpha-beta cut it off.
+*Positions as ints.* What the rest of the game depends on of a train is its *position*: the last
+car (it decides what may follow face up and whether a run goes on), the length of the run ending
+there, the longest run so far, what the caboose still depends on — the caboose's own
+``memo_key`` for absolute cabooses, and for relative ones the measure's sufficient summary
+(colours used, runs of two or more so far, colour counts, train value, wild cars) — and the
+number of cards laid. Each position is interned once as a small int with one representative
+train, and its successors are kept in a table, so a search step is a list lookup. When the run
+ending at the last car can no longer outgrow the longest run (it would need more cars than the
+cards left to lay), it cannot change anything and is forgotten, which merges positions; a
+relative caboose may count runs, so it keeps them.
 
-*Alpha-beta.* Fail-soft alpha-beta over value-to-go windows; children tried by immediate gain
-first. A stored bound narrows the window on a later visit; a state is searched again only when
-the stored bound cannot settle it.
+*Alpha-beta with a transposition table.* Fail-soft alpha-beta over value-to-go windows, driven
+by MTD(f) (null-window searches closing in on the value, which cut more than one wide window).
+A state — the hand (an interned id of the turn and its sorted card ids: the draws to come are
+fixed by the order) and each player's position — keeps its value-to-go, or a lower/upper bound
+when a cut-off left it open; a later visit narrows its window with it and searches again only
+when the bound cannot settle it. The last turn is scored exactly and kept (no window). Moves
+are tried by immediate gain first, and the move that last proved best from the same hand and
+position is moved to the front of that shared list (it is often best again whatever the other
+train is: nearly all cut-offs come from the first move tried).
+
+*Bounds.* Before the table, a state is settled when a cheap bound cannot reach its window: the
+plays to come add at least 4 each and at most the best cards of the hand and the draws to come,
+and the end terms at most the longest run a train can still reach (plus the caboose). And once
+a train cannot reach its rival's longest run, its own runs decide nothing: the key forgets them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 
 import numpy as np
 
 from express.cabooses import Caboose, caboose_named
-from express.cards import ENGINE, WILD, Car, Card, Color
-from express.errors import RulesError
+from express.cards import Card
+from express.errors import ExpressError, LimitError, RulesError
+from express.exact_multi import _FACE_DOWN_VALUE, _INFINITY, Move, _Limit, _MaxN, _Paranoid, _World
 from express.game import Game, GameAction, Observation
-from express.rules import FACE_DOWN_VALUE, hand_size_for, rounds_for
-from express.scoring import score_game
-from express.train import Play, Train, connects
+from express.rules import hand_size_for, rounds_for
+from express.train import Play, Train
 
-__all__ = ["DealSolution", "PerfectPolicy", "solve_deal", "solve_order"]
+__all__ = [
+    "DealSolution",
+    "PerfectPolicy",
+    "SearchLimitReached",
+    "play_values",
+    "solve_deal",
+    "solve_order",
+    "PLAY_VALUE_RULES",
+]
 
 # The two-player rules: the start player's hand and the number of rounds.
 _HAND_SIZE = hand_size_for(2)
 _ROUNDS = rounds_for(2)
-_FACE_DOWN_VALUE = FACE_DOWN_VALUE
-_INFINITY = 10**9
 
-# One player's position: last car, run ending there, longest run, caboose summary, value, cars
-# (only kept with a caboose), plays as (card, face up) — the first four are what the future
-# depends on; the rest rebuild the train at the end.
-_Player = tuple[int, int, int, Hashable, int, tuple[Car, ...], tuple[tuple[int, bool], ...]]
+PLAY_VALUE_RULES = ("paranoid", "maxn")
+"""The rules :func:`play_values` knows for three to five players (see there)."""
+
+
+class SearchLimitReached(ExpressError):
+    """An exact search stopped at its ``node_limit`` before it had the exact values.
+
+    Raised instead of returning anything inexact, so a caller can fall back on a cheaper
+    estimate; ``nodes`` is the limit it reached (states searched).
+    """
+
+    def __init__(self, message: str, nodes: int) -> None:
+        super().__init__(message)
+        self.nodes = nodes
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (type(self), (str(self), self.nodes))
 
 
 @dataclass(frozen=True)
@@ -72,177 +105,216 @@ class DealSolution:
         return {"value": self.value, "line": [str(play) for play in self.line], "nodes": self.nodes}
 
 
-def _caboose_key(caboose: Caboose | None, row: tuple[Car, ...]) -> Hashable:
-    if caboose is None:
-        return ()
-    if not caboose.is_relative and caboose.memo_key is not None:
-        return caboose.memo_key(row)
-    # A relative caboose's measure after any continuation: its summary (see Caboose.summary).
-    return row if caboose.summary is None else caboose.summary(row)
+class _TwoPlayer:
+    """Alpha-beta over value-to-go for the start player (index 0) against the other (index 1).
 
+    The search is a closure over its tables (faster in CPython than attribute lookups); the
+    methods are ``search(t, hand, p0, p1, alpha, beta)``, ``moves(hand, position)``,
+    ``end(p0, p1)`` and ``nodes()``.
+    """
 
-class _Solver:
-    """The search over integer ids: a distinct card, a car and a colour are small ints here."""
+    def __init__(self, world: _World, node_limit: int | None = None) -> None:
+        self.world = world
+        self._build(world, node_limit)
 
-    def __init__(self, order: Sequence[Card], caboose: Caboose | None, rounds: int) -> None:
-        self.caboose = caboose
-        self.turns = 2 * rounds
-        self.cards = sorted(set(order), key=str)
-        self.card_id = card_id = {card: i for i, card in enumerate(self.cards)}
-        self.order = tuple(card_id[card] for card in order)
-        cars = sorted(
-            {ENGINE, WILD} | {car for card in self.cards for car in (card.left, card.right)},
-            key=str,
-        )
-        car_id = {car: i for i, car in enumerate(cars)}
-        self.cars = cars
-        self.color = [-1 if car.color is None else list(Color).index(car.color) for car in cars]
-        self.engine, self.wild = car_id[ENGINE], car_id[WILD]
-        self.value = [card.value for card in self.cards]
-        self.left = [car_id[card.left] for card in self.cards]
-        self.right = [car_id[card.right] for card in self.cards]
-        # The connection rule, asked once per (last car, card) pair.
-        self.fits = [[connects(last, card.left) for card in self.cards] for last in cars]
-        self.table: dict[Hashable, tuple[int, int]] = {}
-        self.ends: dict[Hashable, int] = {}
-        self.nodes = 0
+    def _build(self, world: _World, node_limit: int | None) -> None:
+        table: dict[tuple[int, int, int], tuple[int, int]] = {}
+        finals: dict[tuple[int, int, int], int] = {}
+        move_lists: dict[tuple[int, int], list[Move]] = {}
+        end_terms: dict[tuple[int, int], int] = {}
+        counter = [0]
+        limit = _INFINITY if node_limit is None else node_limit
+        last_turn = world.turns - 1
+        plays_left, longest, reach, bare = world.plays_left, world.longest, world.reach, world.bare
+        best_gains, points, down = world.best_gains, world.caboose_points, _FACE_DOWN_VALUE
+        new_moves, world_ends = world.moves, world.ends
+        infinity = _INFINITY
 
-    def play(self, player: _Player, card: int, face_up: bool) -> _Player:
-        last, run, longest, _, value, row, plays = player
-        pair = (self.left[card], self.right[card]) if face_up else (self.wild, self.wild)
-        color = self.color
-        for car in pair:
-            if color[car] < 0:
-                run = 0
-            elif color[car] == color[last]:
-                run += 1
+        def moves(hand: int, position: int) -> list[Move]:
+            found = move_lists.get((hand, position))
+            if found is None:
+                found = move_lists[hand, position] = new_moves(hand, position)
+            return found
+
+        def end(p0: int, p1: int) -> int:
+            found = end_terms.get((p0, p1))
+            if found is None:
+                terms = world_ends((p0, p1))
+                found = end_terms[p0, p1] = terms[0] - terms[1]
+            return found
+
+        def final(hand: int, p0: int, p1: int) -> int:
+            # The last turn, exact and kept: many lines meet there, and it needs no window.
+            key = (hand, p0, p1)
+            found = finals.get(key)
+            if found is not None:
+                return found
+            counter[0] += 1
+            if last_turn % 2 == 0:
+                value = max(gain + end(moved, p1) for gain, _, _, moved, _ in moves(hand, p0))
             else:
-                run = 1
-            if run > longest:
-                longest = run
-            last = car
-        gained = self.value[card] if face_up else _FACE_DOWN_VALUE
-        if self.caboose is None:  # nothing reads the cars: skip building the row
-            return (last, run, longest, (), value + gained, row, plays + ((card, face_up),))
-        new_row = row + (self.cars[pair[0]], self.cars[pair[1]])
-        return (
-            last,
-            run,
-            longest,
-            _caboose_key(self.caboose, new_row),
-            value + gained,
-            new_row,
-            plays + ((card, face_up),),
-        )
+                value = min(end(p0, moved) - gain for gain, _, _, moved, _ in moves(hand, p1))
+            finals[key] = value
+            return value
 
-    def moves(
-        self, hand: tuple[int, ...], player: _Player
-    ) -> list[tuple[int, int, bool, tuple[int, ...]]]:
-        out = []
-        fits = self.fits[player[0]]
-        for i, card in enumerate(hand):
-            if i and hand[i - 1] == card:
-                continue  # identical cards are one choice
-            rest = hand[:i] + hand[i + 1 :]
-            if fits[card]:
-                out.append((self.value[card], card, True, rest))
-            out.append((_FACE_DOWN_VALUE, card, False, rest))
-        out.sort(key=itemgetter(0), reverse=True)  # the largest gain first (stable: face up first)
-        return out
+        def search(t: int, hand: int, p0: int, p1: int, alpha: int, beta: int) -> int:
+            if t == last_turn:
+                return final(hand, p0, p1)
+            # A cheap bound first: each play to come adds from 4 to the best card's value, and
+            # the end terms at most the longest run either train can still reach (and a caboose).
+            k0, k1 = plays_left[p0], plays_left[p1]
+            sums = best_gains[hand]
+            m0, l1 = reach[p0], longest[p1]
+            high = sums[k0] - down * k1 + points + (m0 if m0 > l1 else (0 if m0 == l1 else -l1))
+            if high <= alpha:
+                return high
+            m1, l0 = reach[p1], longest[p0]
+            low = down * k0 - sums[k1] - points - (m1 if m1 > l0 else (0 if m1 == l0 else -l0))
+            if low >= beta:
+                return low
+            key = (hand, p0 if m0 >= l1 else bare[p0], p1 if m1 >= l0 else bare[p1])
+            stored = table.get(key)
+            if stored is not None:
+                if stored[0] > low:
+                    low = stored[0]
+                if stored[1] < high:
+                    high = stored[1]
+                if low >= beta:
+                    return low
+                if high <= alpha:
+                    return high
+                if low == high:
+                    return low
+            counter[0] += 1
+            if counter[0] > limit:
+                raise _Limit
+            a = alpha if alpha > low else low
+            b = beta if beta < high else high
+            chosen = 0
+            index = 0
+            if t % 2 == 0:
+                listed = moves(hand, p0)
+                best = -infinity
+                for gain, _, _, moved, rest in listed:
+                    value = gain + search(t + 1, rest, moved, p1, a - gain, b - gain)
+                    if value > best:
+                        best, chosen = value, index
+                        if best > a:
+                            a = best
+                            if a >= b:
+                                break
+                    index += 1
+            else:
+                listed = moves(hand, p1)
+                best = infinity
+                for gain, _, _, moved, rest in listed:
+                    value = search(t + 1, rest, p0, moved, a + gain, b + gain) - gain
+                    if value < best:
+                        best, chosen = value, index
+                        if best < b:
+                            b = best
+                            if a >= b:
+                                break
+                    index += 1
+            if chosen:  # the best move here is tried first from this hand and position next time
+                listed.insert(0, listed.pop(chosen))
+            if best <= alpha:
+                table[key] = (low, best)
+            elif best >= beta:
+                table[key] = (best, high)
+            else:
+                table[key] = (best, best)
+            return best
 
-    def end_terms(self, players: tuple[_Player, _Player]) -> int:
-        # The run award depends only on the longest runs; a caboose's verdict on its summary and
-        # the last car (see the module docstring).
-        if self.caboose is None:
-            key: Hashable = (players[0][2], players[1][2])
-        else:
-            key = (players[0][:4], players[1][:4])
-        terms = self.ends.get(key)
-        if terms is None:
-            trains = [
-                Train(tuple(Play(self.cards[card], up) for card, up in p[6])) for p in players
-            ]
-            game = score_game(trains, start_player=0, caboose=self.caboose)
-            extra = [score.total - score.value for score in game.players]
-            terms = self.ends[key] = extra[0] - extra[1]
-        return terms
+        self.search = search
+        self.moves = moves
+        self.end = end
 
-    def hand_at(self, t: int, hand: tuple[int, ...]) -> tuple[int, ...]:
-        drawn = self.order[_HAND_SIZE + t]
-        for i, card in enumerate(hand):  # the hand is sorted: insert the draw in place
-            if drawn <= card:
-                return hand[:i] + (drawn,) + hand[i:]
-        return hand + (drawn,)
+        def nodes() -> int:
+            return counter[0]
 
-    def search(
-        self, t: int, hand: tuple[int, ...], players: tuple[_Player, _Player], alpha: int, beta: int
+        self.nodes = nodes
+
+    def mtd(self, t: int, hand: int, p0: int, p1: int, guess: int = 0) -> int:
+        """The exact value-to-go by MTD(f): null-window searches closing in on the value from
+        ``guess``, each reusing the bounds the others stored (fewer states than one wide window)."""
+        low, high = -_INFINITY, _INFINITY
+        value = guess
+        while low < high:
+            beta = value + 1 if value == low else value
+            value = self.search(t, hand, p0, p1, beta - 1, beta)
+            if value < beta:
+                high = value
+            else:
+                low = value
+        return value
+
+    def child_value(
+        self,
+        t: int,
+        move: Move,
+        p0: int,
+        p1: int,
+        alpha: int = -_INFINITY,
+        beta: int = _INFINITY,
+        guess: int = 0,
     ) -> int:
-        if t == self.turns:
-            return self.end_terms(players)
-        key = (t, hand, players[0][:4], players[1][:4])
-        low, high = self.table.get(key, (-_INFINITY, _INFINITY))
-        if low >= beta:
-            return low
-        if high <= alpha:
-            return high
-        if low == high:
-            return low
-        self.nodes += 1
-        a, b = max(alpha, low), min(beta, high)
-        mover = t % 2
-        best = -_INFINITY if mover == 0 else _INFINITY
-        for gain, card, face_up, rest in self.moves(self.hand_at(t, hand), players[mover]):
-            moved = self.play(players[mover], card, face_up)
-            if mover == 0:
-                value = gain + self.search(t + 1, rest, (moved, players[1]), a - gain, b - gain)
-                if value > best:
-                    best = value
-                    if best > a:
-                        a = best
-            else:
-                value = self.search(t + 1, rest, (players[0], moved), a + gain, b + gain) - gain
-                if value < best:
-                    best = value
-                    if best < b:
-                        b = best
-            if a >= b:
-                break
-        if best <= alpha:
-            self.table[key] = (low, best)
-        elif best >= beta:
-            self.table[key] = (best, high)
-        else:
-            self.table[key] = (best, best)
-        return best
+        """Player 0's value-to-go after ``move`` at turn ``t`` (its gain included)."""
+        gain, _, _, moved, rest = move
+        g = gain if t % 2 == 0 else -gain
+        after = (moved, p1) if t % 2 == 0 else (p0, moved)
+        if t + 1 == self.world.turns:
+            return g + self.end(after[0], after[1])
+        if alpha == -_INFINITY and beta == _INFINITY:
+            return g + self.mtd(t + 1, rest, after[0], after[1], guess - g)
+        return g + self.search(t + 1, rest, after[0], after[1], alpha - g, beta - g)
 
-    def start(self, train: Train) -> _Player:
-        """The position of a train already on the table (a hidden face-down card: any card)."""
-        player: _Player = (self.engine, 0, 0, _caboose_key(self.caboose, ()), 0, (), ())
-        for play in train.plays:
-            player = self.play(player, self.card_id.get(play.card, 0), play.face_up)
-        return player
-
-    def solve(self, turn: int, hand: tuple[Card, ...], trains: tuple[Train, Train]) -> DealSolution:
-        """Solve from ``turn`` with ``hand`` (before that turn's draw) and the two trains."""
-        ids = tuple(sorted(self.card_id[card] for card in hand))
-        players = (self.start(trains[0]), self.start(trains[1]))
-        target = self.search(turn, ids, players, -_INFINITY, _INFINITY)
-        value = players[0][4] - players[1][4] + target
+    def solve(self, t: int, hand: int, p0: int, p1: int) -> tuple[int, list[Play]]:
+        """The value-to-go from turn ``t`` and one optimal line."""
+        world = self.world
+        target = self.mtd(t, hand, p0, p1)
+        value = target
         line: list[Play] = []
-        for t in range(turn, self.turns):
-            mover = t % 2
-            sign = 1 if mover == 0 else -1
-            for gain, card, face_up, rest in self.moves(self.hand_at(t, ids), players[mover]):
-                moved = self.play(players[mover], card, face_up)
-                after = (moved, players[1]) if mover == 0 else (players[0], moved)
-                g = sign * gain
-                if g + self.search(t + 1, rest, after, target - g - 1, target - g + 1) == target:
-                    line.append(Play(self.cards[card], face_up))
-                    ids, players, target = rest, after, target - g
+        for turn in range(t, world.turns):
+            position = p0 if turn % 2 == 0 else p1
+            for move in list(self.moves(hand, position)):
+                if self.child_value(turn, move, p0, p1, target - 1, target + 1) == target:
+                    gain, card, face_up, moved, rest = move
+                    line.append(Play(world.cards[card], face_up))
+                    target -= gain if turn % 2 == 0 else -gain
+                    hand = rest
+                    p0, p1 = (moved, p1) if turn % 2 == 0 else (p0, moved)
                     break
             else:  # pragma: no cover - some child always reaches the solved value
                 raise AssertionError("no move reaches the solved value")
-        return DealSolution(value, tuple(line), self.nodes)
+        return value, line
+
+    def play_values(self, t: int, hand: int, p0: int, p1: int) -> dict[Move, int]:
+        """Player 0's exact value-to-go after each move at turn ``t``: one table for all of them
+        (each child's search starts from the previous child's value)."""
+        position = p0 if t % 2 == 0 else p1
+        out: dict[Move, int] = {}
+        guess = 0
+        for move in list(self.moves(hand, position)):
+            out[move] = guess = self.child_value(t, move, p0, p1, guess=guess)
+        return out
+
+
+def _two_player_solution(
+    order: Sequence[Card],
+    caboose: Caboose | None,
+    rounds: int,
+    turn: int,
+    held: Sequence[Card],
+    trains: tuple[Train, Train],
+) -> DealSolution:
+    """Solve from turn ``turn`` with ``held`` (that turn's draw included) and the two trains."""
+    world = _World(sorted(set(order), key=str), order, caboose, rounds, 2)
+    solver = _TwoPlayer(world)
+    p0, p1 = world.start(trains[0]), world.start(trains[1])
+    target, line = solver.solve(turn, world.start_hand(turn, held), p0, p1)
+    value = trains[0].value - trains[1].value + target
+    return DealSolution(value, tuple(line), solver.nodes())
 
 
 def solve_order(
@@ -271,7 +343,10 @@ def solve_order(
         raise RulesError(
             f"a {rounds}-round two-player deal needs {needed} cards, the order has {len(order)}"
         )
-    return _Solver(order, caboose, rounds).solve(0, tuple(order[:_HAND_SIZE]), (Train(), Train()))
+    order = tuple(order)
+    return _two_player_solution(
+        order, caboose, rounds, 0, order[: _HAND_SIZE + 1], (Train(), Train())
+    )
 
 
 def _position(
@@ -285,9 +360,7 @@ def _position(
     """Solve from a position: ``hand`` holds the cards of the current turn (its draw included)."""
     if turn >= 2 * rounds:
         raise RulesError("the game is over: nothing left to solve")
-    held = list(hand)
-    held.remove(order[_HAND_SIZE + turn])  # the search adds each turn's draw itself
-    return _Solver(order, caboose, rounds).solve(turn, tuple(held), trains)
+    return _two_player_solution(order, caboose, rounds, turn, hand, trains)
 
 
 def solve_deal(game: Game) -> DealSolution:
@@ -314,6 +387,91 @@ def solve_deal(game: Game) -> DealSolution:
         score = game.score()
         return DealSolution(score.players[start].total - score.players[1 - start].total, (), 0)
     return _position(game.order, game.caboose, game.rounds, game.turn, game.hand_cards(), trains)
+
+
+def play_values(
+    game: Game, *, rule: str = "paranoid", node_limit: int | None = None
+) -> dict[Play, int]:
+    """The exact value of every play of the player to move in a game whose deck order is known.
+
+    For each distinct legal play (a card face up or face down, identical cards once) it is the
+    value for the player to move once that play is made and the rest of the game is played out
+    optimally in this known world — the deck order, every train and every hand as ``game``
+    holds them, a caboose included:
+
+    - **two players**: the mover's final score minus the other's, both playing the minimax of
+      :func:`solve_deal` (``rule`` does not matter): the best play's value is solve_deal's value
+      seen from the mover;
+    - three to five players, ``rule="paranoid"``: the mover's final score minus the best
+      rival's final score when the rivals jointly minimise it;
+    - three to five players, ``rule="maxn"``: the mover's final score when every player
+      maximises its own final score; a player's ties go to the play worst for the mover, then
+      to the first in ``legal_actions()`` order (:mod:`express.exact_multi` says why).
+
+    The plays come in ``game.legal_actions()`` order. One search values every play (a single
+    transposition table serves them all).
+    ``node_limit`` caps the states searched: past it :class:`SearchLimitReached` is raised —
+    never an inexact value (an exact three- or four-player search from the first turns can be
+    long; see ``benchmarks/README.md``).
+
+    >>> from express.cards import deck_for
+    >>> game = Game(3, order=deck_for(3)[::-1], rounds=2)
+    >>> [str(card) for card in game.hand_cards()]
+    ['P4|P4', 'P3|R3', 'P3|Y3', 'P3|B3']
+    >>> values = play_values(game)  # paranoid: my final score minus the best rival's
+    >>> {str(play): value for play, value in values.items() if play.card == game.hand_cards()[0]}
+    {'P4|P4': 3, '~P4|P4': -5}
+    >>> play_values(game, rule="maxn")[Play.parse("P4|P4")]  # max-n: my final score
+    17
+    """
+    if not isinstance(game, Game):
+        raise TypeError(f"play_values takes an express.Game, not {type(game).__name__}")
+    if not isinstance(rule, str):
+        raise TypeError(f"play_values: rule must be a str, not {type(rule).__name__}")
+    if rule not in PLAY_VALUE_RULES:
+        raise RulesError(f"unknown rule: {rule!r} (use {' or '.join(PLAY_VALUE_RULES)})")
+    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)):
+        raise TypeError(f"play_values: node_limit must be an int, not {type(node_limit).__name__}")
+    if node_limit is not None and node_limit < 1:
+        raise LimitError(f"invalid node_limit: {node_limit!r} (a positive number of states)")
+    if game.order is None:
+        raise RulesError("play_values needs the deck order: Game(players, order=...)")
+    if game.caboose_pending:
+        raise RulesError("the caboose has not been drawn yet")
+    if game.is_terminal():
+        raise RulesError("the game is over: no play left to value")
+    if game.is_chance_node():
+        raise RulesError("a card is to be drawn: play_values values a player's decision")
+    players = game.players
+    seats = game.seat_order()
+    # Card ids follow the deck's order, the order legal_actions() lists plays in (max-n's ties).
+    world = _World(
+        [card for card, _ in game.deck_left()], game.order, game.caboose, game.rounds, players
+    )
+    positions = tuple(world.start(game.trains[seat]) for seat in seats)
+    values = [game.trains[seat].value for seat in seats]
+    t = game.turn
+    hand = world.start_hand(t, game.hand_cards())
+    mover = t % players
+    moves: dict[Move, int]
+    try:
+        if players == 2:
+            lead = values[0] - values[1]
+            moves = _TwoPlayer(world, node_limit).play_values(t, hand, *positions)
+            sign = 1 if mover == 0 else -1
+            moves = {move: sign * (lead + value) for move, value in moves.items()}
+        elif rule == "paranoid":
+            moves = _Paranoid(world, mover, node_limit).play_values(t, hand, positions, values)
+        else:
+            moves = _MaxN(world, mover, node_limit).play_values(t, hand, positions, values)
+    except _Limit:
+        raise SearchLimitReached(
+            f"play_values: node_limit {node_limit} reached before the values were exact",
+            node_limit or 0,
+        ) from None
+    # In legal_actions() order: cards in the deck's order, face up before face down.
+    ordered = sorted(moves.items(), key=lambda item: (item[0][1], not item[0][2]))
+    return {Play(world.cards[move[1]], move[2]): value for move, value in ordered}
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ player does not know the deck's order nor the others' face-down cards, but every
 consistent with what it saw can be solved exactly. :func:`estimate_plays` draws ``worlds`` such
 worlds with :func:`express.worlds.sample_worlds` (each with its probability given the
 observation), values every candidate play in each with :func:`express.exact.play_values` (one
-exact search per world for all the plays), and reports each play's mean over the worlds with a
+exact search per world for all the plays; playouts where an exact search would be too long,
+see below), and reports each play's mean over the worlds with a
 95 % interval. :class:`PimcBot` (``express.bot("pimc")``) plays the best mean; the advisor
 (:func:`express.advise`) shows them all.
 
@@ -16,6 +17,15 @@ What a value measures, for the player to move (``measure``):
   rival's, the rivals playing to minimise that; ``rule="maxn"``: its own final score when every
   player maximises its own (see :func:`express.exact.play_values` for ties).
 
+Exact where it can be: an exact search of two-player worlds takes at most ~0.1 s, but one of
+three to five players grows about tenfold with every two turns left and takes hours from the
+first turn. So each decision first tries its first world with at most ``exact_nodes`` states
+(:data:`DEFAULT_EXACT_NODES`; :class:`express.SearchLimitReached` past it): if that settles
+it, every world of the decision is solved exactly; if not, every world is valued by playouts
+(:func:`playout_values`: after each candidate play, every player plays as ``bot("greedy")``
+to the end of that world, the same measure read from the final scores). Two-player worlds are
+always solved exactly.
+
 The worlds are common to all plays (each play is valued in the same worlds, so the comparison
 is fair). Everything random comes from the generator given, so with ``time_limit=None`` a seeded
 game replays exactly; with a time limit, sampling stops when it runs out (at least one world is
@@ -24,6 +34,7 @@ always solved), and how many worlds fit depends on the machine.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,11 +44,13 @@ import numpy as np
 
 from arena import Action
 from arena.stats import mean_interval
+from express.cards import ENGINE, Car
 from express.errors import ExpressError
-from express.exact import solve_deal
+from express.exact import SearchLimitReached, play_values
 from express.game import Game, Observation, Turn
 from express.match import MatchObservation
-from express.train import Play
+from express.scoring import score_game
+from express.train import Play, Train, connects, runs_of
 from express.worlds import game_view, sample_world
 
 __all__ = [
@@ -57,6 +70,11 @@ DEFAULT_WORLDS = 24
 DEFAULT_TIME_LIMIT = 1.5
 """Seconds a decision may take by default before sampling stops (a cap for the slow early turns
 of big games; most decisions finish their worlds long before)."""
+
+DEFAULT_EXACT_NODES = 500
+"""The states an exact search of a world may take before the decision's worlds are valued by
+playouts instead (a few tens of milliseconds): what keeps the early turns of three to five
+players, whose exact search takes minutes, within a decision's time."""
 
 RULES = ("paranoid", "maxn")
 """What a world's value is for three to five players (see the module docstring)."""
@@ -99,6 +117,81 @@ def measure_of(players: int, rule: str = DEFAULT_RULE) -> str:
     return "your final score"
 
 
+def playout_values(world: Game, rule: str = DEFAULT_RULE) -> dict[Play, int]:
+    """Every legal play's value in ``world`` (a known deck order) when, after it, every player
+    plays as ``bot("greedy")`` does to the end (the most value plus longest run at once; ties
+    face up first, then the first in the legal order): the measure of :func:`measure_of`, from
+    the final scores (:func:`express.score_game`). The same playouts as the greedy bot's, run
+    on a summary of each train instead of the whole game (tests compare the two)."""
+    mover = world.current_player()
+    seats = world.seat_order()
+    held = world.hand_cards()
+    order = world.order
+    assert order is not None
+    rank = {card: i for i, card in reversed(list(enumerate(world.deck)))}  # first copy's place
+    values: dict[Play, int] = {}
+    for action in world.legal_actions():
+        assert isinstance(action, Play)
+        hand = list(held)
+        hand.remove(action.card)
+        plays = [list(train.plays) for train in world.trains]
+        runners = [_Runner.of(train.cars) for train in world.trains]
+        plays[mover].append(action)
+        runners[mover] = runners[mover].after(action)[1]
+        for turn in range(world.turn + 1, world.players * world.rounds):
+            seat = seats[turn % world.players]
+            hand.append(order[world.players + turn])
+            best: tuple[int, bool] | None = None
+            for card in sorted(set(hand), key=rank.__getitem__):  # the legal order
+                for play in (Play(card), Play(card, face_up=False)):
+                    if play.face_up and not connects(runners[seat].last, card.left):
+                        continue
+                    gain, runner = runners[seat].after(play)
+                    if best is None or (gain, play.face_up) > best:
+                        best, chosen, next_runner = (gain, play.face_up), play, runner
+            hand.remove(chosen.card)
+            plays[seat].append(chosen)
+            runners[seat] = next_runner
+        trains = [Train(tuple(row)) for row in plays]
+        score = score_game(trains, start_player=world.start_player, caboose=world.caboose)
+        totals = [player.total for player in score.players]
+        rivals = max(total for seat, total in enumerate(totals) if seat != mover)
+        values[action] = totals[mover] - rivals if rule == "paranoid" else totals[mover]
+    return values
+
+
+@dataclass(frozen=True)
+class _Runner:
+    """What a playout needs of a train: its last car, the cars of the run at its end, its
+    longest run (the run rule itself is :func:`express.train.runs_of`'s)."""
+
+    last: Car
+    tail: tuple[Car, ...]
+    longest: int
+
+    @classmethod
+    def of(cls, cars: tuple[Car, ...]) -> _Runner:
+        runs = runs_of(cars)
+        tail: tuple[Car, ...] = ()
+        if runs and runs[-1].start + runs[-1].length == len(cars):
+            tail = cars[runs[-1].start :]
+        longest = max((run.length for run in runs), default=0)
+        return cls(cars[-1] if cars else ENGINE, tail, longest)
+
+    @functools.lru_cache(maxsize=1 << 16)  # noqa: B019  # small values; the same few recur
+    def after(self, play: Play) -> tuple[int, _Runner]:
+        """The greedy gain of ``play`` (its value plus the longest run's growth) and the train's
+        summary after it."""
+        row = self.tail + play.cars
+        runs = runs_of(row)
+        tail: tuple[Car, ...] = ()
+        if runs and runs[-1].start + runs[-1].length == len(row):
+            tail = row[runs[-1].start :]
+        longest = max([self.longest, *(run.length for run in runs)])
+        runner = _Runner(play.cars[1], tail, longest)
+        return play.value + longest - self.longest, runner
+
+
 def _check(worlds: object, time_limit: object, rule: object) -> None:
     if isinstance(worlds, bool) or not isinstance(worlds, int):
         raise TypeError(f"worlds must be an int, not {type(worlds).__name__}")
@@ -120,9 +213,12 @@ def estimate_plays(
     rng: np.random.Generator,
     time_limit: float | None = None,
     rule: str = DEFAULT_RULE,
+    exact_nodes: int | None = DEFAULT_EXACT_NODES,
 ) -> tuple[PlayEstimate, ...]:
     """Every legal play of the observing player, valued over up to ``worlds`` sampled worlds
-    (fewer if ``time_limit`` seconds run out first; at least one), in the legal order."""
+    (fewer if ``time_limit`` seconds run out first; at least one), in the legal order: exactly
+    when a search of at most ``exact_nodes`` states settles the first world (None: always),
+    else by playouts (see the module docstring)."""
     _check(worlds, time_limit, rule)
     view = game_view(observation)
     if not view.hand:
@@ -130,8 +226,16 @@ def estimate_plays(
     began = time.perf_counter()
     sums: dict[Play, list[float]] = {}
     plays: tuple[Play, ...] = ()
+    exact = True
+    limit = None if view.players == 2 else exact_nodes  # two-player worlds: ~0.1 s at most
     for world in sample_worlds(view, worlds, rng):
-        values = play_values(world, rule=rule)
+        if exact:
+            try:
+                values = play_values(world, rule=rule, node_limit=limit)
+            except SearchLimitReached:
+                exact = False  # the worlds of one decision are alike: the rest play out too
+        if not exact:
+            values = playout_values(world, rule)
         if not plays:
             plays = tuple(action for action in world.legal_actions() if isinstance(action, Play))
             sums = {play: [] for play in plays}
@@ -159,6 +263,7 @@ class PimcBot:
     worlds: int = DEFAULT_WORLDS
     time_limit: float | None = DEFAULT_TIME_LIMIT
     rule: str = DEFAULT_RULE
+    exact_nodes: int | None = DEFAULT_EXACT_NODES
     name: str = "pimc"
 
     def __post_init__(self) -> None:
@@ -170,7 +275,12 @@ class PimcBot:
         if len(legal_actions) == 1:
             return legal_actions[0]
         estimates = estimate_plays(
-            observation, worlds=self.worlds, rng=rng, time_limit=self.time_limit, rule=self.rule
+            observation,
+            worlds=self.worlds,
+            rng=rng,
+            time_limit=self.time_limit,
+            rule=self.rule,
+            exact_nodes=self.exact_nodes,
         )
         legal = set(legal_actions)
         best = max((e for e in estimates if e.play in legal), key=lambda e: e.mean, default=None)
@@ -204,17 +314,3 @@ def _ordered(world: Game, rng: np.random.Generator) -> Game:
         if isinstance(event, Turn):
             game.apply_action(event.play)
     return game
-
-
-def play_values(world: Game, *, rule: str) -> dict[Play, int]:
-    if world.players != 2:
-        raise ExpressError("interim: pimc plays two-player games until play_values lands")
-    mover = world.current_player()
-    sign = 1 if mover == world.start_player else -1
-    values: dict[Play, int] = {}
-    for action in world.legal_actions():
-        assert isinstance(action, Play)
-        child = world.clone()
-        child.apply_action(action)
-        values[action] = sign * solve_deal(child).value
-    return values

@@ -124,6 +124,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "game",
                     "match",
                     "exact",
+                    "exact_multi",
                     "worlds",
                     "pimc",
                     "bots",

@@ -10,7 +10,7 @@ import pytest
 
 from arena import sample_outcome
 from express import ExpressError, Game, PimcBot, Play, bot
-from express.pimc import estimate_plays
+from express.pimc import RULES, estimate_plays, playout_values
 from express.worlds import sample_world
 
 
@@ -114,6 +114,34 @@ def test_advice_ranks_every_play_and_travels() -> None:
     again = advise(game.observation(player), worlds=3, rng=4)
     assert again.plays == advice.plays  # a seed replays
     data = advice.to_dict()
-    assert data["recommended"] == str(advice.recommended) and len(data["plays"]) == len(means)
+    assert data["recommended"] == str(advice.recommended) and data["plays"] == [
+        e.to_dict() for e in advice.plays
+    ]
     assert "minus your opponent's" in str(advice) and "<- play this" in str(advice)
     assert pickle.loads(pickle.dumps(advice)) == advice
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 0), (3, 1), (4, 2), (5, 3), (3, 4)])
+def test_playouts_are_the_greedy_bots_games(players: int, seed: int) -> None:
+    # The fast playout must be exactly the game the greedy bot plays through express.Game.
+    from arena import play
+
+    rng = np.random.default_rng(seed)
+    deck = Game(players).deck
+    order = tuple(deck[i] for i in rng.permutation(len(deck)))
+    caboose = "random" if seed % 2 else None
+    world = Game(players, order=order, caboose=caboose)
+    while world.is_chance_node():
+        world.apply_action(sample_outcome(world.chance_outcomes(), rng))
+    world = advance(world, rng, turns=seed)
+    mover = world.current_player()
+    for rule in RULES:
+        values = playout_values(world, rule)
+        assert list(values) == list(world.legal_actions())
+        for action, value in values.items():
+            game = world.clone()
+            game.apply_action(action)
+            game = play(game, [bot("greedy")] * players, seed=0)
+            totals = [p.total for p in game.score().players]
+            best_rival = max(t for s, t in enumerate(totals) if s != mover)
+            assert value == (totals[mover] - best_rival if rule == "paranoid" else totals[mover])
