@@ -86,15 +86,19 @@ def advise(
     rng: np.random.Generator | int | None = None,
     time_limit: float | None = None,
     rule: str = DEFAULT_RULE,
+    progress: bool = False,
 ) -> Advice:
     """Every legal play of the observing player valued over ``worlds`` sampled worlds (fewer if
     ``time_limit`` seconds run out first), best first; ``rng`` a generator or a seed (None:
-    fresh entropy). Raises :class:`express.ExpressError` when it is not the player's turn or no
-    game matches the observation."""
+    fresh entropy); ``progress``: the worlds valued so far on stderr when it takes more than
+    two seconds (``express advise`` shows it). Raises :class:`express.ExpressError` when it is
+    not the player's turn or no game matches the observation."""
     view = game_view(observation)
     generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     began = time.perf_counter()
-    estimates = estimate_plays(view, worlds=worlds, rng=generator, time_limit=time_limit, rule=rule)
+    estimates = estimate_plays(
+        view, worlds=worlds, rng=generator, time_limit=time_limit, rule=rule, progress=progress
+    )
     ranked = tuple(sorted(estimates, key=lambda e: -e.mean))  # stable: ties in legal order
     return Advice(
         player=view.player,

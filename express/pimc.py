@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from arena import Action
+from arena.progress import progress as show_progress
 from arena.stats import mean_interval
 from express.cards import ENGINE, Car
 from express.errors import ExpressError
@@ -214,11 +215,13 @@ def estimate_plays(
     time_limit: float | None = None,
     rule: str = DEFAULT_RULE,
     exact_nodes: int | None = DEFAULT_EXACT_NODES,
+    progress: bool = False,
 ) -> tuple[PlayEstimate, ...]:
     """Every legal play of the observing player, valued over up to ``worlds`` sampled worlds
     (fewer if ``time_limit`` seconds run out first; at least one), in the legal order: exactly
     when a search of at most ``exact_nodes`` states settles the first world (None: always),
-    else by playouts (see the module docstring)."""
+    else by playouts (see the module docstring). ``progress``: the worlds valued so far on
+    stderr (:func:`arena.progress.progress`: nothing for work shorter than two seconds)."""
     _check(worlds, time_limit, rule)
     view = game_view(observation)
     if not view.hand:
@@ -228,21 +231,25 @@ def estimate_plays(
     plays: tuple[Play, ...] = ()
     exact = True
     limit = None if view.players == 2 else exact_nodes  # two-player worlds: ~0.1 s at most
-    for world in sample_worlds(view, worlds, rng):
-        if exact:
-            try:
-                values = play_values(world, rule=rule, node_limit=limit)
-            except SearchLimitReached:
-                exact = False  # the worlds of one decision are alike: the rest play out too
-        if not exact:
-            values = playout_values(world, rule)
-        if not plays:
-            plays = tuple(action for action in world.legal_actions() if isinstance(action, Play))
-            sums = {play: [] for play in plays}
-        for play in plays:
-            sums[play].append(float(values[play]))
-        if time_limit is not None and time.perf_counter() - began > time_limit:
-            break
+    with show_progress(worlds, desc="advise", unit="world", enabled=progress) as bar:
+        for world in sample_worlds(view, worlds, rng):
+            if exact:
+                try:
+                    values = play_values(world, rule=rule, node_limit=limit)
+                except SearchLimitReached:
+                    exact = False  # the worlds of one decision are alike: the rest play out too
+            if not exact:
+                values = playout_values(world, rule)
+            if not plays:
+                plays = tuple(
+                    action for action in world.legal_actions() if isinstance(action, Play)
+                )
+                sums = {play: [] for play in plays}
+            for play in plays:
+                sums[play].append(float(values[play]))
+            bar.update()
+            if time_limit is not None and time.perf_counter() - began > time_limit:
+                break
     estimates = []
     for play in plays:
         mean, low, high = mean_interval(sums[play])

@@ -32,6 +32,9 @@ from express.table_view import position_text, table_observation
 __all__ = ["add_commands", "observation_of"]
 
 EXAMPLES = [
+    'express advise --players 3 --seat 1 --round 4 --hand "B2|B2,Y2|Y2,P2|P2,P3|B3" '
+    '--train "P4|P4,P3|Y3,Y4|R4,R2|R2" --train "P2|P3,G3|R3,R2|R3" --train "R3|G3,G2|G2,B2|B2" '
+    '--seen "B2|B2,G2|G2,P3|Y3,R2|R2" --seed 1',
     'express advise --players 2 --seat 1 --round 5 --start-player 1 --hand "R2|R2,Y2|Y2,G2|G3" '
     '--train "Y4|R4,R2|R3,~,G4|Y4" --train "B3|Y3,B3|R3,G3|B3,~Y2|Y2" '
     '--seen "G2|G2,G4|Y4,R2|R3" --seed 1',
@@ -71,7 +74,12 @@ def observation_of(args: argparse.Namespace) -> Observation:
 
 def cmd_advise(args: argparse.Namespace) -> int:
     view = observation_of(args)
-    options: dict[str, Any] = {"rng": args.seed, "time_limit": args.time_limit, "rule": args.rule}
+    options: dict[str, Any] = {
+        "rng": args.seed,
+        "time_limit": args.time_limit,
+        "rule": args.rule,
+        "progress": True,
+    }
     if args.worlds is not None:
         options["worlds"] = args.worlds
     advice = advise(view, **options)

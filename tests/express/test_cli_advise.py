@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 import shlex
 from typing import Any
 
 import pytest
 
+import arena.progress
 import express.cli.advise as express_cli_advise
 from express import ExpressError
 from express.advise import advise
@@ -30,6 +33,13 @@ TWO: dict[str, Any] = {
     "trains": ["B4|G4,G4|Y4,Y3|B3,B3|Y3,Y4|R4", "R4|B4,~G2|G2,G2|G3,~B2|B2"],
     "seen": "G4|Y4,Y3|B3,Y4|R4",
 }
+
+
+@pytest.fixture(autouse=True)
+def no_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Progress shows only after arena.progress.DELAY seconds: a busy machine must not change
+    what the tests read on stderr (the progress test sets its own)."""
+    monkeypatch.setattr(arena.progress, "DELAY", math.inf)
 
 
 @pytest.fixture
@@ -192,6 +202,23 @@ def test_json_is_the_advice_and_a_seed_replays_it(express: Run) -> None:
     other = json.loads(express(*two_player("--worlds", "5", "--seed", "5", "--json")).stdout)
     other.pop("seconds")
     assert other != data  # the seed is used: another seed samples other worlds
+
+
+def test_progress_of_the_worlds_goes_to_stderr_and_leaves_the_answer_alone(
+    express: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quiet = express(*two_player("--worlds", "6", "--seed", "3"))
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    monkeypatch.setattr(arena.progress, "DELAY", 0.0)
+    shown = express(*two_player("--worlds", "6", "--seed", "3"))
+    assert shown.returncode == 0
+    assert shown.stdout.splitlines()[:-1] == quiet.stdout.splitlines()[:-1]  # but the time
+    lines = shown.stderr.splitlines()
+    assert lines and all(re.match(r"advise: [1-6]/6 worlds \(", line) for line in lines), lines
+    assert lines[-1].startswith("advise: 6/6 worlds (100%)")
+    # Under --json too, stdout holds the JSON alone.
+    data = json.loads(express(*two_player("--worlds", "6", "--seed", "3", "--json")).stdout)
+    assert data["worlds"] == 6
 
 
 def test_help_ends_with_examples_that_run(express: Run) -> None:
