@@ -49,7 +49,7 @@ import numpy as np
 
 import arena
 from arena import Policy, play
-from arena.cli import add_executor_options, executor_for
+from arena.executors import executor_from, usable_cores
 from arena.extras import MissingExtraError
 from arena.progress import progress
 from arena.stats import mean_interval
@@ -115,7 +115,18 @@ def deal_loss(label: str, many_worlds: int, deal: int, order: tuple[Card, ...]) 
 
 @contextmanager
 def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
-    with executor_for(args) as (executor, _):
+    """The executor the options choose; None (this process) for one local worker."""
+    if args.scheduler is None and args.cluster is None and args.workers == 1:
+        yield None
+        return
+    chosen = (
+        {"scheduler": args.scheduler}
+        if args.scheduler is not None
+        else {"cluster": args.cluster}
+        if args.cluster is not None
+        else {"workers": args.workers}
+    )
+    with executor_from(**chosen) as executor:
         yield executor
 
 
@@ -295,5 +306,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--checkpoints", metavar="DIR", help="save tournaments' deals in DIR, to resume"
     )
-    add_executor_options(parser)
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=int,
+        default=usable_cores(),
+        help="local worker processes (default: the usable cores; 1 = in this process)",
+    )
+    where.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler (the dask extra)")
+    where.add_argument("--cluster", metavar="local:N", help="a Dask LocalCluster (the dask extra)")
     return run_sections(parser, argv, SECTIONS, "Yardmaster Express strength")

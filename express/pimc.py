@@ -65,12 +65,12 @@ __all__ = [
     "measure_of",
 ]
 
-DEFAULT_WORLDS = 24
-"""Worlds sampled per decision by default."""
+DEFAULT_WORLDS = 16
+"""Worlds sampled per decision by default: a two-player decision with every card to come takes
+about 0.1 s a world to solve (figures in docs/strength.md)."""
 
-DEFAULT_TIME_LIMIT = 1.5
-"""Seconds a decision may take by default before sampling stops (a cap for the slow early turns
-of big games; most decisions finish their worlds long before)."""
+DEFAULT_TIME_LIMIT: float | None = None
+"""No time limit by default, so a seeded game replays exactly whatever the machine's speed."""
 
 DEFAULT_EXACT_NODES = 500
 """The states an exact search of a world may take before the decision's worlds are valued by
