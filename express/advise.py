@@ -62,6 +62,7 @@ class Advice:
             "player": self.player,
             "measure": self.measure,
             "worlds": self.worlds,
+            "exact": self.plays[0].exact,
             "seconds": round(self.seconds, 3),
             "recommended": str(self.recommended),
             "plays": [estimate.to_dict() for estimate in self.plays],
@@ -69,7 +70,12 @@ class Advice:
 
     def __str__(self) -> str:
         width = max(len(str(e.play)) for e in self.plays)
-        lines = [f"value: {self.measure}, mean over {self.worlds} worlds (95 % interval)"]
+        how = (
+            "each world solved exactly"
+            if self.plays[0].exact
+            else "each world played out by the greedy rule (too early for an exact search)"
+        )
+        lines = [f"value: {self.measure}, mean over {self.worlds} worlds (95 % interval); {how}"]
         for estimate in self.plays:
             mark = "  <- play this" if estimate.play == self.recommended else ""
             lines.append(

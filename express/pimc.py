@@ -93,15 +93,18 @@ class PlayEstimate:
     low: float
     high: float
     worlds: int
+    exact: bool = True
+    """Whether every world was solved exactly (else valued by greedy playouts)."""
 
     def to_dict(self) -> dict[str, object]:
-        """Plain data for JSON."""
+        """Plain data for JSON (values rounded to 1/1000 of a point)."""
         return {
             "play": str(self.play),
-            "mean": self.mean,
-            "low": self.low,
-            "high": self.high,
+            "mean": round(self.mean, 3),
+            "low": round(self.low, 3),
+            "high": round(self.high, 3),
             "worlds": self.worlds,
+            "exact": self.exact,
         }
 
 
@@ -253,7 +256,7 @@ def estimate_plays(
     estimates = []
     for play in plays:
         mean, low, high = mean_interval(sums[play])
-        estimates.append(PlayEstimate(play, mean, low, high, len(sums[play])))
+        estimates.append(PlayEstimate(play, mean, low, high, len(sums[play]), exact))
     return tuple(estimates)
 
 

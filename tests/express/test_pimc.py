@@ -145,3 +145,16 @@ def test_playouts_are_the_greedy_bots_games(players: int, seed: int) -> None:
             totals = [p.total for p in game.score().players]
             best_rival = max(t for s, t in enumerate(totals) if s != mover)
             assert value == (totals[mover] - best_rival if rule == "paranoid" else totals[mover])
+
+
+def test_three_players_are_exact_at_the_end_and_played_out_at_the_start() -> None:
+    start = advance(Game(3), np.random.default_rng(8), turns=0)
+    early = estimate_plays(
+        start.observation(start.current_player()), worlds=2, rng=np.random.default_rng(0)
+    )
+    assert not any(e.exact for e in early)
+    end = advance(Game(3), np.random.default_rng(8), turns=17)
+    late = estimate_plays(
+        end.observation(end.current_player()), worlds=2, rng=np.random.default_rng(0)
+    )
+    assert all(e.exact for e in late)
