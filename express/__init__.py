@@ -35,6 +35,7 @@ from express.cards import (
 from express.errors import (
     ExpressError,
     IllegalPlayError,
+    InconsistentObservation,
     LimitError,
     ParseError,
     PoolError,
@@ -81,6 +82,7 @@ __all__ = [
     "parse_deck",
     "ExpressError",
     "IllegalPlayError",
+    "InconsistentObservation",
     "LimitError",
     "ParseError",
     "PoolError",
