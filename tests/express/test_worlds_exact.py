@@ -16,7 +16,7 @@ import pytest
 
 from arena import sample_outcome
 from express import Card, Game, InconsistentObservation, Observation, Play
-from express.worlds import count_worlds, sample_world, sample_worlds
+from express.worlds import count_worlds, resample, sample_world, sample_worlds, seen_history
 
 # Small decks with duplicates: every kind order of them can be listed.
 TABLES = (
@@ -158,6 +158,9 @@ def chi_square(counts: Counter[Key], worlds: dict[Key, int]) -> tuple[float, int
 
 Case = tuple[Observation, dict[Key, int]]
 
+REAL: list[tuple[Game, int]] = []
+"""The game and seat of each case."""
+
 
 def cases() -> list[Case]:
     """Observations with between 4 and 30 distinct histories, from every table, at several
@@ -173,6 +176,7 @@ def cases() -> list[Case]:
                     worlds = enumerate_worlds(real, seat)
                     if 4 <= len(worlds) <= 30 and taken < 5:
                         found.append((real.observation(seat), worlds))
+                        REAL.append((real, seat))
                         taken += 1
     return found
 
@@ -253,3 +257,28 @@ def test_the_undrawn_rest_of_the_deck_is_shuffled_uniformly() -> None:
     expected = {card: 20_000 * copies / 7 for card, copies in deck.items()}
     statistic = sum((firsts[c] - e) ** 2 / e for c, e in expected.items())
     assert statistic < critical_value(len(deck) - 1)
+
+
+@pytest.mark.parametrize("case", range(0, len(CASES), 3))
+def test_resample_draws_uniformly_over_the_worlds_with_the_same_seen_history(case: int) -> None:
+    real, seat = REAL[case]
+    view, known = real.observation(seat), seen_history(real, seat)
+    deck = Counter(map(str, real.deck))
+    worlds = {  # each standing for every order of the undrawn rest
+        (key(game, view.drawn)[1], tuple(str(card) for card in game.drawn)): arrangements(
+            deck - Counter(map(str, game.drawn))
+        )
+        for game in histories(real)
+        if game.observation(seat) == view and seen_history(game, seat) == known
+    }
+    rng = np.random.default_rng(case)
+    counts: Counter[Key] = Counter()
+    for _ in range(300 * len(worlds)):
+        world = resample(real, seat, rng)
+        assert world.order is None and seen_history(world, seat) == known
+        counts[key(world, view.drawn)[1], tuple(str(card) for card in world.drawn)] += 1
+    if len(worlds) > 1:
+        statistic, df = chi_square(counts, worlds)
+        assert statistic < critical_value(df), (statistic, df)
+    else:
+        assert set(counts) == set(worlds)
