@@ -542,10 +542,16 @@ class _Census:
             self.problem = "a card seen more often than the deck holds it"
             return
         marked = {kind for kind in range(len(copies)) if copies[kind] > 1}
-        marked.update(shown, own, self.hand)
+        marked.update(shown, own)
+        if not self.holding:
+            marked.update(self.hand)
         if history is not None:
             marked.update(seen)  # the turns it saw name every card it saw
         self.explicit = tuple(sorted(marked))
+        # The single cards of the hand held now are unmarked too: they are the unmarked cards
+        # still in the hand at the end (see _final and world).
+        self.kept = [kind for kind in self.hand if kind not in marked]
+        self.hand = tuple(kind for kind in self.hand if kind in marked)
         self.unmarked = [kind for kind in sorted(seen) if kind not in marked]
         self.anonymous = [
             kind
@@ -568,7 +574,15 @@ class _Census:
             tuple(copies[k] if k in marked else 0 for k in range(len(copies))),
         )
         self.start = start
-        self.total = self.count(start)
+        # Each path counts every naming of the unmarked cards; those in the hand at the end must
+        # be the kept ones: the same share of the namings on every path.
+        unmarked, kept = len(self.unmarked), len(self.kept)
+        self.total = (
+            self.count(start)
+            * _factorial(kept)
+            * _factorial(unmarked - kept)
+            // _factorial(unmarked)
+        )
 
     def failure(self) -> str:
         """The one-line reason no game leads to the observation."""
@@ -722,7 +736,7 @@ class _Census:
         _, seen, held, unseen, waiting, blanks, anonymous, unmarked, to_see, pool = state
         if to_see or unmarked or waiting:
             return 0
-        if self.holding and (seen != self.hand or held or unseen or blanks):
+        if self.holding and (seen != self.hand or held != len(self.kept) or unseen or blanks):
             return 0
         rest = len(self.anonymous) - anonymous + sum(pool)
         assert rest == self.undrawn, (rest, self.undrawn)
@@ -867,6 +881,7 @@ class _Census:
         blanks: list[int] = []  # anonymous cards in the hand
         waiting: list[int] = []  # unmarked cards in the hand, not seen yet
         held: list[int] = []  # unmarked cards in the hand, seen
+        slots: list[int] = []  # the unmarked cards drawn, by slot (-1, -2, …) till named
         order: list[int] = []
         hidden: dict[int, int] = {}
         while state[0] < len(self.steps):
@@ -886,7 +901,8 @@ class _Census:
                     kind = anonymous.pop(chooser.randrange(len(anonymous)))
                     blanks.append(kind)
                 elif label == _UNMARKED:
-                    kind = unmarked.pop(chooser.randrange(len(unmarked)))
+                    kind = -1 - len(slots)  # named at the end
+                    slots.append(kind)
                     waiting.append(kind)
                 else:
                     kind = label
@@ -903,6 +919,17 @@ class _Census:
                 else:
                     hidden[arg] = label
             state = child
+        # The unmarked cards named: those still in the hand held now are the kept ones, the
+        # others the rest, each in a uniformly random order.
+        kept = [kind for kind in unmarked if kind in self.kept]
+        others = [kind for kind in unmarked if kind not in self.kept]
+        chooser.shuffle(kept)
+        chooser.shuffle(others)
+        names: dict[int, int] = {}
+        for slot in slots:
+            names[slot] = (kept if self.holding and slot in held else others).pop()
+        order = [names.get(kind, kind) for kind in order]
+        hidden = {turn: names.get(kind, kind) for turn, kind in hidden.items()}
         pool = state[-1]
         rest = anonymous + [kind for kind in self.explicit for _ in range(pool[kind])]
         chooser.shuffle(rest)
