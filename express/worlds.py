@@ -67,9 +67,10 @@ count it leads to (exact integers, one ``randrange`` per step), which is uniform
 Kinds are tracked one by one where the observation names them: every kind with two copies or
 more (their copies interact through "a play takes the first card of its kind": a face-down
 card of a kind the player has seen in the hand is that seen card) and the single cards it sees
-played or holds. The other single cards are symmetric and only counted: *unmarked* ones (seen,
-then never in sight: a draw of one stands for each of those not drawn yet, a face-down play of
-one for each in the hand) and *anonymous* ones (never seen, never face up: a draw of one
+played. The other single cards are symmetric and only counted: *unmarked* ones (seen, then never
+in sight but for the hand held now: a draw of one stands for each of those not drawn yet, a
+face-down play of one for each in the hand; those left in the hand at the end are named as the
+hand's cards, the same share of the namings on every path) and *anonymous* ones (never seen, never face up: a draw of one
 stands for each not drawn yet, and no play can mistake it for another card). Every world
 follows one path of the search (its draws and plays decide each choice), and a path with its
 multiplicities stands for exactly the worlds that follow it, so the counts are exact; the
@@ -90,13 +91,13 @@ observation and the same seen history. Its worlds are shuffled-deck games (no ``
 the games OpenSpiel's information-set MCTS resamples.
 
 **The budget, and what holds beyond it.** The search's states grow with the game: a few
-thousand on a two-player game (a median of some 40 ms), far more on three to five players late
-in a game. Beyond ``_BUDGET`` states :func:`sample_worlds` and :func:`resample` fall back on a
-randomized depth-first search, which returns consistent worlds (each checked) but **not**
-uniformly: hidden draws are tried in an order drawn with the chance probabilities and the first
-consistent completion is kept, so worlds reached through choices with few consistent
-alternatives are over-represented, and the player's own history (for :func:`sample_world`) is
-invented by ad-hoc random choices. :func:`count_worlds` never falls back: it is exact, and may
+thousand on most two-player decisions (a median of some 5 ms of counting), far more on three to
+five players late in a game. Beyond ``_BUDGET`` states :func:`sample_worlds` and
+:func:`resample` fall back on a randomized depth-first search, which returns consistent worlds
+(each checked) but **not** uniformly: hidden draws are tried in an order drawn with the chance
+probabilities and the first consistent completion is kept, so worlds reached through choices
+with few consistent alternatives are over-represented, and the player's own history (for
+:func:`sample_world`) is invented by ad-hoc random choices. :func:`count_worlds` never falls back: it is exact, and may
 be slow on those games.
 
 Every sampler consumes ``rng`` (a NumPy :class:`numpy.random.Generator`) deterministically: the
