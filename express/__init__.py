@@ -36,6 +36,7 @@ from express.cards import (
 from express.errors import (
     ExpressError,
     IllegalPlayError,
+    InconsistentObservation,
     LimitError,
     ParseError,
     PoolError,
@@ -91,6 +92,7 @@ __all__ = [
     "parse_deck",
     "ExpressError",
     "IllegalPlayError",
+    "InconsistentObservation",
     "LimitError",
     "ParseError",
     "PoolError",

@@ -33,6 +33,11 @@ class RulesError(ExpressError):
     """A request outside the rules: a player count other than 2..5, a start player not at the table."""
 
 
+class InconsistentObservation(ExpressError):
+    """An observation no game can produce: no deck order and no hidden plays lead to it (for
+    example a card seen more often than the deck holds it, or a hand of the wrong size)."""
+
+
 class LimitError(ExpressError):
     """A search limit that is not a positive, finite number (``node_limit``, ``time_limit``)."""
 
