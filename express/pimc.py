@@ -48,11 +48,11 @@ from arena.stats import mean_interval
 from express.cards import ENGINE, Car
 from express.errors import ExpressError
 from express.exact import SearchLimitReached, play_values
-from express.game import Game, Observation, Turn
+from express.game import Game, Observation
 from express.match import MatchObservation
 from express.scoring import score_game
 from express.train import Play, Train, connects, runs_of
-from express.worlds import game_view, sample_world
+from express.worlds import game_view, sample_worlds
 
 __all__ = [
     "DEFAULT_RULE",
@@ -297,30 +297,3 @@ class PimcBot:
         if best is None:
             raise ExpressError("the sampled worlds offer none of the legal plays (a bug)")
         return best.play
-
-
-# -- interim: until the exact sampler and the multi-play solver land ---------------------------
-
-
-def sample_worlds(view: Observation, count: int, rng: np.random.Generator) -> list[Game]:
-    return [_ordered(sample_world(view, rng), rng) for _ in range(count)]
-
-
-def _ordered(world: Game, rng: np.random.Generator) -> Game:
-    from collections import Counter
-
-    left = list((Counter(world.deck) - Counter(world.drawn)).elements())
-    rest = [left[i] for i in rng.permutation(len(left))]
-    game = Game(
-        world.players,
-        caboose=world.caboose,
-        deck=world.deck,
-        order=tuple(world.drawn) + tuple(rest),
-        rounds=world.rounds,
-        start_player=world.start_player,
-        pass_left=world.pass_left,
-    )
-    for event in world.events:
-        if isinstance(event, Turn):
-            game.apply_action(event.play)
-    return game
