@@ -114,6 +114,7 @@ string.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -408,15 +409,25 @@ def resample(game: Game, player: int, rng: np.random.Generator) -> Game:
     view = game.observation(player)  # also checks the player
     if game.caboose_pending or not game.drawn:
         return game.clone()
-    try:
-        census = _Census(view, seen_history(game, player), budget=_BUDGET)
-    except _OutOfBudget:
+    census = _resample_census(view, seen_history(game, player))
+    if census is None:
         return _approximate_resample(game, player, rng)
     if not census.total:
         raise ExpressError(
             "no history of the game matches what the player saw (a bug: please report it)"
         )
     return census.world(random.Random(int(rng.integers(2**63))), with_order=False)
+
+
+@functools.lru_cache(maxsize=8)
+def _resample_census(view: Observation, history: tuple[SeenEvent, ...]) -> _Census | None:
+    """The count of the worlds with ``view`` and ``history``, None past the budget. Kept for the
+    few information states in play: OpenSpiel's IS-MCTS resamples the same one at every
+    simulation of a decision, and counting is the cost, not drawing."""
+    try:
+        return _Census(view, history, budget=_BUDGET)
+    except _OutOfBudget:
+        return None
 
 
 # -- counting the worlds ----------------------------------------------------------------------
