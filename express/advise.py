@@ -20,7 +20,7 @@ from what a player at the table can see.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -53,8 +53,8 @@ class Advice:
     """The play with the best mean: what ``bot("pimc")`` plays with the same worlds."""
     worlds: int
     """How many worlds were solved."""
-    seconds: float
-    """How long it took."""
+    seconds: float = field(compare=False)
+    """How long it took (not compared: the same advice takes another time elsewhere)."""
 
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON."""

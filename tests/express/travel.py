@@ -18,8 +18,10 @@ from express import (
     Color,
     Game,
     Play,
+    PlayEstimate,
     Provenance,
     Train,
+    advise,
     best_train,
     bot,
     caboose_named,
@@ -68,6 +70,9 @@ def public_values() -> list[object]:
         bot("perfect", order=deck_for(2)),
         bot("search", samples=4),
         bot("greedy"),
+        bot("pimc", worlds=3, rule="maxn"),
+        PlayEstimate(Play.parse("~R3|G3"), 1.5, -0.25, 3.25, 4, exact=False),
+        advise(Game(2, order=deck_for(2), rounds=2).observation(0), worlds=2, rng=1),
     ]
 
 
