@@ -383,9 +383,8 @@ def sample_worlds(
     if count < 0:
         raise ValueError(f"count must be at least 0, not {count!r}")
     view = game_view(observation)
-    try:
-        census = _Census(view, budget=_BUDGET)
-    except _OutOfBudget:
+    census = _census(view, ())
+    if census is None:
         return [_approximate_world(view, rng) for _ in range(count)]
     if not census.total:
         raise InconsistentObservation(census.failure())
@@ -409,7 +408,7 @@ def resample(game: Game, player: int, rng: np.random.Generator) -> Game:
     view = game.observation(player)  # also checks the player
     if game.caboose_pending or not game.drawn:
         return game.clone()
-    census = _resample_census(view, seen_history(game, player))
+    census = _census(view, seen_history(game, player))
     if census is None:
         return _approximate_resample(game, player, rng)
     if not census.total:
@@ -420,12 +419,12 @@ def resample(game: Game, player: int, rng: np.random.Generator) -> Game:
 
 
 @functools.lru_cache(maxsize=8)
-def _resample_census(view: Observation, history: tuple[SeenEvent, ...]) -> _Census | None:
-    """The count of the worlds with ``view`` and ``history``, None past the budget. Kept for the
-    few information states in play: OpenSpiel's IS-MCTS resamples the same one at every
-    simulation of a decision, and counting is the cost, not drawing."""
+def _census(view: Observation, history: tuple[SeenEvent, ...]) -> _Census | None:
+    """The count of the worlds with ``view`` (and the seen ``history``, when given), None past
+    the budget. Kept for the few information states in play: OpenSpiel's IS-MCTS resamples the
+    same one at every simulation of a decision, and counting is the cost, not drawing."""
     try:
-        return _Census(view, history, budget=_BUDGET)
+        return _Census(view, history, budget=_BUDGET) if history else _Census(view, budget=_BUDGET)
     except _OutOfBudget:
         return None
 

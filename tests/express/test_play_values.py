@@ -203,6 +203,7 @@ def test_every_legal_play_is_valued_once() -> None:
         assert list(play_values(game, rule=rule)) == list(game.legal_actions())
 
 
+@pytest.mark.slow
 def test_whole_two_player_deals_agree_with_solve_deal() -> None:
     for seed in range(3):
         game = _random_game(2, 7, 40 + seed, CABOOSES[seed * 5], moves=2 * seed)

@@ -116,6 +116,7 @@ def test_sample_world_serves_every_seat_not_only_the_one_to_play() -> None:
             assert_consistent(sample_world(state.observation(player), rng), state, player)
 
 
+@pytest.mark.slow
 def test_resample_keeps_what_the_player_saw_and_when() -> None:
     rng = np.random.default_rng(11)
     for state in decisions(range(2)):

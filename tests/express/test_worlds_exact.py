@@ -216,6 +216,7 @@ def drawn(case: int) -> list[Key]:
     return keys
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_worlds_are_drawn_with_their_probability(case: int) -> None:
     _, worlds = CASES[case]
