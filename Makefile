@@ -111,7 +111,8 @@ test-floors: $(FLOORS_VENV)/.installed
 		--out $(FLOORS_VENV)/plan.png
 	$(FLOORS_VENV)/bin/packing plot deck --out $(FLOORS_VENV)/pictures
 
-# The core and the test runners alone (the test-core extra): the whole suite, each test that
+# The core and the test runners alone (the test-core extra): the suite but its slow cross-checks
+# (make test runs them), each test that
 # needs an extra skipped with the command that installs it (-rs lists the reasons).
 $(CORE_VENV)/.installed: pyproject.toml
 	rm -rf $(CORE_VENV)
@@ -121,7 +122,7 @@ $(CORE_VENV)/.installed: pyproject.toml
 
 test-core: $(CORE_VENV)/.installed
 	$(CORE_VENV)/bin/python tools/no_extras.py
-	$(CORE_VENV)/bin/python -m pytest -p no:cacheprovider -rfEs
+	$(CORE_VENV)/bin/python -m pytest -p no:cacheprovider -m "not slow" -rfEs
 
 # The source release: build the sdist and a wheel from it, check both (twine check --strict; the
 # sdist holds every tracked file, the wheel its licence metadata), install the sdist into a fresh

@@ -98,6 +98,7 @@ def assert_consistent(world: Game, real: Game, player: int) -> None:
         assert sorted(map(str, world.legal_actions())) == sorted(map(str, real.legal_actions()))
 
 
+@pytest.mark.slow
 def test_sample_world_matches_the_observation() -> None:
     rng = np.random.default_rng(5)
     checked = 0
@@ -109,6 +110,7 @@ def test_sample_world_matches_the_observation() -> None:
     assert checked > 100
 
 
+@pytest.mark.slow
 def test_sample_world_serves_every_seat_not_only_the_one_to_play() -> None:
     rng = np.random.default_rng(8)
     for state in decisions(range(1)):
@@ -126,6 +128,7 @@ def test_resample_keeps_what_the_player_saw_and_when() -> None:
             assert seen_history(world, player) == seen_history(state, player)
 
 
+@pytest.mark.slow
 def test_hidden_cards_do_get_redrawn() -> None:
     varied = {"resample": 0, "sample_world": 0}
     for seed in range(8):
