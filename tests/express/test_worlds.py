@@ -25,6 +25,7 @@ from express.worlds import (
     sample_world,
     seen_history,
 )
+from tests.express.walks import random_walk
 
 TABLES = (
     (2, {"rounds": 3}),
@@ -35,19 +36,15 @@ TABLES = (
 )
 
 
-def random_walk(game: Game, seed: int) -> Iterator[Game]:
-    """Every state of one random game (chance by its probabilities, players uniformly among the
-    legal actions), each a copy."""
-    rng = np.random.default_rng(seed)
-    while True:
-        yield game.clone()
-        if game.is_terminal():
-            return
-        if game.is_chance_node():
-            game.apply_action(sample_outcome(game.chance_outcomes(), rng))
-        else:
-            legal = game.legal_actions()
-            game.apply_action(legal[int(rng.integers(len(legal)))])
+@pytest.fixture(autouse=True)
+def small_budget(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A counting budget small enough that the bigger tables take the approximate search: both
+    ways of drawing a world are checked here, at a fraction of the default budget's time (the
+    exact law is test_worlds_exact.py's)."""
+    monkeypatch.setattr(express.worlds, "_BUDGET", 2_000)
+    express.worlds._census.cache_clear()
+    yield
+    express.worlds._census.cache_clear()
 
 
 def decisions(seeds: range) -> Iterator[Game]:
@@ -101,13 +98,14 @@ def assert_consistent(world: Game, real: Game, player: int) -> None:
 @pytest.mark.slow
 def test_sample_world_matches_the_observation() -> None:
     rng = np.random.default_rng(5)
-    checked = 0
+    checked = approximate = 0
     for state in decisions(range(4)):
         player = state.current_player()
         world = sample_world(state.observation(player), rng)
         assert_consistent(world, state, player)
         checked += 1
-    assert checked > 100
+        approximate += express.worlds._census(game_view(state.observation(player)), ()) is None
+    assert checked > 100 and 0 < approximate < checked  # both ways of drawing were checked
 
 
 @pytest.mark.slow

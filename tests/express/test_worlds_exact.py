@@ -14,9 +14,9 @@ from math import factorial, prod, sqrt
 import numpy as np
 import pytest
 
-from arena import sample_outcome
 from express import Card, Game, InconsistentObservation, Observation, Play
 from express.worlds import count_worlds, resample, sample_world, sample_worlds, seen_history
+from tests.express.walks import random_walk
 
 # Small decks with duplicates: every kind order of them can be listed.
 TABLES = (
@@ -121,21 +121,9 @@ def enumerate_worlds(real: Game, seat: int) -> dict[Key, int]:
 
 
 def states(players: int, rounds: int, deck: str, seed: int) -> Iterator[Game]:
-    """Every state of one random game of that table, mostly played face down (the hidden plays
-    are what the test is about)."""
+    """Every state of one random game of that table, mostly played face down."""
     game = Game(players, deck=deck, rounds=rounds, start_player=seed % players)
-    rng = np.random.default_rng(seed)
-    while True:
-        yield game.clone()
-        if game.is_terminal():
-            return
-        if game.is_chance_node():
-            game.apply_action(sample_outcome(game.chance_outcomes(), rng))
-        else:
-            legal = game.legal_actions()
-            down = [play for play in legal if isinstance(play, Play) and not play.face_up]
-            pool = down if rng.random() < 0.7 else legal
-            game.apply_action(pool[int(rng.integers(len(pool)))])
+    return random_walk(game, seed, face_down=0.7)
 
 
 def critical_value(df: int) -> float:
