@@ -122,18 +122,6 @@ def test_listings(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(json.loads(out)) == 24
 
 
-@pytest.fixture
-def express(capsys: pytest.CaptureFixture[str]) -> Run:
-    """``express ARGV`` in this process, through ``main(argv)``."""
-
-    def run(*argv: str) -> Done:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return Done(code, out, err)
-
-    return run
-
-
 def test_main_returns_the_exit_status_instead_of_exiting(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

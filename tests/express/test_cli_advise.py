@@ -14,10 +14,9 @@ import arena.progress
 import express.cli.advise as express_cli_advise
 from express import ExpressError
 from express.advise import advise
-from express.cli import main
 from express.cli.advise import EXAMPLES
 from express.table_view import position_text, table_observation
-from tests.cli import Done, Run, assert_usage_error
+from tests.cli import Run, assert_usage_error
 
 # Three players, seat 1 to move in round 2: seat 0 (the start player) has played twice, the
 # second time face down; seat 2 once. B3|Y3 went from this player's hands into a train unseen.
@@ -40,18 +39,6 @@ def no_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     """Progress shows only after arena.progress.DELAY seconds: a busy machine must not change
     what the tests read on stderr (the progress test sets its own)."""
     monkeypatch.setattr(arena.progress, "DELAY", math.inf)
-
-
-@pytest.fixture
-def express(capsys: pytest.CaptureFixture[str]) -> Run:
-    """``express ARGV`` in this process, through ``main(argv)``."""
-
-    def run(*argv: str) -> Done:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return Done(code, out, err)
-
-    return run
 
 
 def argv(

@@ -38,21 +38,9 @@ from express import (
     tournament,
 )
 from express.cli import build_parser, main
-from tests.cli import Done, Run
+from tests.cli import Run
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def express(capsys: pytest.CaptureFixture[str]) -> Run:
-    """``express ARGV`` in this process, through ``main(argv)``."""
-
-    def run(*argv: str) -> Done:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return Done(code, out, err)
-
-    return run
 
 
 def refused(express: Run, argv: list[str], quoted: str) -> None:
