@@ -539,13 +539,7 @@ class _Census:
         try:
             seen = Counter(kinds.of(card) for card in view.seen)
             own = [kinds.of(play.card) for play in view.train.plays]
-            shown = Counter(
-                kinds.of(play.card)
-                for seat, plays in enumerate(view.trains)
-                if seat != view.player
-                for play in plays
-                if play is not None
-            )
+            shown = _shown(view, kinds)
             self.hand = tuple(sorted(kinds.of(card) for card in view.hand))
         except ValueError as error:
             self.problem = str(error)
@@ -1746,16 +1740,21 @@ class _OwnHistory:
         return _counted(chosen)
 
 
-def _required(view: Observation, kinds: Kinds) -> _Counts:
-    """The fewest cards of each kind a history leading to ``view`` draws: every card the player
-    has seen, and every card in sight in a train (the player's own were all seen)."""
-    seen = Counter(kinds.of(card) for card in view.seen)
-    shown = Counter(
+def _shown(view: Observation, kinds: Kinds) -> Counter[int]:
+    """The kinds of the face-up cards in the other players' trains, with their counts."""
+    return Counter(
         kinds.of(play.card)
         for seat, plays in enumerate(view.trains)
         if seat != view.player
         for play in plays
         if play is not None
     )
+
+
+def _required(view: Observation, kinds: Kinds) -> _Counts:
+    """The fewest cards of each kind a history leading to ``view`` draws: every card the player
+    has seen, and every card in sight in a train (the player's own were all seen)."""
+    seen = Counter(kinds.of(card) for card in view.seen)
+    shown = _shown(view, kinds)
     shown.update(kinds.of(card) for card in view.train.cards)
     return {kind: max(seen[kind], shown[kind]) for kind in set(seen) | set(shown)}
