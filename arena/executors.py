@@ -140,13 +140,19 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
         return
     # Before 3.14 the pool offers no way to stop a running task: end its processes directly.
     processes = dict(getattr(pool, "_processes", None) or {})
+    # The first shutdown forgets the pool's manager thread, so a later shutdown(wait=True) no
+    # longer waits for it: it is joined here. Left running, it closes its wake-up pipe while
+    # the interpreter's exit hook writes to it (Python 3.11–3.13: an EBADF traceback at exit).
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes.values():
         if process.is_alive():
             process.terminate()
     for process in processes.values():
         process.join(timeout=5)
-    pool.shutdown(wait=True)  # the pool's own thread sees the workers gone and ends at once
+    if manager is not None:
+        manager.join(timeout=5)  # it sees the workers gone and ends at once
+    pool.shutdown(wait=True)
 
 
 def parse_cluster(text: str) -> int:
