@@ -9,25 +9,20 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from arena import sample_outcome
 from express import ExpressError, Game, Observation
 from express.table_view import play_position, position_text, table_observation
 from express.worlds import sample_world
+from tests.express.walks import random_walk
 
 
 def views(
     players: int, seed: int, *, start_player: int = 0, pass_left: bool = True, **options: object
 ) -> Iterator[Observation]:
     """The observation of the player to move at every decision of one random game."""
-    rng = np.random.default_rng(seed)
     game = Game(players, start_player=start_player, pass_left=pass_left, **options)  # type: ignore[arg-type]
-    while not game.is_terminal():
-        if game.is_chance_node():
-            game.apply_action(sample_outcome(game.chance_outcomes(), rng))
-            continue
-        yield game.observation(game.current_player())
-        actions = game.legal_actions()
-        game.apply_action(actions[int(rng.integers(len(actions)))])
+    for state in random_walk(game, seed):
+        if not state.is_chance_node() and not state.is_terminal():
+            yield state.observation(state.current_player())
 
 
 def typed(view: Observation) -> dict[str, object]:
