@@ -41,6 +41,7 @@ from enum import Enum
 from pathlib import Path
 
 from arena.deprecation import aliases
+from arena.memo import HashedOnce
 from express.errors import ExpressError, ParseError, type_error
 from express.rules import CAR_VALUES, ENGINE_VALUE, WILD_CAR_VALUE, check_players, left_out_colors
 
@@ -115,7 +116,7 @@ _WILD_VALUES = (ENGINE_VALUE, WILD_CAR_VALUE)
 
 
 @dataclass(frozen=True)
-class Car:
+class Car(HashedOnce):
     """One half of a card: a colour and a value, or a wild car (``color is None``).
 
     >>> Car.parse("B4"), Car.parse("*2") == WILD
@@ -124,6 +125,8 @@ class Car:
 
     color: Color | None
     value: int
+
+    __hash__ = HashedOnce.__hash__  # cars and cards key the searches' hot tables
 
     def __post_init__(self) -> None:
         if self.color is not None and not isinstance(self.color, Color):
@@ -136,6 +139,11 @@ class Car:
             )
         if self.color is not None and self.value not in _CAR_VALUES:
             raise ParseError(f"invalid car: {self._text()!r} (a car's value is 2, 3 or 4)")
+        self._remember_hash()
+
+    def _hash_key(self) -> tuple[int, int]:
+        # The colour's letter as an int: a str's hash differs from process to process.
+        return (0 if self.color is None else ord(self.color.value), self.value)
 
     @property
     def is_wild(self) -> bool:
@@ -190,7 +198,7 @@ ENGINE = Car(None, ENGINE_VALUE)
 
 
 @dataclass(frozen=True)
-class Card:
+class Card(HashedOnce):
     """A railcar card: a left and a right car, both coloured. Cards are never rotated.
 
     >>> Card.parse("b2|b3")
@@ -202,6 +210,8 @@ class Card:
     left: Car
     right: Car
 
+    __hash__ = HashedOnce.__hash__
+
     def __post_init__(self) -> None:
         for side, car in (("left", self.left), ("right", self.right)):
             if not isinstance(car, Car):
@@ -212,6 +222,10 @@ class Card:
                 )
         if self.left.is_wild or self.right.is_wild:
             raise ParseError(f"invalid card: {self._text()!r} (both cars of a card have a colour)")
+        self._remember_hash()
+
+    def _hash_key(self) -> tuple[int, int]:
+        return (self.left._hash, self.right._hash)
 
     @property
     def value(self) -> int:

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from arena.memo import HashedOnce
 from express.cards import ENGINE, WILD, Car, Card, Color
 from express.errors import IllegalPlayError, PoolError, type_error
 
@@ -57,7 +58,7 @@ def connects(last: Car, new: Car) -> bool:
 
 
 @dataclass(frozen=True)
-class Play:
+class Play(HashedOnce):
     """A card added to a train, face up (its own cars) or face down (two wild cars worth 2).
 
     >>> Play.parse("~R3|G3").cars
@@ -67,9 +68,15 @@ class Play:
     card: Card
     face_up: bool = True
 
+    __hash__ = HashedOnce.__hash__  # plays key the searches' tables too
+
     def __post_init__(self) -> None:
         _check_card(self.card, "Play: card")
         _check_face_up(self.face_up, "Play: face_up")
+        self._remember_hash()
+
+    def _hash_key(self) -> tuple[int, bool]:
+        return (self.card._hash, self.face_up)
 
     @property
     def cars(self) -> tuple[Car, Car]:
