@@ -10,8 +10,12 @@ Sections (each prints a Markdown table; ``--only`` runs some of them):
   ``--loss-deals`` known-order deals (default 50), the bot in both seats; a deal's loss is how
   far the bot's side ends below the deal's exact value, averaged over the two seats; the table
   gives the mean over deals with a 95 % interval (Student's t over deals). ``pimc-many`` is
-  ``pimc`` with ``--many-worlds`` worlds (default 96): what more sampling still buys, so what is
-  left is the price of not knowing the deck.
+  ``pimc`` with ``--many-worlds`` worlds (default 96): what more sampling still buys.
+  ``pimc-told`` is ``pimc`` told the other player's face-down cards (a cheat: its worlds differ
+  from the true game only in the order of the cards not drawn yet), so between ``pimc`` and it
+  lies what knowing the hidden cards is worth — all an opponent model could win back — and
+  between it and ``perfect`` the price of not knowing the deck's order (with the method's own
+  error).
 - ``duel``: two players, ``pimc`` against ``search`` and against ``ismcts`` (100 simulations),
   ``--duel-deals`` duplicate deals each (default 200, both seats).
 - ``three``: three players, ``pimc``, ``ismcts`` (100), ``search``, ``--three-deals`` deals
@@ -54,7 +58,9 @@ from arena.extras import MissingExtraError
 from arena.progress import progress
 from arena.stats import mean_interval
 from benchmarks._suite import Timed, percentile, run_sections
-from express import Card, ExpressError, Game, bot, deck_for, solve_deal
+from express import Card, ExpressError, Game, Play, bot, deck_for, solve_deal
+from express.exact import play_values
+from express.pimc import DEFAULT_WORLDS
 
 #: The players of the tables: a label → (bot name, options).
 BOTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -81,6 +87,23 @@ def make_bot(label: str, many_worlds: int = 96) -> Policy:
     return bot(name, **options)
 
 
+LOSS_BOTS = ("pimc", "pimc-many", "pimc-told", *(label for label in BOTS if label != "pimc"))
+"""The labels the loss table knows: the bots of :data:`BOTS`, ``pimc-many`` and ``pimc-told``."""
+
+DEFAULT_LOSS_BOTS = ("pimc", "pimc-many", "pimc-told", "search", "greedy", "ismcts")
+
+
+def _loss_bots(text: str) -> list[str]:
+    """``--loss-bots``: labels separated by commas, each one the loss table knows."""
+    labels = [label.strip() for label in text.split(",")]
+    for label in labels:
+        if label not in LOSS_BOTS:
+            raise argparse.ArgumentTypeError(
+                f"unknown bot {label!r} in {text!r} (choose from {', '.join(LOSS_BOTS)})"
+            )
+    return labels
+
+
 def _available(labels: Sequence[str]) -> str | None:
     """Why the bots cannot all be made (a missing extra), or None."""
     for label in labels:
@@ -98,6 +121,39 @@ def _orders(count: int, seed: int) -> list[tuple[Card, ...]]:
     return [tuple(deck[i] for i in rng.permutation(len(deck))) for _ in range(count)]
 
 
+def told_pimc_play(game: Game, worlds: int, rng: np.random.Generator) -> Play:
+    """``pimc``'s play when it is told the other player's face-down cards (a cheat, like
+    ``perfect``): its worlds are the true game with the cards not drawn yet shuffled uniformly,
+    so the deck's order is all it does not know. Each world is solved exactly
+    (:func:`express.exact.play_values`); the best mean wins, ties to the first legal play."""
+    assert game.order is not None
+    drawn = list(game.order[: len(game.drawn)])
+    rest = list(game.order[len(game.drawn) :])
+    sums: dict[Play, float] = {}
+    for _ in range(worlds):
+        world = game.clone()
+        world.order = tuple(drawn + [rest[i] for i in rng.permutation(len(rest))])
+        for action, value in play_values(world).items():
+            sums[action] = sums.get(action, 0.0) + value
+    legal = [action for action in game.legal_actions() if isinstance(action, Play)]
+    return max(legal, key=lambda action: sums[action])
+
+
+def _told_game(order: tuple[Card, ...], seat: int, deal: int, worlds: int) -> Game:
+    """One known-order game of ``pimc-told`` in ``seat`` against ``perfect``, played out."""
+    game = Game(2, order=order)
+    perfect = bot("perfect", order=order)
+    rng = np.random.default_rng([deal, seat])
+    while not game.is_terminal():
+        player = game.current_player()
+        if player == seat:
+            game.apply_action(told_pimc_play(game, worlds, rng))
+        else:
+            observation = game.observation(player)
+            game.apply_action(perfect.act(observation, game.legal_actions(), rng))
+    return game
+
+
 def deal_loss(label: str, many_worlds: int, deal: int, order: tuple[Card, ...]) -> float:
     """``label``'s loss against perfect play on one known-order deal: the bot in each seat in
     turn, the mean of how far its side ends below the deal's exact value."""
@@ -105,9 +161,13 @@ def deal_loss(label: str, many_worlds: int, deal: int, order: tuple[Card, ...]) 
     perfect = bot("perfect", order=order)
     losses = []
     for seat in (0, 1):
-        player = make_bot(label, many_worlds)
-        seats = [player, perfect] if seat == 0 else [perfect, player]
-        score = play(Game(2, order=order), seats, seed=deal).score()
+        if label == "pimc-told":
+            game = _told_game(order, seat, deal, DEFAULT_WORLDS)
+        else:
+            player = make_bot(label, many_worlds)
+            seats = [player, perfect] if seat == 0 else [perfect, player]
+            game = play(Game(2, order=order), seats, seed=deal)
+        score = game.score()
         difference = score.players[0].total - score.players[1].total
         losses.append(value - difference if seat == 0 else difference - value)
     return statistics.mean(losses)
@@ -293,9 +353,10 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--loss-bots",
-        type=lambda text: text.split(","),
-        default=["pimc", "pimc-many", "search", "greedy", "ismcts"],
-        help="the bots of the loss table (default pimc,pimc-many,search,greedy,ismcts)",
+        type=_loss_bots,
+        default=list(DEFAULT_LOSS_BOTS),
+        help=f"the bots of the loss table (default {','.join(DEFAULT_LOSS_BOTS)}; also "
+        f"{', '.join(label for label in LOSS_BOTS if label not in DEFAULT_LOSS_BOTS)})",
     )
     parser.add_argument("--duel-deals", type=int, default=200, help="duel deals (default 200)")
     parser.add_argument("--three-deals", type=int, default=100, help="3-player deals (100)")
