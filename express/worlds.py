@@ -97,8 +97,9 @@ five players late in a game. Beyond ``_BUDGET`` states :func:`sample_worlds` and
 (each checked) but **not** uniformly: hidden draws are tried in an order drawn with the chance
 probabilities and the first consistent completion is kept, so worlds reached through choices
 with few consistent alternatives are over-represented, and the player's own history (for
-:func:`sample_world`) is invented by ad-hoc random choices. :func:`count_worlds` never falls back: it is exact, and may
-be slow on those games.
+:func:`sample_worlds`: the hands it held, when) is invented by ad-hoc random choices — one for
+all the worlds of a call while it keeps leading to complete histories, as inventing it is most
+of the cost. :func:`count_worlds` never falls back: it is exact, and may be slow on those games.
 
 Every sampler consumes ``rng`` (a NumPy :class:`numpy.random.Generator`) deterministically: the
 same generator state gives the same worlds, so seeded games replay. An observation no game leads
@@ -385,7 +386,7 @@ def sample_worlds(
     view = game_view(observation)
     census = _census(view, ())
     if census is None:
-        return [_approximate_world(view, rng) for _ in range(count)]
+        return _approximate_worlds(view, count, rng)
     if not census.total:
         raise InconsistentObservation(census.failure())
     chooser = random.Random(int(rng.integers(2**63)))
@@ -993,28 +994,43 @@ class _Census:
 # docstring says what holds).
 
 
-def _approximate_world(view: Observation, rng: np.random.Generator) -> Game:
-    """A consistent world found by randomized search (not uniform: see the module docstring)."""
+def _approximate_worlds(view: Observation, count: int, rng: np.random.Generator) -> list[Game]:
+    """``count`` consistent worlds found by randomized search (not uniform: see the module
+    docstring). The player's own side of the history (the hands it held, when) is most of the
+    search's cost, so the worlds share one while it keeps leading to complete histories; a
+    history that leads to none is dropped for a new one."""
     start = _table(view)
     if not view.drawn:
-        return start
+        return [start.clone() for _ in range(count)]
     own = _OwnHistory(view, random.Random(int(rng.integers(2**63))))
-    for _ in range(_ATTEMPTS):
-        turns = own.draw()
+    worlds: list[Game] = []
+    turns: list[_OwnTurn] | None = None
+    failures = 0
+    while len(worlds) < count:
         if turns is None:
-            continue
-        world = _Plan.from_observation(view, turns).search(
-            start, rng, keep=lambda world: world.observation(view.player) == view, attempts=1
+            turns = own.draw()
+        world = (
+            None
+            if turns is None
+            else _Plan.from_observation(view, turns).search(
+                start, rng, keep=lambda world: world.observation(view.player) == view, attempts=1
+            )
         )
-        if world is not None:
-            rest = list((Counter(view.deck) - Counter(world.drawn)).elements())
-            rest = [rest[int(i)] for i in rng.permutation(len(rest))]
-            world.order = (*world.drawn, *rest)  # the undrawn rest in a uniformly random order
-            return world
-    raise InconsistentObservation(
-        f"no history of the game matches the observation of player {view.player} "
-        f"(turn {view.turn}, {view.drawn} cards drawn): none found"
-    )
+        if world is None:
+            turns = None
+            failures += 1
+            if failures >= _ATTEMPTS:
+                raise InconsistentObservation(
+                    f"no history of the game matches the observation of player {view.player} "
+                    f"(turn {view.turn}, {view.drawn} cards drawn): none found"
+                )
+            continue
+        rest = list((Counter(view.deck) - Counter(world.drawn)).elements())
+        rest = [rest[int(i)] for i in rng.permutation(len(rest))]
+        world.order = (*world.drawn, *rest)  # the undrawn rest in a uniformly random order
+        worlds.append(world)
+        failures = 0  # _ATTEMPTS in a row for each world, as for one alone
+    return worlds
 
 
 def _approximate_resample(game: Game, player: int, rng: np.random.Generator) -> Game:
