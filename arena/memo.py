@@ -73,12 +73,12 @@ class HashedOnce:
 
     A frozen dataclass's own ``__hash__`` builds and hashes the tuple of its fields at every
     lookup, through every nested value; for small values that key the hot tables of a search
-    (cards, plays) that is most of a lookup's cost. A subclass says what its hash is made of in
-    :meth:`_hash_key` — ints, bools and other ``HashedOnce`` values, whose hashes are the same
-    in every process — calls :meth:`_remember_hash` at the end of ``__post_init__``, and sets
-    ``__hash__ = HashedOnce.__hash__`` in its body (``@dataclass`` would replace an inherited
-    one). The remembered hash is not pickled: a pickle holds the fields alone, as a plain
-    dataclass's does, and unpickling works the hash out again.
+    (cards, plays) that is most of a lookup's cost. A subclass ends its ``__post_init__`` with
+    ``self._remember_hash(key)`` — ``key`` made of ints, bools and other ``HashedOnce`` values,
+    whose hashes are the same in every process — and sets ``__hash__ = HashedOnce.__hash__`` in
+    its body (``@dataclass`` would replace an inherited one). The remembered hash is not
+    pickled: a pickle holds the fields alone, as a plain dataclass's does, and unpickling runs
+    ``__post_init__`` again.
 
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
@@ -87,21 +87,18 @@ class HashedOnce:
     ...     y: int
     ...     __hash__ = HashedOnce.__hash__
     ...     def __post_init__(self) -> None:
-    ...         self._remember_hash()
-    ...     def _hash_key(self) -> tuple[int, int]:
-    ...         return (self.x, self.y)
+    ...         self._remember_hash((self.x, self.y))
     >>> hash(Point(1, 2)) == hash((1, 2)), Point(1, 2) == Point(1, 2)
     (True, True)
     """
 
     _hash: int
 
-    def _hash_key(self) -> Hashable:
-        """What the hash is made of (the same in every process)."""
-        raise NotImplementedError
+    def _remember_hash(self, key: Hashable) -> None:
+        object.__setattr__(self, "_hash", hash(key))
 
-    def _remember_hash(self) -> None:
-        object.__setattr__(self, "_hash", hash(self._hash_key()))
+    def __post_init__(self) -> None:  # overridden: each subclass remembers its own key
+        raise TypeError(f"{type(self).__name__} must define __post_init__ (see HashedOnce)")
 
     def __hash__(self) -> int:
         return self._hash
@@ -113,4 +110,4 @@ class HashedOnce:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
-        self._remember_hash()
+        self.__post_init__()

@@ -139,11 +139,8 @@ class Car(HashedOnce):
             )
         if self.color is not None and self.value not in _CAR_VALUES:
             raise ParseError(f"invalid car: {self._text()!r} (a car's value is 2, 3 or 4)")
-        self._remember_hash()
-
-    def _hash_key(self) -> tuple[int, int]:
         # The colour's letter as an int: a str's hash differs from process to process.
-        return (0 if self.color is None else ord(self.color.value), self.value)
+        self._remember_hash((0 if self.color is None else ord(self.color.value), self.value))
 
     @property
     def is_wild(self) -> bool:
@@ -222,10 +219,7 @@ class Card(HashedOnce):
                 )
         if self.left.is_wild or self.right.is_wild:
             raise ParseError(f"invalid card: {self._text()!r} (both cars of a card have a colour)")
-        self._remember_hash()
-
-    def _hash_key(self) -> tuple[int, int]:
-        return (self.left._hash, self.right._hash)
+        self._remember_hash((self.left._hash, self.right._hash))
 
     @property
     def value(self) -> int:

@@ -73,10 +73,7 @@ class Play(HashedOnce):
     def __post_init__(self) -> None:
         _check_card(self.card, "Play: card")
         _check_face_up(self.face_up, "Play: face_up")
-        self._remember_hash()
-
-    def _hash_key(self) -> tuple[int, bool]:
-        return (self.card._hash, self.face_up)
+        self._remember_hash((self.card._hash, self.face_up))
 
     @property
     def cars(self) -> tuple[Car, Car]:
