@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from arena import Action
+from arena.memo import HashedOnce
 from arena.progress import progress as show_progress
 from arena.stats import mean_interval
 from express.cards import ENGINE, Car
@@ -133,6 +134,7 @@ def playout_values(world: Game, rule: str = DEFAULT_RULE) -> dict[Play, int]:
     order = world.order
     assert order is not None
     rank = {card: i for i, card in reversed(list(enumerate(world.deck)))}  # first copy's place
+    both = {card: (Play(card), Play(card, face_up=False)) for card in rank}  # made once
     values: dict[Play, int] = {}
     for action in world.legal_actions():
         assert isinstance(action, Play)
@@ -147,7 +149,7 @@ def playout_values(world: Game, rule: str = DEFAULT_RULE) -> dict[Play, int]:
             hand.append(order[world.players + turn])
             best: tuple[int, bool] | None = None
             for card in sorted(set(hand), key=rank.__getitem__):  # the legal order
-                for play in (Play(card), Play(card, face_up=False)):
+                for play in both[card]:
                     if play.face_up and not connects(runners[seat].last, card.left):
                         continue
                     gain, runner = runners[seat].after(play)
@@ -165,13 +167,18 @@ def playout_values(world: Game, rule: str = DEFAULT_RULE) -> dict[Play, int]:
 
 
 @dataclass(frozen=True)
-class _Runner:
+class _Runner(HashedOnce):
     """What a playout needs of a train: its last car, the cars of the run at its end, its
     longest run (the run rule itself is :func:`express.train.runs_of`'s)."""
 
     last: Car
     tail: tuple[Car, ...]
     longest: int
+
+    __hash__ = HashedOnce.__hash__  # it keys the cache of after()
+
+    def __post_init__(self) -> None:
+        self._remember_hash((self.last, self.tail, self.longest))
 
     @classmethod
     def of(cls, cars: tuple[Car, ...]) -> _Runner:
