@@ -458,7 +458,7 @@ _State = tuple[
     int,  # anonymous cards drawn so far
     int,  # unmarked cards not drawn yet
     tuple[int, ...],  # explicit cards the player saw, not seen yet at this step: sorted kinds
-    tuple[int, ...],  # explicit copies left in the deck, by kind
+    int,  # explicit copies left in the deck, by kind: one bit field per kind (see _Census.copies)
 ]
 
 _FACTORIALS = [1]
@@ -567,6 +567,10 @@ class _Census:
             if kind not in marked and kind not in seen and kind not in shown
         ]
         self.undrawn = len(view.deck) - drawn
+        # The deck's copies left are one int, a bit field per kind: a state is hashed at every
+        # lookup, and an int hashes and changes faster than a tuple as long as the deck's kinds.
+        self.width = max(copies).bit_length()
+        self.units = [1 << (self.width * kind) for kind in range(len(copies))]
         self._plan(history)
         self._bounds(seen)
         start: _State = (
@@ -579,7 +583,7 @@ class _Census:
             0,
             len(self.unmarked),
             tuple(sorted(k for k in self.explicit for _ in range(seen[k]))),
-            tuple(copies[k] if k in marked else 0 for k in range(len(copies))),
+            sum(copies[k] * self.units[k] for k in marked),
         )
         self.start = start
         # Each path counts every naming of the unmarked cards; those in the hand at the end must
@@ -746,13 +750,18 @@ class _Census:
             return 0
         if self.holding and (seen != self.hand or held != len(self.kept) or unseen or blanks):
             return 0
-        rest = len(self.anonymous) - anonymous + sum(pool)
+        left = [self.copies(pool, kind) for kind in self.explicit]
+        rest = len(self.anonymous) - anonymous + sum(left)
         assert rest == self.undrawn, (rest, self.undrawn)
         value = _factorial(rest)
-        for copies in pool:
+        for copies in left:
             if copies > 1:
                 value //= _factorial(copies)
         return value
+
+    def copies(self, pool: int, kind: int) -> int:
+        """The copies of ``kind`` left in a state's ``pool`` (its bit field)."""
+        return (pool >> (self.width * kind)) & ((1 << self.width) - 1)
 
     def _children(self, state: _State) -> list[tuple[int, _State, int]]:
         """The next step's choices: (how many worlds each stands for, the state after, label)."""
@@ -790,8 +799,9 @@ class _Census:
             leaves, last_sight = self.leaves, self.last_sight
             room = self.plays_before[j] if self.next_sight[j] < end else end
             excess = blanks + len(_less_loose(unseen, to_see))
+            width, mask, units = self.width, (1 << self.width) - 1, self.units
             for kind in draws:
-                if pool[kind]:
+                if (pool >> (width * kind)) & mask:
                     if kind in leaves:
                         if kind in last_sight:
                             if sight > last_sight[kind]:
@@ -808,7 +818,7 @@ class _Census:
                             1,
                             (j, seen, held, tuple(sorted((*unseen, kind))), waiting, blanks)
                             + (anonymous, unmarked, to_see)
-                            + (pool[:kind] + (pool[kind] - 1,) + pool[kind + 1 :],),
+                            + (pool - units[kind],),
                             kind,
                         )
                     )
@@ -875,7 +885,7 @@ class _Census:
         None when the copies left can no longer give the player every card it saw."""
         i, seen, held, unseen, waiting, blanks, anonymous, unmarked, to_see, pool = state
         after = _without(unseen, kind)
-        if to_see.count(kind) > after.count(kind) + pool[kind]:
+        if to_see.count(kind) > after.count(kind) + self.copies(pool, kind):
             return None
         return (i + 1, seen, held, after, waiting, blanks, anonymous, unmarked, to_see, pool)
 
@@ -939,7 +949,7 @@ class _Census:
         order = [names.get(kind, kind) for kind in order]
         hidden = {turn: names.get(kind, kind) for turn, kind in hidden.items()}
         pool = state[-1]
-        rest = anonymous + [kind for kind in self.explicit for _ in range(pool[kind])]
+        rest = anonymous + [kind for kind in self.explicit for _ in range(self.copies(pool, kind))]
         chooser.shuffle(rest)
         return self._replay(order + rest, hidden, with_order)
 
