@@ -724,21 +724,40 @@ class _Census:
                 sights = [i for i in range(leaves) if steps[i][0] == _REVEAL]
                 self.last_sight[kind] = sights[-1] if sights else -1
         self.seen_kinds = seen
+        # The kinds each draw may bring, as far as the step alone decides (the hot loop of the
+        # count then checks only what the state decides).
+        self.drawable = [
+            tuple(kind for kind in self.explicit if self._may_draw(kind, self.next_sight[i]))
+            for i in range(end)
+        ]
+
+    def _may_draw(self, kind: int, sight: int) -> bool:
+        """Whether a card of ``kind`` may be drawn before the player's next sight of the hand at
+        step ``sight``: not a single card it saw if it would leave the hand before that sight,
+        nor one it never saw if it would leave the hand after it."""
+        leaves, last_sight = self.leaves, self.last_sight
+        if kind not in leaves:
+            return True
+        if kind in last_sight:
+            return sight <= last_sight[kind]
+        return leaves[kind] <= sight
 
     # -- the search ----------------------------------------------------------------------------
 
     def count(self, state: _State) -> int:
         """The number of worlds that complete ``state``."""
-        value = self.memo.get(state)
+        memo = self.memo
+        value = memo.get(state)
         if value is None:
             if state[0] == len(self.steps):
                 value = self._final(state)
             else:
                 value = 0
                 for weight, child, _ in self._children(state):
-                    value += weight * self.count(child)
-            self.memo[state] = value
-            if self.budget is not None and len(self.memo) > self.budget:
+                    known = memo.get(child)  # looked up here: half the children are known
+                    value += weight * (self.count(child) if known is None else known)
+            memo[state] = value
+            if self.budget is not None and len(memo) > self.budget:
                 raise _OutOfBudget
         return value
 
@@ -773,9 +792,9 @@ class _Census:
         if op == _DRAW:
             assert isinstance(arg, int)
             if arg >= 0:
-                draws: Sequence[int] = (arg,)
+                draws: Sequence[int] = (arg,) if self._may_draw(arg, self.next_sight[i]) else ()
             else:
-                draws = self.explicit
+                draws = self.drawable[i]
                 left = len(self.anonymous) - anonymous
                 if left and (blanks < self.downs_before[j] or self.next_sight[j] == end):
                     out.append(
@@ -795,30 +814,34 @@ class _Census:
                             _UNMARKED,
                         )
                     )
-            sight = self.next_sight[i]
-            leaves, last_sight = self.leaves, self.last_sight
+            # Cards the player must not see (anonymous ones and those beyond what it saw) may not
+            # outnumber the plays that take them out of the hand before it looks: at the limit,
+            # only a card it is still to see may come.
             room = self.plays_before[j] if self.next_sight[j] < end else end
             excess = blanks + len(_less_loose(unseen, to_see))
+            if excess > room:
+                draws = ()
+            elif excess == room:
+                short = _less_loose(to_see, unseen)
+                draws = [kind for kind in draws if kind in short]
             width, mask, units = self.width, (1 << self.width) - 1, self.units
             for kind in draws:
                 if (pool >> (width * kind)) & mask:
-                    if kind in leaves:
-                        if kind in last_sight:
-                            if sight > last_sight[kind]:
-                                continue  # it would not be seen before it leaves the hand
-                        elif leaves[kind] > sight:
-                            continue  # the player would see a card it never saw
-                    if (
-                        excess + (kind not in to_see or to_see.count(kind) <= unseen.count(kind))
-                        > room
-                    ):
-                        continue  # more cards the player must not see than plays to take them
                     out.append(
                         (
                             1,
-                            (j, seen, held, tuple(sorted((*unseen, kind))), waiting, blanks)
-                            + (anonymous, unmarked, to_see)
-                            + (pool - units[kind],),
+                            (
+                                j,
+                                seen,
+                                held,
+                                tuple(sorted((*unseen, kind))),
+                                waiting,
+                                blanks,
+                                anonymous,
+                                unmarked,
+                                to_see,
+                                pool - units[kind],
+                            ),
                             kind,
                         )
                     )
