@@ -16,6 +16,12 @@ Sections (each prints a Markdown table; ``--only`` runs some of them):
   lies what knowing the hidden cards is worth — all an opponent model could win back — and
   between it and ``perfect`` the price of not knowing the deck's order (with the method's own
   error).
+- ``price``: what not knowing the deck's order costs, on the loss table's ``pimc`` games: at
+  each of its decisions the *information price* — over ``--price-worlds`` worlds (default 32),
+  the mean of the best play's exact value less the best mean of one play, the least any player
+  who must choose without knowing the world expects to give up there — summed over the game,
+  beside its loss (the sum over its decisions of its play's shortfall in the true deal). Worlds
+  drawn as ``pimc`` draws them, and told worlds (only the order unknown).
 - ``duel``: two players, ``pimc`` against ``search`` and against ``ismcts`` (100 simulations),
   ``--duel-deals`` duplicate deals each (default 200, both seats).
 - ``three``: three players, ``pimc``, ``ismcts`` (100), ``search``, ``--three-deals`` deals
@@ -47,7 +53,7 @@ from concurrent.futures import Executor
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -55,12 +61,16 @@ import arena
 from arena import Policy, play
 from arena.executors import executor_from, usable_cores
 from arena.extras import MissingExtraError
+from arena.play import seat_streams
 from arena.progress import progress
 from arena.stats import mean_interval
 from benchmarks._suite import Timed, percentile, run_sections
 from express import Card, ExpressError, Game, Play, bot, deck_for, solve_deal
 from express.exact import play_values
 from express.pimc import DEFAULT_WORLDS
+from express.worlds import game_view, sample_worlds
+
+T = TypeVar("T")
 
 #: The players of the tables: a label → (bot name, options).
 BOTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -121,18 +131,25 @@ def _orders(count: int, seed: int) -> list[tuple[Card, ...]]:
     return [tuple(deck[i] for i in rng.permutation(len(deck))) for _ in range(count)]
 
 
-def told_pimc_play(game: Game, worlds: int, rng: np.random.Generator) -> Play:
-    """``pimc``'s play when it is told the other player's face-down cards (a cheat, like
-    ``perfect``): its worlds are the true game with the cards not drawn yet shuffled uniformly,
-    so the deck's order is all it does not know. Each world is solved exactly
-    (:func:`express.exact.play_values`); the best mean wins, ties to the first legal play."""
+def told_worlds(game: Game, count: int, rng: np.random.Generator) -> Iterator[Game]:
+    """``count`` worlds of a known-order two-player ``game`` as ``pimc-told`` sees them (a
+    cheat, like ``perfect``): the true game with the cards not drawn yet shuffled uniformly, so
+    the deck's order is all they leave unknown."""
     assert game.order is not None
     drawn = list(game.order[: len(game.drawn)])
     rest = list(game.order[len(game.drawn) :])
-    sums: dict[Play, float] = {}
-    for _ in range(worlds):
+    for _ in range(count):
         world = game.clone()
         world.order = tuple(drawn + [rest[i] for i in rng.permutation(len(rest))])
+        yield world
+
+
+def told_pimc_play(game: Game, worlds: int, rng: np.random.Generator) -> Play:
+    """``pimc``'s play when it is told the other player's face-down cards: each of ``worlds``
+    :func:`told_worlds` is solved exactly (:func:`express.exact.play_values`); the best mean
+    wins, ties to the first legal play."""
+    sums: dict[Play, float] = {}
+    for world in told_worlds(game, worlds, rng):
         for action, value in play_values(world).items():
             sums[action] = sums.get(action, 0.0) + value
     legal = [action for action in game.legal_actions() if isinstance(action, Play)]
@@ -173,6 +190,61 @@ def deal_loss(label: str, many_worlds: int, deal: int, order: tuple[Card, ...]) 
     return statistics.mean(losses)
 
 
+def information_price(values: Sequence[dict[Play, int]]) -> float:
+    """What not knowing the world costs one decision at the least: over ``values`` (every
+    play's exact value in each world, :func:`express.exact.play_values`), the mean of the best
+    play's value less the best mean of one play. A player who must choose one play for all the
+    worlds expects to end that much below one who knows the world, or more (its expected loss
+    at this decision is the mean best less its play's mean)."""
+    best_each = statistics.fmean(max(world.values()) for world in values)
+    best_mean = max(statistics.fmean(world[play] for world in values) for play in values[0])
+    return best_each - best_mean
+
+
+def deal_price(worlds: int, deal: int, order: tuple[Card, ...]) -> tuple[float, float, float]:
+    """``pimc`` against ``perfect`` on one known-order deal (the loss table's games: same
+    seeds), the bot in each seat in turn; the means over the two seats of its loss and of the
+    :func:`information_price` of its decisions, summed over the game, with ``worlds`` worlds
+    drawn as ``pimc`` draws them (:func:`express.worlds.sample_worlds`) and with ``worlds``
+    :func:`told_worlds`.
+
+    The loss is the sum over the bot's decisions of its play's shortfall from the best play's
+    exact value (the perfect player's never fall short); the function checks that identity."""
+    value = solve_deal(Game(2, order=order)).value
+    losses, prices, told_prices = [], [], []
+    for seat in (0, 1):
+        game = Game(2, order=order)
+        policies = [make_bot("pimc"), bot("perfect", order=order)]
+        if seat == 1:
+            policies.reverse()
+        _, streams = seat_streams(deal, 2)  # what play(..., seed=deal) gives the seats
+        measuring = np.random.default_rng([deal, seat])  # its own: the games stay the same
+        shortfall = price = told_price = 0.0
+        while not game.is_terminal():
+            player = game.current_player()
+            observation, legal = game.observation(player), game.legal_actions()
+            action = policies[player].act(observation, legal, streams[player])
+            if player == seat and len(legal) > 1:
+                exact = play_values(game)
+                shortfall += max(exact.values()) - exact[action]
+                sampled = sample_worlds(game_view(observation), worlds, measuring)
+                price += information_price([play_values(world) for world in sampled])
+                told = told_worlds(game, worlds, measuring)
+                told_price += information_price([play_values(world) for world in told])
+            game.apply_action(action)
+        score = game.score()
+        difference = score.players[0].total - score.players[1].total
+        loss = value - difference if seat == 0 else difference - value
+        if loss != shortfall:
+            raise AssertionError(
+                f"deal {deal}, seat {seat}: loss {loss} but shortfalls {shortfall}"
+            )
+        losses.append(loss)
+        prices.append(price)
+        told_prices.append(told_price)
+    return statistics.mean(losses), statistics.mean(prices), statistics.mean(told_prices)
+
+
 @contextmanager
 def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
     """The executor the options choose; None (this process) for one local worker."""
@@ -188,6 +260,24 @@ def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
     )
     with executor_from(**chosen) as executor:
         yield executor
+
+
+def _per_deal(
+    executor: Executor | None,
+    task: Callable[[int, tuple[Card, ...]], T],
+    orders: Sequence[tuple[Card, ...]],
+    desc: str,
+) -> list[T]:
+    """``task(deal, order)`` for every deal, on the executor (None: in this process), in the
+    deals' order, with progress."""
+    deals = range(len(orders))
+    results = map(task, deals, orders) if executor is None else executor.map(task, deals, orders)
+    out = []
+    with progress(len(orders), desc=desc, unit="deal") as bar:
+        for result in results:
+            out.append(result)
+            bar.update()
+    return out
 
 
 def loss(args: argparse.Namespace) -> list[str]:
@@ -207,22 +297,36 @@ def loss(args: argparse.Namespace) -> list[str]:
     with _executor(args) as executor:
         for label in labels:
             task = partial(deal_loss, label, args.many_worlds)
-            deals = range(len(orders))
-            with progress(len(orders), desc=f"loss of {label}", unit="deal") as bar:
-                results = (
-                    map(task, deals, orders)
-                    if executor is None
-                    else executor.map(task, deals, orders)
-                )
-                losses = []
-                for result in results:
-                    losses.append(result)
-                    bar.update()
+            losses = _per_deal(executor, task, orders, f"loss of {label}")
             mean, low, high = mean_interval(losses)
             perfect = sum(1 for x in losses if x == 0)
             lines.append(f"| {label} | {mean:.2f} | {low:.2f} – {high:.2f} | {perfect} |")
     if missing is not None:
         lines.append(f"(ismcts left out: {missing})")
+    return lines
+
+
+def price(args: argparse.Namespace) -> list[str]:
+    """What the unknown deck order costs pimc's decisions, on the loss table's games."""
+    orders = _orders(args.loss_deals, args.seed)
+    with _executor(args) as executor:
+        rows = _per_deal(executor, partial(deal_price, args.price_worlds), orders, "price")
+    names = [
+        "pimc's loss against perfect play",
+        "price of the unknown, in pimc's worlds",
+        "price of the unknown, in told worlds",
+    ]
+    lines = [
+        f"Two players, pimc against perfect play over {len(orders)} deals (the loss table's "
+        f"games, both seats): its loss, and the information price of its decisions summed over "
+        f"a game ({args.price_worlds} worlds a decision; 95 % interval over deals)",
+        "",
+        "| per deal | mean | 95 % interval |",
+        "|---|---:|---|",
+    ]
+    for name, column in zip(names, zip(*rows, strict=True), strict=True):
+        mean, low, high = mean_interval(list(column))
+        lines.append(f"| {name} | {mean:.2f} | {low:.2f} – {high:.2f} |")
     return lines
 
 
@@ -333,6 +437,7 @@ def time_per_decision(args: argparse.Namespace) -> list[str]:
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "time": time_per_decision,
     "loss": loss,
+    "price": price,
     "duel": duel,
     "three": three,
     "four": four,
@@ -357,6 +462,9 @@ def main(argv: list[str]) -> int:
         default=list(DEFAULT_LOSS_BOTS),
         help=f"the bots of the loss table (default {','.join(DEFAULT_LOSS_BOTS)}; also "
         f"{', '.join(label for label in LOSS_BOTS if label not in DEFAULT_LOSS_BOTS)})",
+    )
+    parser.add_argument(
+        "--price-worlds", type=int, default=32, help="worlds a decision of the price (default 32)"
     )
     parser.add_argument("--duel-deals", type=int, default=200, help="duel deals (default 200)")
     parser.add_argument("--three-deals", type=int, default=100, help="3-player deals (100)")
