@@ -1,12 +1,22 @@
-"""The yardsticks of the strength benchmark (``benchmarks/express_strength.py``) play as they
-say: ``pimc-told`` is ``pimc`` whose only unknown is the order of the cards not drawn yet."""
+"""The yardsticks of the strength benchmark (``benchmarks/express_strength.py``) measure what
+they say: ``pimc-told`` is ``pimc`` whose only unknown is the order of the cards not drawn yet,
+and the information price is the least any one play gives up over the worlds."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from benchmarks.express_strength import told_pimc_play
-from express import Game, deck_for, play_values
+from benchmarks.express_strength import (
+    _orders,
+    deal_loss,
+    deal_price,
+    information_price,
+    told_pimc_play,
+)
+from express import Game, Play, deck_for, play_values
 
 
 def test_told_pimc_plays_perfectly_when_the_cards_to_come_are_known() -> None:
@@ -40,3 +50,36 @@ def test_told_pimc_does_not_know_the_order_of_the_cards_to_come() -> None:
     first = told_pimc_play(game, 3, np.random.default_rng(1))
     assert first in game.legal_actions()
     assert told_pimc_play(game, 3, np.random.default_rng(1)) == first
+
+
+@given(st.lists(st.lists(st.integers(-20, 20), min_size=3, max_size=3), min_size=1, max_size=6))
+def test_the_information_price_is_the_least_shortfall_of_one_play_for_all_worlds(
+    rows: list[list[int]],
+) -> None:
+    # Three plays valued in one to six worlds: the price is the mean best value less the best
+    # mean, so no play's mean shortfall from each world's best is below it, and the play of
+    # the best mean falls short by exactly it.
+    plays = [Play.parse(text) for text in ("R3|G3", "~R3|G3", "B2|B2")]
+    values = [dict(zip(plays, row, strict=True)) for row in rows]
+    price = information_price(values)
+    shortfalls = [sum(max(row) - row[k] for row in rows) / len(rows) for k in range(len(plays))]
+    assert price >= -1e-9
+    assert min(shortfalls) == pytest.approx(price)
+
+
+def test_the_information_price_of_a_worked_case() -> None:
+    # Play a scores 4 in the first world and 0 in the second, b 0 and 2: knowing the world is
+    # worth 3 on average, one play for both is worth 2 at best (a), so the unknown costs 1.
+    a, b = Play.parse("R3|G3"), Play.parse("B2|B2")
+    assert information_price([{a: 4, b: 0}, {a: 0, b: 2}]) == 1
+    assert information_price([{a: 4, b: 0}, {a: 3, b: 2}]) == 0  # a is best in both
+
+
+@pytest.mark.slow
+def test_the_price_games_are_the_loss_tables_and_their_loss_is_the_sum_of_shortfalls() -> None:
+    # deal_price replays pimc's loss-table games (the same seeds) and checks inside that the
+    # loss is the sum of its plays' shortfalls in the true deal.
+    order = _orders(1, 1)[0]
+    loss, price, told = deal_price(2, 0, order)
+    assert loss == deal_loss("pimc", 96, 0, order)
+    assert price >= 0 and told >= 0
