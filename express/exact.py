@@ -61,6 +61,7 @@ __all__ = [
     "PerfectPolicy",
     "SearchLimitReached",
     "play_values",
+    "play_values_with_states",
     "solve_deal",
     "solve_order",
     "PLAY_VALUE_RULES",
@@ -424,6 +425,14 @@ def play_values(
     >>> play_values(game, rule="maxn")[Play.parse("P4|P4")]  # max-n: my final score
     17
     """
+    return play_values_with_states(game, rule=rule, node_limit=node_limit)[0]
+
+
+def play_values_with_states(
+    game: Game, *, rule: str = "paranoid", node_limit: int | None = None
+) -> tuple[dict[Play, int], int]:
+    """:func:`play_values` and the number of states its search took (what a caller that budgets
+    its searches, such as ``bot("pimc")``, counts)."""
     if not isinstance(game, Game):
         raise TypeError(f"play_values takes an express.Game, not {type(game).__name__}")
     if not isinstance(rule, str):
@@ -454,16 +463,20 @@ def play_values(
     hand = world.start_hand(t, game.hand_cards())
     mover = t % players
     moves: dict[Move, int]
+    solver: _TwoPlayer | _Paranoid | _MaxN
     try:
         if players == 2:
             lead = values[0] - values[1]
-            moves = _TwoPlayer(world, node_limit).play_values(t, hand, *positions)
+            solver = _TwoPlayer(world, node_limit)
+            moves = solver.play_values(t, hand, *positions)
             sign = 1 if mover == 0 else -1
             moves = {move: sign * (lead + value) for move, value in moves.items()}
         elif rule == "paranoid":
-            moves = _Paranoid(world, mover, node_limit).play_values(t, hand, positions, values)
+            solver = _Paranoid(world, mover, node_limit)
+            moves = solver.play_values(t, hand, positions, values)
         else:
-            moves = _MaxN(world, mover, node_limit).play_values(t, hand, positions, values)
+            solver = _MaxN(world, mover, node_limit)
+            moves = solver.play_values(t, hand, positions, values)
     except _Limit:
         raise SearchLimitReached(
             f"play_values: node_limit {node_limit} reached before the values were exact",
@@ -471,7 +484,8 @@ def play_values(
         ) from None
     # In legal_actions() order: cards in the deck's order, face up before face down.
     ordered = sorted(moves.items(), key=lambda item: (item[0][1], not item[0][2]))
-    return {Play(world.cards[move[1]], move[2]): value for move, value in ordered}
+    values_of = {Play(world.cards[move[1]], move[2]): value for move, value in ordered}
+    return values_of, solver.nodes()
 
 
 @dataclass(frozen=True)

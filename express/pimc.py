@@ -27,7 +27,9 @@ to the end of that world, the same measure read from the final scores). Two-play
 always solved exactly.
 
 The worlds are common to all plays (each play is valued in the same worlds, so the comparison
-is fair). Everything random comes from the generator given, so with ``time_limit=None`` a seeded
+is fair). The bot stops sampling early once its exact searches have taken
+:data:`DEFAULT_DECISION_STATES` states (``states``): a budget that binds only where every world
+is a whole two-player deal. Everything random comes from the generator given, so with ``time_limit=None`` a seeded
 game replays exactly; with a time limit, sampling stops when it runs out (at least one world is
 always solved), and how many worlds fit depends on the machine.
 """
@@ -48,7 +50,7 @@ from arena.progress import progress as show_progress
 from arena.stats import mean_interval
 from express.cards import ENGINE, Car
 from express.errors import ExpressError
-from express.exact import SearchLimitReached, play_values
+from express.exact import SearchLimitReached, play_values_with_states
 from express.game import Game, Observation
 from express.match import MatchObservation
 from express.scoring import score_game
@@ -56,6 +58,7 @@ from express.train import Play, Train, connects, runs_of
 from express.worlds import game_view, sample_worlds
 
 __all__ = [
+    "DEFAULT_DECISION_STATES",
     "DEFAULT_RULE",
     "DEFAULT_TIME_LIMIT",
     "DEFAULT_WORLDS",
@@ -72,6 +75,13 @@ about 0.1 s a world to solve (figures in docs/strength.md)."""
 
 DEFAULT_TIME_LIMIT: float | None = None
 """No time limit by default, so a seeded game replays exactly whatever the machine's speed."""
+
+DEFAULT_DECISION_STATES = 100_000
+"""The states the exact searches of one decision of ``bot("pimc")`` may take in all: once
+they have, it stops sampling worlds (at least one is always solved). A budget in states, not
+seconds, so a seeded game replays exactly on any machine. It binds only at the first turns of
+two players, where every world is a whole deal (some 8,000–14,000 states each, about a second
+for all 16): there it solves some 9 to 15 worlds, about a second's work."""
 
 DEFAULT_EXACT_NODES = 500
 """The states an exact search of a world may take before the decision's worlds are valued by
@@ -217,6 +227,15 @@ def _check(worlds: object, time_limit: object, rule: object) -> None:
         raise ExpressError(f"unknown rule: {rule!r} (choose from {', '.join(RULES)})")
 
 
+def _check_states(states: object) -> None:
+    if states is None:
+        return
+    if isinstance(states, bool) or not isinstance(states, int):
+        raise TypeError(f"states must be an int or None, not {type(states).__name__}")
+    if states < 1:
+        raise ExpressError(f"invalid states budget: {states!r} (at least 1, or None)")
+
+
 def estimate_plays(
     observation: Observation | MatchObservation,
     *,
@@ -225,14 +244,17 @@ def estimate_plays(
     time_limit: float | None = None,
     rule: str = DEFAULT_RULE,
     exact_nodes: int | None = DEFAULT_EXACT_NODES,
+    states: int | None = None,
     progress: bool = False,
 ) -> tuple[PlayEstimate, ...]:
     """Every legal play of the observing player, valued over up to ``worlds`` sampled worlds
-    (fewer if ``time_limit`` seconds run out first; at least one), in the legal order: exactly
-    when a search of at most ``exact_nodes`` states settles the first world (None: always),
-    else by playouts (see the module docstring). ``progress``: the worlds valued so far on
-    stderr (:func:`arena.progress.progress`: nothing for work shorter than two seconds)."""
+    (fewer if ``time_limit`` seconds run out first, or once the exact searches have taken
+    ``states`` states in all; at least one), in the legal order: exactly when a search of at
+    most ``exact_nodes`` states settles the first world (None: always), else by playouts (see
+    the module docstring). ``progress``: the worlds valued so far on stderr
+    (:func:`arena.progress.progress`: nothing for work shorter than two seconds)."""
     _check(worlds, time_limit, rule)
+    _check_states(states)
     view = game_view(observation)
     if not view.hand:
         raise ExpressError("it is not this player's turn: it holds no hand to play from")
@@ -240,12 +262,14 @@ def estimate_plays(
     sums: dict[Play, list[float]] = {}
     plays: tuple[Play, ...] = ()
     exact = True
+    searched = 0
     limit = None if view.players == 2 else exact_nodes  # two-player worlds: ~0.1 s at most
     with show_progress(worlds, desc="advise", unit="world", enabled=progress) as bar:
         for world in sample_worlds(view, worlds, rng):
             if exact:
                 try:
-                    values = play_values(world, rule=rule, node_limit=limit)
+                    values, taken = play_values_with_states(world, rule=rule, node_limit=limit)
+                    searched += taken
                 except SearchLimitReached:
                     exact = False  # the worlds of one decision are alike: the rest play out too
             if not exact:
@@ -260,6 +284,8 @@ def estimate_plays(
             bar.update()
             if time_limit is not None and time.perf_counter() - began > time_limit:
                 break
+            if states is not None and searched >= states:
+                break
     estimates = []
     for play in plays:
         mean, low, high = mean_interval(sums[play])
@@ -273,18 +299,21 @@ class PimcBot:
     (see the module docstring); ties go to the first in the legal order.
 
     ``worlds`` per decision, ``time_limit`` seconds at most per decision (None: no limit; then
-    a seeded game replays exactly), ``rule`` for three to five players (``paranoid`` or
-    ``maxn``).
+    a seeded game replays exactly), ``states`` the exact searches of a decision may take in all
+    before it stops sampling (:data:`DEFAULT_DECISION_STATES`; None: no budget), ``rule`` for
+    three to five players (``paranoid`` or ``maxn``).
     """
 
     worlds: int = DEFAULT_WORLDS
     time_limit: float | None = DEFAULT_TIME_LIMIT
     rule: str = DEFAULT_RULE
     exact_nodes: int | None = DEFAULT_EXACT_NODES
+    states: int | None = DEFAULT_DECISION_STATES
     name: str = "pimc"
 
     def __post_init__(self) -> None:
         _check(self.worlds, self.time_limit, self.rule)
+        _check_states(self.states)
 
     def act(
         self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -298,6 +327,7 @@ class PimcBot:
             time_limit=self.time_limit,
             rule=self.rule,
             exact_nodes=self.exact_nodes,
+            states=self.states,
         )
         legal = set(legal_actions)
         best = max((e for e in estimates if e.play in legal), key=lambda e: e.mean, default=None)

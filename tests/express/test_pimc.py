@@ -10,8 +10,9 @@ import pytest
 
 from arena import sample_outcome
 from express import ExpressError, Game, PimcBot, Play, bot
+from express.exact import play_values_with_states
 from express.pimc import RULES, estimate_plays, playout_values
-from express.worlds import sample_world
+from express.worlds import game_view, sample_world, sample_worlds
 
 
 def advance(game: Game, rng: np.random.Generator, turns: int) -> Game:
@@ -85,11 +86,31 @@ def test_the_bot_is_a_value_and_refuses_bad_options() -> None:
         ({"worlds": 0}, "invalid number of worlds: 0"),
         ({"time_limit": 0}, "invalid time limit: 0"),
         ({"rule": "best"}, "unknown rule: 'best'"),
+        ({"states": 0}, "invalid states budget: 0"),
     ):
         with pytest.raises(ExpressError, match=message):
             bot("pimc", **options)
     with pytest.raises(TypeError, match="worlds must be an int"):
         bot("pimc", worlds=2.5)
+
+
+def test_the_states_budget_stops_the_sampling_after_the_world_that_spends_it() -> None:
+    # The first decision of a whole two-player deal: every world takes thousands of states, so
+    # a budget of one state still solves one world, one of what the first world took stops
+    # after it, and twice that after the second — with the values of those same first worlds.
+    game = advance(Game(2), np.random.default_rng(4), turns=0)
+    view = game.observation(game.current_player())
+    worlds = list(sample_worlds(game_view(view), 3, np.random.default_rng(9)))
+    taken = [play_values_with_states(world)[1] for world in worlds]
+    assert min(taken) > 1_000
+    for budget, count in ((1, 1), (taken[0], 1), (taken[0] + 1, 2), (taken[0] + taken[1], 2)):
+        estimates = estimate_plays(view, worlds=3, rng=np.random.default_rng(9), states=budget)
+        assert {e.worlds for e in estimates} == {count}
+        first = [play_values_with_states(world)[0] for world in worlds[:count]]
+        for estimate in estimates:
+            assert estimate.mean == pytest.approx(np.mean([v[estimate.play] for v in first]))
+    unbounded = estimate_plays(view, worlds=3, rng=np.random.default_rng(9), states=None)
+    assert {e.worlds for e in unbounded} == {3}
 
 
 def test_a_hand_that_is_not_there_is_refused() -> None:
