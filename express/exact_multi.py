@@ -127,6 +127,7 @@ class _World:
         self.hands: list[tuple[int, tuple[int, ...]]] = []
         self._hand_ids: dict[tuple[int, tuple[int, ...]], int] = {}
         self._passes: list[list[tuple[int, int]] | None] = []
+        self._offers: list[list[tuple[int, int, bool, int]] | None] = []
         self.best_gains: list[list[int]] = []
         self.gain = [max(value, _FACE_DOWN_VALUE) for value in self.value]
         self._future = [
@@ -251,6 +252,7 @@ class _World:
             found = self._hand_ids[key] = len(self.hands)
             self.hands.append(key)
             self._passes.append(None)
+            self._offers.append(None)
             # What k plays can add at most from here: the k best cards of this hand and the
             # draws to come (each play adds its card's value, or 4 face down: never more).
             pool = [self.gain[card] for card in held] + self._future[t]
@@ -279,22 +281,37 @@ class _World:
             found.append((card, self.hand(t + 1, rest)))
         return found
 
+    def offers(self, hand: int) -> list[tuple[int, int, bool, int]]:
+        """Every play of a hand as if every card could go face up: (gain, card, face up, the
+        next player's hand), largest gain first (stable: cards in order, face up first)."""
+        found = self._offers[hand]
+        if found is None:
+            value = self.value
+            found = []
+            for card, rest in self.passes(hand):
+                found.append((value[card], card, True, rest))
+                found.append((_FACE_DOWN_VALUE, card, False, rest))
+            found.sort(key=itemgetter(0), reverse=True)
+            self._offers[hand] = found
+        return found
+
     def moves(self, hand: int, position: int) -> list[Move]:
         """The distinct plays from a hand: (gain, card, face up, the mover's new position, the
-        next player's hand), largest gain first."""
+        next player's hand), largest gain first: the hand's :meth:`offers` that fit the train
+        (sorted once per hand, not once per position)."""
         out: list[Move] = []
         fits = self.fits[self.last[position]]
-        value = self.value
         ups = self.up[position]
         down = self.child(position, 0, False)
-        for card, rest in self.passes(hand):
-            if fits[card]:
-                moved = ups[card]
-                if moved < 0:
-                    moved = self.child(position, card, True)
-                out.append((value[card], card, True, moved, rest))
-            out.append((_FACE_DOWN_VALUE, card, False, down, rest))
-        out.sort(key=itemgetter(0), reverse=True)  # the largest gain first (stable: face up first)
+        for gain, card, face_up, rest in self.offers(hand):
+            if face_up:
+                if fits[card]:
+                    moved = ups[card]
+                    if moved < 0:
+                        moved = self.child(position, card, True)
+                    out.append((gain, card, True, moved, rest))
+            else:
+                out.append((gain, card, False, down, rest))
         return out
 
 
