@@ -29,9 +29,10 @@ always solved exactly.
 The worlds are common to all plays (each play is valued in the same worlds, so the comparison
 is fair). The bot stops sampling early once its exact searches have taken
 :data:`DEFAULT_DECISION_STATES` states (``states``): a budget that binds only where every world
-is a whole two-player deal. Everything random comes from the generator given, so with ``time_limit=None`` a seeded
-game replays exactly; with a time limit, sampling stops when it runs out (at least one world is
-always solved), and how many worlds fit depends on the machine.
+is a whole two-player deal. Everything random comes from the generator given, so with
+``time_limit=None`` a seeded game replays exactly; with a time limit, sampling stops when it
+runs out (at least one world is always solved), and how many worlds fit depends on the
+machine.
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ DEFAULT_DECISION_STATES = 100_000
 """The states the exact searches of one decision of ``bot("pimc")`` may take in all: once
 they have, it stops sampling worlds (at least one is always solved). A budget in states, not
 seconds, so a seeded game replays exactly on any machine. It binds only at the first turns of
-two players, where every world is a whole deal (some 8,000–14,000 states each, about a second
-for all 16): there it solves some 9 to 15 worlds, about a second's work."""
+two players, where every world is a whole deal (some 5,000–14,000 states each; 16 of them took
+up to 3 s): there it solves some 9 to 15 worlds, about a second's work."""
 
 DEFAULT_EXACT_NODES = 500
 """The states an exact search of a world may take before the decision's worlds are valued by
