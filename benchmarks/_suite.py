@@ -25,6 +25,26 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An option's type for argparse: a whole number of at least ``minimum`` (anything else is
+    argparse's one-line usage error, exit status 2).
+
+    >>> at_least(1)("3")
+    3
+    """
+
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"not a whole number of at least {minimum}: {text!r}")
+        return value
+
+    return whole_number
+
+
 @dataclass
 class Timed:
     """A policy that times every decision of the policy it wraps (the benchmarks' own probe)."""

@@ -64,7 +64,7 @@ from arena.extras import MissingExtraError
 from arena.play import seat_streams
 from arena.progress import progress
 from arena.stats import mean_interval
-from benchmarks._suite import Timed, percentile, run_sections
+from benchmarks._suite import Timed, at_least, percentile, run_sections
 from express import Card, ExpressError, Game, Play, bot, deck_for, solve_deal
 from express.exact import play_values
 from express.pimc import DEFAULT_WORLDS
@@ -451,10 +451,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks express-strength", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--seed", type=int, default=1, help="deals' seed (default 1)")
-    parser.add_argument("--loss-deals", type=int, default=50, help="loss deals (default 50)")
+    parser.add_argument("--seed", type=at_least(0), default=1, help="deals' seed (default 1)")
     parser.add_argument(
-        "--many-worlds", type=int, default=96, help="pimc-many's worlds (default 96)"
+        "--loss-deals", type=at_least(1), default=50, help="loss deals (default 50)"
+    )
+    parser.add_argument(
+        "--many-worlds", type=at_least(1), default=96, help="pimc-many's worlds (default 96)"
     )
     parser.add_argument(
         "--loss-bots",
@@ -464,21 +466,28 @@ def main(argv: list[str]) -> int:
         f"{', '.join(label for label in LOSS_BOTS if label not in DEFAULT_LOSS_BOTS)})",
     )
     parser.add_argument(
-        "--price-worlds", type=int, default=32, help="worlds a decision of the price (default 32)"
+        "--price-worlds",
+        type=at_least(1),
+        default=32,
+        help="worlds a decision of the price (default 32)",
     )
-    parser.add_argument("--duel-deals", type=int, default=200, help="duel deals (default 200)")
-    parser.add_argument("--three-deals", type=int, default=100, help="3-player deals (100)")
-    parser.add_argument("--four-deals", type=int, default=100, help="4-player deals (100)")
-    parser.add_argument("--strong-deals", type=int, default=20, help="ismcts1000 deals (20)")
-    parser.add_argument("--rules-deals", type=int, default=100, help="rules deals (100)")
-    parser.add_argument("--time-games", type=int, default=4, help="timed games (default 4)")
+    parser.add_argument(
+        "--duel-deals", type=at_least(1), default=200, help="duel deals (default 200)"
+    )
+    parser.add_argument("--three-deals", type=at_least(1), default=100, help="3-player deals (100)")
+    parser.add_argument("--four-deals", type=at_least(1), default=100, help="4-player deals (100)")
+    parser.add_argument(
+        "--strong-deals", type=at_least(1), default=20, help="ismcts1000 deals (20)"
+    )
+    parser.add_argument("--rules-deals", type=at_least(1), default=100, help="rules deals (100)")
+    parser.add_argument("--time-games", type=at_least(1), default=4, help="timed games (default 4)")
     parser.add_argument(
         "--checkpoints", metavar="DIR", help="save tournaments' deals in DIR, to resume"
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
-        type=int,
+        type=at_least(1),
         default=usable_cores(),
         help="local worker processes (default: the usable cores; 1 = in this process)",
     )

@@ -16,6 +16,7 @@ from benchmarks.express_strength import (
     information_price,
     told_pimc_play,
 )
+from benchmarks.express_strength import main as strength_main
 from express import Game, Play, deck_for, play_values
 
 
@@ -83,3 +84,19 @@ def test_the_price_games_are_the_loss_tables_and_their_loss_is_the_sum_of_shortf
     loss, price, told = deal_price(2, 0, order)
     assert loss == deal_loss("pimc", 96, 0, order)
     assert price >= 0 and told >= 0
+
+
+@pytest.mark.parametrize(
+    ("option", "text"),
+    [("--loss-deals", "0"), ("--price-worlds", "-3"), ("--seed", "-1"), ("--time-games", "x")],
+)
+def test_the_strength_benchmark_refuses_a_count_that_is_not_one(
+    option: str, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        strength_main(["--only", "price", option, text])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.endswith(
+        f"argument {option}: not a whole number of at least {0 if option == '--seed' else 1}: {text!r}"
+    )
