@@ -16,12 +16,14 @@ Sections (each prints a Markdown table; ``--only`` runs some of them):
   lies what knowing the hidden cards is worth — all an opponent model could win back — and
   between it and ``perfect`` the price of not knowing the deck's order (with the method's own
   error).
-- ``price``: what not knowing the deck's order costs, on the loss table's ``pimc`` games: at
-  each of its decisions the *information price* — over ``--price-worlds`` worlds (default 32),
-  the mean of the best play's exact value less the best mean of one play, the least any player
-  who must choose without knowing the world expects to give up there — summed over the game,
-  beside its loss (the sum over its decisions of its play's shortfall in the true deal). Worlds
-  drawn as ``pimc`` draws them, and told worlds (only the order unknown).
+- ``price``: what not knowing the deck's order costs, on the loss table's games of each bot
+  of ``--price-bots`` (default ``pimc``): at each of its decisions the *information price* —
+  over ``--price-worlds`` worlds (default 32), the mean of the best play's exact value less the
+  best mean of one play, the least any player who must choose without knowing the world
+  expects to give up there — summed over the game, beside its loss (the sum over its decisions
+  of its play's shortfall in the true deal). Worlds drawn as ``pimc`` draws them, and told
+  worlds (only the order unknown). The price is estimated low with few worlds (the best of the
+  sampled means overstates the best true mean).
 - ``duel``: two players, ``pimc`` against ``search`` and against ``ismcts`` (100 simulations),
   ``--duel-deals`` duplicate deals each (default 200, both seats).
 - ``three``: three players, ``pimc``, ``ismcts`` (100), ``search``, ``--three-deals`` deals
@@ -103,15 +105,23 @@ LOSS_BOTS = ("pimc", "pimc-many", "pimc-told", *(label for label in BOTS if labe
 DEFAULT_LOSS_BOTS = ("pimc", "pimc-many", "pimc-told", "search", "greedy", "ismcts")
 
 
-def _loss_bots(text: str) -> list[str]:
-    """``--loss-bots``: labels separated by commas, each one the loss table knows."""
-    labels = [label.strip() for label in text.split(",")]
-    for label in labels:
-        if label not in LOSS_BOTS:
-            raise argparse.ArgumentTypeError(
-                f"unknown bot {label!r} in {text!r} (choose from {', '.join(LOSS_BOTS)})"
-            )
-    return labels
+PRICE_BOTS = ("pimc", "pimc-many", *(label for label in BOTS if label != "pimc"))
+"""The labels the price table knows: the policies of the loss table (``pimc-told`` is not one)."""
+
+
+def _labels_of(known: Sequence[str]) -> Callable[[str], list[str]]:
+    """An option's type for argparse: labels separated by commas, each one of ``known``."""
+
+    def labels_of(text: str) -> list[str]:
+        labels = [label.strip() for label in text.split(",")]
+        for label in labels:
+            if label not in known:
+                raise argparse.ArgumentTypeError(
+                    f"unknown bot {label!r} in {text!r} (choose from {', '.join(known)})"
+                )
+        return labels
+
+    return labels_of
 
 
 def _available(labels: Sequence[str]) -> str | None:
@@ -201,8 +211,10 @@ def information_price(values: Sequence[dict[Play, int]]) -> float:
     return best_each - best_mean
 
 
-def deal_price(worlds: int, deal: int, order: tuple[Card, ...]) -> tuple[float, float, float]:
-    """``pimc`` against ``perfect`` on one known-order deal (the loss table's games: same
+def deal_price(
+    label: str, worlds: int, deal: int, order: tuple[Card, ...]
+) -> tuple[float, float, float]:
+    """``label`` against ``perfect`` on one known-order deal (the loss table's games: same
     seeds), the bot in each seat in turn; the means over the two seats of its loss and of the
     :func:`information_price` of its decisions, summed over the game, with ``worlds`` worlds
     drawn as ``pimc`` draws them (:func:`express.worlds.sample_worlds`) and with ``worlds``
@@ -214,7 +226,7 @@ def deal_price(worlds: int, deal: int, order: tuple[Card, ...]) -> tuple[float, 
     losses, prices, told_prices = [], [], []
     for seat in (0, 1):
         game = Game(2, order=order)
-        policies = [make_bot("pimc"), bot("perfect", order=order)]
+        policies = [make_bot(label), bot("perfect", order=order)]
         if seat == 1:
             policies.reverse()
         _, streams = seat_streams(deal, 2)  # what play(..., seed=deal) gives the seats
@@ -307,26 +319,32 @@ def loss(args: argparse.Namespace) -> list[str]:
 
 
 def price(args: argparse.Namespace) -> list[str]:
-    """What the unknown deck order costs pimc's decisions, on the loss table's games."""
+    """What the unknown deck order costs the bots' decisions, on the loss table's games."""
+    labels = list(args.price_bots)
+    missing = _available(["ismcts"]) if "ismcts" in labels else None
+    if missing is not None:
+        labels.remove("ismcts")
     orders = _orders(args.loss_deals, args.seed)
-    with _executor(args) as executor:
-        rows = _per_deal(executor, partial(deal_price, args.price_worlds), orders, "price")
-    names = [
-        "pimc's loss against perfect play",
-        "price of the unknown, in pimc's worlds",
-        "price of the unknown, in told worlds",
-    ]
     lines = [
-        f"Two players, pimc against perfect play over {len(orders)} deals (the loss table's "
-        f"games, both seats): its loss, and the information price of its decisions summed over "
-        f"a game ({args.price_worlds} worlds a decision; 95 % interval over deals)",
+        f"Two players against perfect play over {len(orders)} deals (the loss table's games, "
+        f"both seats): each bot's loss, and the information price of its decisions summed over "
+        f"a game, in worlds drawn as pimc draws them and in told worlds ({args.price_worlds} "
+        f"worlds a decision; mean per deal, 95 % interval over deals)",
         "",
-        "| per deal | mean | 95 % interval |",
-        "|---|---:|---|",
+        "| bot | loss | price, pimc's worlds | price, told worlds |",
+        "|---|---|---|---|",
     ]
-    for name, column in zip(names, zip(*rows, strict=True), strict=True):
-        mean, low, high = mean_interval(list(column))
-        lines.append(f"| {name} | {mean:.2f} | {low:.2f} – {high:.2f} |")
+    with _executor(args) as executor:
+        for label in labels:
+            task = partial(deal_price, label, args.price_worlds)
+            rows = _per_deal(executor, task, orders, f"price of {label}")
+            cells = []
+            for column in zip(*rows, strict=True):
+                mean, low, high = mean_interval(list(column))
+                cells.append(f"{mean:.2f} ({low:.2f} – {high:.2f})")
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    if missing is not None:
+        lines.append(f"(ismcts left out: {missing})")
     return lines
 
 
@@ -460,10 +478,17 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--loss-bots",
-        type=_loss_bots,
+        type=_labels_of(LOSS_BOTS),
         default=list(DEFAULT_LOSS_BOTS),
         help=f"the bots of the loss table (default {','.join(DEFAULT_LOSS_BOTS)}; also "
         f"{', '.join(label for label in LOSS_BOTS if label not in DEFAULT_LOSS_BOTS)})",
+    )
+    parser.add_argument(
+        "--price-bots",
+        type=_labels_of(PRICE_BOTS),
+        default=["pimc"],
+        help=f"the bots of the price table (default pimc; also "
+        f"{', '.join(label for label in PRICE_BOTS if label != 'pimc')})",
     )
     parser.add_argument(
         "--price-worlds",

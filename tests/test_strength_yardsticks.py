@@ -81,7 +81,7 @@ def test_the_price_games_are_the_loss_tables_and_their_loss_is_the_sum_of_shortf
     # deal_price replays pimc's loss-table games (the same seeds) and checks inside that the
     # loss is the sum of its plays' shortfalls in the true deal.
     order = _orders(1, 1)[0]
-    loss, price, told = deal_price(2, 0, order)
+    loss, price, told = deal_price("pimc", 2, 0, order)
     assert loss == deal_loss("pimc", 96, 0, order)
     assert price >= 0 and told >= 0
 
@@ -100,3 +100,14 @@ def test_the_strength_benchmark_refuses_a_count_that_is_not_one(
     assert error.endswith(
         f"argument {option}: not a whole number of at least {0 if option == '--seed' else 1}: {text!r}"
     )
+
+
+def test_the_strength_benchmark_refuses_a_bot_the_price_table_cannot_play(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # pimc-told is a loss-table cheat, not a policy: the price table cannot seat it.
+    with pytest.raises(SystemExit) as stop:
+        strength_main(["--only", "price", "--price-bots", "pimc,pimc-told"])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "argument --price-bots: unknown bot 'pimc-told' in 'pimc,pimc-told'" in error
