@@ -134,6 +134,20 @@ def _available(labels: Sequence[str]) -> str | None:
     return None
 
 
+def _playable(labels: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``labels`` without the bots that cannot be made here (a missing extra), and a line
+    saying which were left out and why (none when all can be made)."""
+    kept, dropped, why = [], [], ""
+    for label in labels:
+        reason = _available([label]) if label in BOTS else None
+        if reason is None:
+            kept.append(label)
+        else:
+            dropped.append(label)
+            why = reason
+    return kept, ([f"({', '.join(dropped)} left out: {why})"] if dropped else [])
+
+
 def _orders(count: int, seed: int) -> list[tuple[Card, ...]]:
     """``count`` shuffles of the 2-player deck, reproducible from ``seed``."""
     deck = deck_for(2)
@@ -294,10 +308,7 @@ def _per_deal(
 
 def loss(args: argparse.Namespace) -> list[str]:
     """Each bot's mean loss against perfect play (two players, both seats)."""
-    labels = list(args.loss_bots)
-    missing = _available(["ismcts"]) if "ismcts" in labels else None
-    if missing is not None:
-        labels.remove("ismcts")
+    labels, left_out = _playable(args.loss_bots)
     orders = _orders(args.loss_deals, args.seed)
     lines = [
         f"Two players, mean loss against perfect play over {len(orders)} deals (the bot in both "
@@ -313,17 +324,12 @@ def loss(args: argparse.Namespace) -> list[str]:
             mean, low, high = mean_interval(losses)
             perfect = sum(1 for x in losses if x == 0)
             lines.append(f"| {label} | {mean:.2f} | {low:.2f} – {high:.2f} | {perfect} |")
-    if missing is not None:
-        lines.append(f"(ismcts left out: {missing})")
-    return lines
+    return lines + left_out
 
 
 def price(args: argparse.Namespace) -> list[str]:
     """What the unknown deck order costs the bots' decisions, on the loss table's games."""
-    labels = list(args.price_bots)
-    missing = _available(["ismcts"]) if "ismcts" in labels else None
-    if missing is not None:
-        labels.remove("ismcts")
+    labels, left_out = _playable(args.price_bots)
     orders = _orders(args.loss_deals, args.seed)
     lines = [
         f"Two players against perfect play over {len(orders)} deals (the loss table's games, "
@@ -343,9 +349,7 @@ def price(args: argparse.Namespace) -> list[str]:
                 mean, low, high = mean_interval(list(column))
                 cells.append(f"{mean:.2f} ({low:.2f} – {high:.2f})")
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    if missing is not None:
-        lines.append(f"(ismcts left out: {missing})")
-    return lines
+    return lines + left_out
 
 
 def _tournament(
@@ -416,10 +420,7 @@ def rules(args: argparse.Namespace) -> list[str]:
 
 def time_per_decision(args: argparse.Namespace) -> list[str]:
     """Seconds per decision of every bot, timed in whole games (in this process)."""
-    labels = ["pimc", "search", "greedy", "ismcts"]
-    missing = _available(["ismcts"])
-    if missing is not None:
-        labels.remove("ismcts")
+    labels, left_out = _playable(["pimc", "search", "greedy", "ismcts"])
     lines = [
         f"Seconds per decision, {args.time_games} games per player count (every bot seated "
         f"in every game, seats rotating); pimc's targets: median ≤ {MEDIAN_TARGET} s, "
@@ -447,9 +448,7 @@ def time_per_decision(args: argparse.Namespace) -> list[str]:
                 f"{statistics.median(seconds):.3f} | {percentile(seconds, 0.95):.3f} | "
                 f"{max(seconds):.3f} |"
             )
-    if missing is not None:
-        lines.append(f"(ismcts left out: {missing})")
-    return lines
+    return lines + left_out
 
 
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {

@@ -4,6 +4,8 @@ and the information price is the least any one play gives up over the worlds."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 from benchmarks.express_strength import (
     _orders,
+    _playable,
     deal_loss,
     deal_price,
     information_price,
@@ -111,3 +114,15 @@ def test_the_strength_benchmark_refuses_a_bot_the_price_table_cannot_play(
     assert stop.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert "argument --price-bots: unknown bot 'pimc-told' in 'pimc,pimc-told'" in error
+
+
+def test_bots_that_need_a_missing_extra_are_left_out_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Without OpenSpiel both ismcts bots are dropped and named; the rest, cheats included, stay.
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    kept, left_out = _playable(["pimc", "ismcts", "pimc-told", "ismcts1000", "search"])
+    assert kept == ["pimc", "pimc-told", "search"]
+    assert len(left_out) == 1
+    assert left_out[0].startswith("(ismcts, ismcts1000 left out: ")
+    assert "tabletop-solvers[openspiel]" in left_out[0]
