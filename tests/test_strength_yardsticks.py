@@ -120,7 +120,11 @@ def test_bots_that_need_a_missing_extra_are_left_out_with_the_reason(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Without OpenSpiel both ismcts bots are dropped and named; the rest, cheats included, stay.
-    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if not installed
+    for name in ("arena.openspiel", "express.openspiel"):  # so that they are imported afresh
+        monkeypatch.delitem(sys.modules, name, raising=False)
+        package, _, module = name.partition(".")
+        monkeypatch.delattr(sys.modules[package], module, raising=False)
     kept, left_out = _playable(["pimc", "ismcts", "pimc-told", "ismcts1000", "search"])
     assert kept == ["pimc", "pimc-told", "search"]
     assert len(left_out) == 1
