@@ -126,7 +126,6 @@ class _World:
         self._ends_by_position: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.hands: list[tuple[int, tuple[int, ...]]] = []
         self._hand_ids: dict[tuple[int, tuple[int, ...]], int] = {}
-        self._passes: list[list[tuple[int, int]] | None] = []
         self._offers: list[list[tuple[int, int, bool, int]] | None] = []
         self.best_gains: list[list[int]] = []
         self.gain = [max(value, _FACE_DOWN_VALUE) for value in self.value]
@@ -251,7 +250,6 @@ class _World:
         if found is None:
             found = self._hand_ids[key] = len(self.hands)
             self.hands.append(key)
-            self._passes.append(None)
             self._offers.append(None)
             # What k plays can add at most from here: the k best cards of this hand and the
             # draws to come (each play adds its card's value, or 4 face down: never more).
@@ -265,12 +263,10 @@ class _World:
         return self.hand(t, tuple(sorted(self.card_id[card] for card in hand)))
 
     def passes(self, hand: int) -> list[tuple[int, int]]:
-        """Each distinct card of a hand with the next player's hand once it has drawn."""
-        found = self._passes[hand]
-        if found is not None:
-            return found
+        """Each distinct card of a hand with the next player's hand once it has drawn (read once
+        per hand, by :meth:`offers`, which keeps the result)."""
         t, held = self.hands[hand]
-        found = self._passes[hand] = []
+        found = []
         draw = self.order[self.hand_size + t + 1] if t + 1 < self.turns else -1
         for i, card in enumerate(held):
             if i and held[i - 1] == card:
