@@ -13,7 +13,7 @@ from importlib.metadata import version as _version
 
 from arena.errors import ArenaError
 from arena.extras import MissingExtraError, import_extra
-from arena.play import RandomPolicy, play, sample_outcome, seat_streams
+from arena.play import RandomPolicy, outcome_drawer, play, sample_outcome, seat_streams
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
 from arena.tournament import (
     GameRecord,
@@ -45,6 +45,7 @@ __all__ = [
     "TournamentResult",
     "deal_seed",
     "import_extra",
+    "outcome_drawer",
     "play",
     "sample_outcome",
     "seat_labels",

@@ -48,7 +48,7 @@ import numpy as np
 from arena.codec import Codec, Parameters
 from arena.errors import ArenaError
 from arena.extras import import_extra
-from arena.play import sample_outcome
+from arena.play import outcome_drawer, sample_outcome
 from arena.protocol import CHANCE, TERMINAL, GameState, Policy
 
 if TYPE_CHECKING:
@@ -131,6 +131,8 @@ class _Translation:
         # One writer per environment: it may keep the last tensor it wrote (the codec's
         # tensor_writer), so environments must not share one.
         self.write = codec.tensor_writer(self.params)
+        # What a step calls for the standing, chosen once: the score's is the codec's own.
+        self.standing = self._wins if self.reward == "win" else codec.standing
 
     def box(self) -> spaces.Box:
         return spaces.Box(self.low, self.high, dtype=np.float32)
@@ -143,15 +145,15 @@ class _Translation:
             return np.zeros(self.actions, np.int8)
         return self.codec.legal_mask(state, self.actions)
 
-    def standing(self, state: GameState) -> Sequence[float]:
-        """Each player's score so far under the reward scheme. The same object while nothing
-        changes (a game hands over its unchanged scores), which a step checks first."""
-        if self.reward == "win":
-            if not state.is_terminal():
-                return self.no_wins
-            winners = state.winners()
-            return [1 / len(winners) if p in winners else 0.0 for p in range(self.players)]
-        return self.codec.standing(state)
+    standing: Callable[[GameState], Sequence[float]]
+    """Each player's score so far under the reward scheme. The same object while nothing
+    changes (a game hands over its unchanged scores), which a step checks first."""
+
+    def _wins(self, state: GameState) -> Sequence[float]:
+        if not state.is_terminal():
+            return self.no_wins
+        winners = state.winners()
+        return [1 / len(winners) if p in winners else 0.0 for p in range(self.players)]
 
     def decode(self, state: GameState, number: Any) -> Any:
         """The legal action with id ``number``, or :class:`arena.ArenaError` naming it."""
@@ -168,22 +170,20 @@ _NONE: Any = object()
 
 
 class _Node:
-    """A player's node's legal actions by id and its action mask (int8, copied out)."""
+    """A player's node's legal actions by id and its action mask's bytes."""
 
-    __slots__ = ("ids", "mask")
+    __slots__ = ("ids", "flags")
 
     def __init__(self, ids: dict[int, Any], size: int) -> None:
         self.ids = ids
         flags = bytearray(size)  # bytes set one by one cost less than NumPy's item assignment
         for number in ids:
             flags[number] = 1
-        self.mask = np.frombuffer(flags, np.int8)
+        self.flags = bytes(flags)
 
-
-def _resolve_chance(state: GameState, rng: np.random.Generator) -> None:
-    """Sample chance nodes until a player is to act or the game is over."""
-    while state.current_player() == CHANCE:
-        state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+    def mask(self) -> np.ndarray:
+        """The action mask, int8: a fresh array each time (its holder may change it)."""
+        return np.frombuffer(bytearray(self.flags), np.int8)
 
 
 class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
@@ -236,6 +236,7 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
             agent: spaces.Discrete(self._t.actions) for agent in self.possible_agents
         }
         self._rng: np.random.Generator | None = None
+        self._draw: Callable[[Any], Any] | None = None  # chance's draws from _rng
         self._seed: int | None = None
         self.state: GameState = self._t.initial.clone()
         self.agents: list[str] = []
@@ -260,9 +261,12 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         """A new game; ``seed`` seeds chance (None: go on with the generator there is)."""
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
+            self._draw = outcome_drawer(self._rng)
+        assert self._draw is not None
         self._seed = seed
-        self.state = self._t.initial.clone()
-        _resolve_chance(self.state, self._rng)
+        state = self.state = self._t.initial.clone()
+        while state.current_player() == CHANCE:
+            state.apply_action(self._draw(state.chance_outcomes()))
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -288,7 +292,7 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
             self._check_reset("observe()")
         player, state = self._seat[agent], self.state
         if state.current_player() == player:
-            mask = (self._node or self._current()).mask.copy()
+            mask = (self._node or self._current()).mask()
         else:
             mask = np.zeros(self._t.actions, np.int8)
         return {"observation": self._t.write(state.observation(player)), "action_mask": mask}
@@ -309,7 +313,8 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self._rng is not None  # reset() comes first (PettingZoo's order)
+        draw = self._draw
+        assert draw is not None  # reset() comes first (PettingZoo's order)
         try:
             chosen = (self._node or self._current()).ids.get(int(action), _NONE)
         except (TypeError, ValueError, OverflowError):
@@ -317,12 +322,12 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         if chosen is _NONE:  # not a legal id: decode says why (and raises)
             chosen = self._t.decode(self.state, action)
         self._cumulative_rewards[agent] = 0.0
-        state, rng = self.state, self._rng
+        state = self.state
         state.apply_action(chosen)
         self._node = None
         player = state.current_player()
-        while player == CHANCE:  # _resolve_chance, inlined: it runs at every step
-            state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+        while player == CHANCE:
+            state.apply_action(draw(state.chance_outcomes()))
             player = state.current_player()
         standing = self._t.standing(state)
         if standing is self._standing:  # unchanged (the same scores), as at most steps

@@ -23,7 +23,7 @@ from arena.errors import ArenaError
 from arena.memo import IdentityMemo
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
 
-__all__ = ["RandomPolicy", "play", "sample_outcome", "seat_streams"]
+__all__ = ["RandomPolicy", "outcome_drawer", "play", "sample_outcome", "seat_streams"]
 
 S = TypeVar("S", bound=GameState)
 
@@ -132,6 +132,33 @@ def sample_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: np.random.G
     return _sampler_for(outcomes).draw(rng)
 
 
+def outcome_drawer(
+    rng: np.random.Generator,
+) -> Callable[[Sequence[tuple[Action, Fraction]]], Action]:
+    """A function that draws one outcome of the outcomes it is given, as successive
+    :func:`sample_outcome` calls with ``rng`` would (the same draws), for less: it reads the
+    generator's words in batches. So the generator must serve the drawer alone from then on —
+    the generator itself runs ahead of the draws.
+
+    >>> import numpy as np
+    >>> from fractions import Fraction
+    >>> coin = (("heads", Fraction(1, 2)), ("tails", Fraction(1, 2)))
+    >>> draw = outcome_drawer(np.random.default_rng(0))
+    >>> [draw(coin) for _ in range(4)] == [
+    ...     sample_outcome(coin, rng) for rng in [np.random.default_rng(0)] for _ in range(4)
+    ... ]
+    True
+    """
+    raw = _raw_words(rng.bit_generator).__next__
+    cached_sampler = _SAMPLERS.get
+
+    def draw(outcomes: Sequence[tuple[Action, Fraction]]) -> Action:
+        # The memo's lookup first, inline: one call per chance node when the sampler is known.
+        return (cached_sampler(outcomes) or _sampler_for(outcomes)).draw_from(raw)
+
+    return draw
+
+
 def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
     """The generators of one game, derived from ``seed``: chance's own, and the players'.
 
@@ -167,10 +194,8 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     seat_policies = getattr(state, "seat_policies", None)
     if seat_policies is not None:
         seat_policies(policies)
-    # Chance's words, fetched in batches; chance_rng is this game's alone, so reading ahead
-    # changes nothing anyone sees.
-    raw = _raw_words(chance_rng.bit_generator).__next__
-    cached_sampler = _SAMPLERS.get
+    # chance_rng is this game's alone, so the drawer's reading ahead changes nothing anyone sees.
+    draw = outcome_drawer(chance_rng)
     for _ in range(max_actions):
         # current_player() alone tells the end and chance apart (the protocol's contract), one
         # call per action where three would do the same: play is the hot loop of every game.
@@ -178,10 +203,7 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
         if player == TERMINAL:
             return state
         if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            # The memo's lookup first, inline: one call per chance node when the sampler is known.
-            sampler = cached_sampler(outcomes) or _sampler_for(outcomes)
-            state.apply_action(sampler.draw_from(raw))
+            state.apply_action(draw(state.chance_outcomes()))
         else:
             legal = state.legal_actions()
             action = policies[player].act(state.observation(player), legal, seat_rngs[player])

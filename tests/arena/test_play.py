@@ -10,7 +10,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena import ArenaError, GameState, Policy, RandomPolicy, play, sample_outcome
+from arena import (
+    ArenaError,
+    GameState,
+    Policy,
+    RandomPolicy,
+    outcome_drawer,
+    play,
+    sample_outcome,
+)
 from arena.play import _RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME, _raw_words, _Sampler
 from arena.testing import check_random_playouts
 from tests.arena.toy import DiceRace
@@ -94,6 +102,22 @@ def test_raw_words_are_the_generators_words_in_order() -> None:
     expected = [one_by_one.random_raw() for _ in range(150)]  # across batch boundaries
     words = _raw_words(np.random.PCG64(11), batch=64)
     assert [next(words) for _ in range(150)] == expected
+
+
+def test_a_drawer_draws_what_successive_samples_draw() -> None:
+    # Outcome lists of one word and of several (a denominator past 2**64), in a mixed order
+    # that crosses the drawer's batches of words.
+    kinds = [
+        tuple((k, Fraction(1, 6)) for k in range(6)),
+        (("x", Fraction(1, 3**50)), ("y", 1 - Fraction(1, 3**50))),
+        (("a", Fraction(2, 7)), ("b", Fraction(5, 7))),
+        (("only", Fraction(1)),),
+    ]
+    order = [kinds[k % 4 if k % 5 else 1] for k in range(400)]
+    rng = np.random.default_rng(5)
+    expected = [sample_outcome(outcomes, rng) for outcomes in order]
+    draw = outcome_drawer(np.random.default_rng(5))
+    assert [draw(outcomes) for outcomes in order] == expected
 
 
 @pytest.mark.parametrize(
