@@ -54,6 +54,7 @@ from arena.memo import IdentityMemo
 from packing.deck import SAMPLE_DECK, format_deck, parse_deck
 from packing.errors import PackingError
 from packing.game import (
+    PILE,
     Draw,
     Game,
     Grab,
@@ -172,14 +173,16 @@ def _order_rank(players: int) -> dict[tuple[int, ...], int]:
     return {order: i for i, order in enumerate(itertools.permutations(range(players)))}
 
 
-_positions_by_id = IdentityMemo[tuple[Truck, ...], dict[int, int]](limit=64)
+_grab_ids = IdentityMemo[tuple[tuple[Grab, ...], ...], dict[int, int]](limit=64)
 
 
-def _positions_of(deck: tuple[Truck, ...]) -> dict[int, int]:
-    # Each truck object's id as ``encode`` gives it (the deck index's position); the memo
-    # holds the deck, so its trucks live and their ids stay theirs.
+def _grab_ids_of(grabs: tuple[tuple[Grab, ...], ...], deck: tuple[Truck, ...]) -> dict[int, int]:
+    # Each grab object's id as ``encode`` gives it; the memo holds the grabs, so they live and
+    # their ids stay theirs.
     index = penalties_for(deck).index
-    return {id(truck): index[truck] for truck in deck}
+    ids = {id(grab): index[grab.truck] for of_owner in grabs for grab in of_owner}
+    ids[id(PILE)] = len(deck)
+    return ids
 
 
 def _deck_of(state: Game) -> tuple[Truck, ...]:
@@ -371,52 +374,11 @@ class PackAndStackCodec(Codec):
         the grab order, known yet and then per position k and player p a 1 at k·n + p (1 + n²);
         how many have grabbed (1); per truck in deck order, one-hot over: in front of player p
         (n), taken by player p (n), in the pile, in the discards (D × (2n + 2))."""
-        o = observation
-        n = len(o.points)
-        layout = _tensor_layout(n, len(o.deck))
         # Set through a memoryview, element by element: NumPy's own item assignment, and its
         # conversion of Python lists and tuples, cost several times more per element, which
         # made filling the tensor cost about as much as the game's own step.
-        t = elements(tensor)
-        t[layout["player"][0] + o.player] = 1.0
-        t[layout["round"][0]] = float(o.round)
-        t[layout["first_roller"][0] + o.first_roller] = 1.0
-        t[layout["start_points"][0]] = float(o.start_points)
-        start = layout["points"][0]
-        for p, points in enumerate(o.points):
-            t[start + p] = float(points)
-        start, size = layout["cargos"][0], 1 + len(LENGTHS)
-        rows = _cargo_rows()
-        for p, cargo in enumerate(o.cargos):
-            if cargo is not None:
-                at = start + p * size
-                row = rows.get(id(cargo))
-                if row is None:  # a cargo not handed over by a roll: its counts one by one
-                    t[at] = 1.0
-                    for k, count in enumerate(cargo.counts, at + 1):
-                        t[k] = float(count)
-                else:
-                    t[at : at + size] = row
-        if o.grab_order is not None:
-            start = layout["grab_order"][0]
-            t[start] = 1.0
-            for k, p in enumerate(o.grab_order):
-                t[start + 1 + k * n + p] = 1.0
-        t[layout["grabbed"][0]] = float(o.grabbed)
-        start = layout["trucks"][0]
-        width = 2 * n + 2
-        for p, trucks in enumerate(o.revealed_at):
-            for j in trucks:
-                t[start + j * width + p] = 1.0
-        for p, taken in enumerate(o.taken_at):
-            if taken is not None:
-                t[start + taken * width + n + p] = 1.0
-        at = start + 2 * n
-        for j in o.pile_at:
-            t[at + j * width] = 1.0
-        at += 1
-        for j in o.discards_at:
-            t[at + j * width] = 1.0
+        o = observation
+        _fill(o, elements(tensor), _tensor_layout(len(o.points), len(o.deck)))
 
     def legal_mask(self, state: Any, size: int) -> np.ndarray:
         """The legal ids as an int8 mask: a player's node is a grab, whose trucks are found in
@@ -437,14 +399,16 @@ class PackAndStackCodec(Codec):
         legal = state.legal_actions()
         if not legal or not isinstance(legal[0], Grab):
             return super().legal_ids(state)
-        deck = _deck_of(state)
-        by_id = _positions_by_id.lookup(deck, _positions_of)
+        # The game's grabs are objects made once (and PILE): found by identity, unhashed.
+        grabs = state.grab_actions()
+        table = _grab_ids.get(grabs)
+        if table is None:
+            table = _grab_ids.put(grabs, _grab_ids_of(grabs, _deck_of(state)))
+        by_id = table.get
         ids = {}
         for action in legal:
-            truck = action.truck
-            # The game's grabs hold the deck's own truck objects: found by identity, unhashed.
-            j = len(deck) if truck is None else by_id.get(id(truck))
-            ids[penalties_for(deck).index[truck] if j is None else j] = action
+            j = by_id(id(action))
+            ids[self.encode(state, action) if j is None else j] = action
         return ids
 
     def tensor_writer(self, params: Parameters) -> _TensorWriter:
@@ -505,6 +469,50 @@ class PackAndStackCodec(Codec):
         return game_from_observation(observation, max_rounds=_cap_for(observation))
 
 
+def _fill(o: Observation, t: memoryview, layout: dict[str, tuple[int, int]]) -> None:
+    """``fill_tensor``'s work on a zeroed tensor's elements ``t``, in ``layout``."""
+    n = len(o.points)
+    t[layout["player"][0] + o.player] = 1.0
+    t[layout["round"][0]] = float(o.round)
+    t[layout["first_roller"][0] + o.first_roller] = 1.0
+    t[layout["start_points"][0]] = float(o.start_points)
+    start = layout["points"][0]
+    for p, points in enumerate(o.points):
+        t[start + p] = float(points)
+    start, size = layout["cargos"][0], 1 + len(LENGTHS)
+    rows = _cargo_rows()
+    for p, cargo in enumerate(o.cargos):
+        if cargo is not None:
+            at = start + p * size
+            row = rows.get(id(cargo))
+            if row is None:  # a cargo not handed over by a roll: its counts one by one
+                t[at] = 1.0
+                for k, count in enumerate(cargo.counts, at + 1):
+                    t[k] = float(count)
+            else:
+                t[at : at + size] = row
+    if o.grab_order is not None:
+        start = layout["grab_order"][0]
+        t[start] = 1.0
+        for k, p in enumerate(o.grab_order):
+            t[start + 1 + k * n + p] = 1.0
+    t[layout["grabbed"][0]] = float(o.grabbed)
+    start = layout["trucks"][0]
+    width = 2 * n + 2
+    for p, trucks in enumerate(o.revealed_at):
+        for j in trucks:
+            t[start + j * width + p] = 1.0
+    for p, taken in enumerate(o.taken_at):
+        if taken is not None:
+            t[start + taken * width + n + p] = 1.0
+    at = start + 2 * n
+    for j in o.pile_at:
+        t[at + j * width] = 1.0
+    at += 1
+    for j in o.discards_at:
+        t[at + j * width] = 1.0
+
+
 class _TensorWriter:
     """Observations to tensors (fresh arrays, each equal to ``fill_tensor`` on a zeroed one),
     by patching the tensor of the observation before: within a round each field is compared
@@ -521,7 +529,7 @@ class _TensorWriter:
 
     def _layout(self, players: int, trucks: int) -> None:
         self._players, self._trucks = players, trucks
-        layout = _tensor_layout(players, trucks)
+        layout = self._layout_of = _tensor_layout(players, trucks)
         start, size = layout["trucks"]
         self._tensor = np.zeros(start + size, np.float32)
         self._t = elements(self._tensor)
@@ -549,7 +557,7 @@ class _TensorWriter:
             if len(o.points) != self._players or len(o.deck) != self._trucks:
                 self._layout(len(o.points), len(o.deck))
             self._tensor.fill(0.0)
-            self._codec.fill_tensor(o, self._tensor)
+            _fill(o, self._t, self._layout_of)
         self._last = o
         return self._tensor.copy()
 

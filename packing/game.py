@@ -467,7 +467,7 @@ class _Setup:
         self.penalties = penalties_for(deck, use_table=options.use_table)
         self.orders = _order_outcomes(players, options.speeds)
         # grabs[owner][j]: the action of taking truck j from owner (built once per game setup).
-        self.grabs = [[Grab(truck, owner) for truck in deck] for owner in range(players)]
+        self.grabs = tuple(tuple(Grab(truck, owner) for truck in deck) for owner in range(players))
         # sources[owner]: where a truck grabbed from owner came from (made once, not per grab).
         self.sources = [Source.revealed_by(owner) for owner in range(players)]
         self.trucks_at = _TrucksAt(deck)
@@ -729,6 +729,12 @@ class Game:
     def setup(self) -> GameSetup:
         """The options this game was created with."""
         return self._setup.options
+
+    def grab_actions(self) -> tuple[tuple[Grab, ...], ...]:
+        """Every grab of a truck in front of a player that this game's ``legal_actions`` can
+        hand out, by owner and deck position (``[owner][j]``): the very objects, made once and
+        shared by every game of equal options, so they can be recognised by identity."""
+        return self._setup.grabs
 
     @property
     def first_roller(self) -> int:

@@ -11,6 +11,7 @@ from arena.codec import Codec
 from packing import Game
 from packing.codec import CODEC, deck_parameter
 from packing.deck import SAMPLE_DECK
+from packing.game import PILE, Grab
 
 
 def random_states(players: int, seed: int, **options: object) -> list[Game]:
@@ -104,9 +105,20 @@ def test_the_incremental_tensor_equals_the_tensor_from_scratch(players: int) -> 
 
 
 def test_legal_ids_are_the_encoded_legal_actions() -> None:
-    for state in random_states(4, 2):
+    for state in random_states(4, 2) + random_states(3, 1, deck=SAMPLE_DECK[:20]):
         if state.is_terminal():
             continue
         legal = state.legal_actions()
         plain = {CODEC.encode(state, action): action for action in legal}
         assert CODEC.legal_ids(state) == plain == Codec.legal_ids(CODEC, state)
+
+
+def test_a_games_grabs_are_the_objects_its_setup_made() -> None:
+    # legal_ids recognises grabs by identity, from grab_actions(): every grab legal_actions
+    # hands out must be one of those objects (the pile's grab is PILE).
+    for state in random_states(4, 3):
+        table = {id(grab) for of_owner in state.grab_actions() for grab in of_owner}
+        for action in state.legal_actions():
+            if isinstance(action, Grab):
+                assert action is PILE or id(action) in table
+        assert Game(4).grab_actions() is state.grab_actions()  # shared by equal options
