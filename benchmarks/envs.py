@@ -7,16 +7,20 @@ Every path plays ``--games`` whole games of 4-player Pack & Stack and 3-player Y
 Express with a random caboose, every decision uniform among the legal actions and chance
 sampled exactly, over the same seeds:
 
-- ``arena``: the baseline, stepping the ``arena`` state itself (what :func:`arena.play` does
-  with random policies), measured once per run;
+- ``arena``: the baseline, the ``arena`` state's own random playouts: :func:`arena.play` with
+  :class:`arena.RandomPolicy` in every seat (each decision asks the policy with the player's
+  observation, as every policy is asked; chance drawn by :func:`arena.outcome_drawer`, as the
+  AEC environment draws it);
+- ``bare``: for reference, a plain loop on the state that builds no observation and draws
+  chance by :func:`arena.sample_outcome` — the least a random playout can cost;
 - ``pettingzoo``: the AEC environment (``packing.pettingzoo.env``, ``express.pettingzoo.env``)
   with random agents that pick among the ``action_mask``'s legal ids, reading every agent's
   ``last()`` observation (the codec's tensor) as a learner would;
 - ``gymnasium``: one seat (``gym_env``) picking among ``action_masks()``, the other seats
   ``arena``'s random policy.
 
-Figures are decisions (players' steps) per CPU second and the ratio to the ``arena`` path
-(target ≥ 0.5). The load average is printed first.
+Figures are decisions (players' steps) per CPU second and the ratios to the ``arena`` path
+(target ≥ 0.5) and to the bare loop. The load average is printed first.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import Any
 import numpy as np
 
 import packing
-from arena import GameState, RandomPolicy, sample_outcome
+from arena import GameState, RandomPolicy, play, sample_outcome
 from benchmarks._suite import run_sections
 
 
@@ -64,7 +68,17 @@ def _subjects() -> list[_Subject]:
 
 
 def _arena(new_state: Callable[[], GameState], seeds: range) -> tuple[int, float]:
-    """(decisions, CPU seconds) of random playouts on the arena state, one per seed."""
+    """(decisions, CPU seconds) of :func:`arena.play`'s random playouts, one per seed."""
+    decisions = 0
+    began = time.process_time()
+    for seed in seeds:
+        state = new_state()
+        decisions += _decisions(play(state, [RandomPolicy()] * state.num_players, seed))
+    return decisions, time.process_time() - began
+
+
+def _bare(new_state: Callable[[], GameState], seeds: range) -> tuple[int, float]:
+    """(decisions, CPU seconds) of random playouts stepping the state alone, one per seed."""
     decisions = 0
     began = time.process_time()
     for seed in seeds:
@@ -122,8 +136,8 @@ def _decisions(state: Any) -> int:
 
 
 _CHUNK = 10
-"""Games per turn of each path: the two paths alternate, so a change in the machine's load
-falls on both alike."""
+"""Games per turn of each path: the paths alternate, so a change in the machine's load falls
+on all alike."""
 
 
 def _section(args: argparse.Namespace, path: str) -> list[str]:
@@ -131,21 +145,26 @@ def _section(args: argparse.Namespace, path: str) -> list[str]:
     run = _aec if path == "pettingzoo" else _gym
     for subject in _subjects():
         env = (subject.aec if path == "pettingzoo" else subject.gym)()
+        paths: list[Callable[[range], tuple[int, float]]] = [
+            partial(_arena, subject.new_state),
+            partial(_bare, subject.new_state),
+            partial(run, env),
+        ]
         # Warm-up, not timed: the first games load the tables and build the samplers.
-        _arena(subject.new_state, range(10**6, 10**6 + 3))
-        run(env, range(10**6, 10**6 + 3))
-        decisions, seconds = [0, 0], [0.0, 0.0]  # arena, the environment
+        for measure in paths:
+            measure(range(10**6, 10**6 + 3))
+        decisions, seconds = [0] * len(paths), [0.0] * len(paths)
         for start in range(0, args.games, _CHUNK):
             seeds = range(start, min(start + _CHUNK, args.games))
-            for k, (count, cpu) in enumerate((_arena(subject.new_state, seeds), run(env, seeds))):
+            for k, measure in enumerate(paths):
+                count, cpu = measure(seeds)
                 decisions[k] += count
                 seconds[k] += cpu
-        (base, steps), (base_cpu, cpu) = decisions, seconds
-        base_rate, rate = base / base_cpu, steps / cpu
+        base, bare, rate = (count / cpu for count, cpu in zip(decisions, seconds, strict=True))
         lines.append(
-            f"  {subject.title:<46} arena {base_rate:9,.0f}/s   {path} {rate:9,.0f}/s   "
-            f"{rate / base_rate:.2f}x ({base / args.games:.0f} / {steps / args.games:.0f} "
-            "decisions a game)"
+            f"  {subject.title:<46} arena {base:9,.0f}/s   bare {bare:9,.0f}/s   "
+            f"{path} {rate:9,.0f}/s   {rate / base:.2f}x arena, {rate / bare:.2f}x bare "
+            f"({decisions[2] / args.games:.0f} decisions a game)"
         )
     return lines
 
