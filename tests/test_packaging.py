@@ -44,6 +44,13 @@ def test_all_lists_every_runtime_extra() -> None:
     assert set(arena.extras.EXTRAS) == runtime == set(arena.extras.EXTRA_MODULES)
 
 
+def test_the_readmes_install_table_names_every_runtime_extra() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    install = readme[readme.index("## Install") : readme.index("## Environment")]
+    rows = set(re.findall(r"^\| `([a-z-]+)` \|", install, re.MULTILINE))
+    assert rows == set(OPTIONAL) - TOOL_EXTRAS | {"all"}
+
+
 def test_the_test_extra_is_the_runners_and_every_runtime_extra() -> None:
     assert own_extras(OPTIONAL["test"]) == {"test-core", "all"}
     runners = {floor_of(requirement)[0] for requirement in OPTIONAL["test-core"]}
