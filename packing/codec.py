@@ -180,7 +180,12 @@ def _grab_ids_of(grabs: tuple[tuple[Grab, ...], ...], deck: tuple[Truck, ...]) -
     # Each grab object's id as ``encode`` gives it; the memo holds the grabs, so they live and
     # their ids stay theirs.
     index = penalties_for(deck).index
-    ids = {id(grab): index[grab.truck] for of_owner in grabs for grab in of_owner}
+    ids = {
+        id(grab): index[truck]
+        for of_owner in grabs
+        for grab in of_owner
+        if (truck := grab.truck) is not None  # always: these grabs all name a truck
+    }
     ids[id(PILE)] = len(deck)
     return ids
 
@@ -469,8 +474,8 @@ class PackAndStackCodec(Codec):
         return game_from_observation(observation, max_rounds=_cap_for(observation))
 
 
-def _fill(o: Observation, t: memoryview, layout: dict[str, tuple[int, int]]) -> None:
-    """``fill_tensor``'s work on a zeroed tensor's elements ``t``, in ``layout``."""
+def _fill(o: Observation, t: Any, layout: dict[str, tuple[int, int]]) -> None:
+    """``fill_tensor``'s work on a zeroed tensor's :func:`elements` ``t``, in ``layout``."""
     n = len(o.points)
     t[layout["player"][0] + o.player] = 1.0
     t[layout["round"][0]] = float(o.round)
