@@ -281,7 +281,8 @@ class TournamentResult:
         stopped = ", interrupted" if self.interrupted else ""
         return (
             f"<TournamentResult {', '.join(self.policies)}: {self.deals} of "
-            f"{self.deals_requested} deals x {self.players} seatings (seed {self.seed})"
+            f"{plural(self.deals_requested, 'deal')} x {plural(self.players, 'seating')} "
+            f"(seed {self.seed})"
             f"{stopped}{leader}>"
         )
 

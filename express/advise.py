@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from arena.text import plural
 from express.game import Observation
 from express.match import MatchObservation
 from express.pimc import (
@@ -75,7 +76,9 @@ class Advice:
             if self.plays[0].exact
             else "each world played out by the greedy rule (too early for an exact search)"
         )
-        lines = [f"value: {self.measure}, mean over {self.worlds} worlds (95 % interval); {how}"]
+        lines = [
+            f"value: {self.measure}, mean over {plural(self.worlds, 'world')} (95 % interval); {how}"
+        ]
         for estimate in self.plays:
             mark = "  <- play this" if estimate.play == self.recommended else ""
             lines.append(

@@ -93,6 +93,7 @@ from typing import Any
 import numpy as np
 
 from arena.codec import HiddenInformationCodec, Limits, Parameters, elements
+from arena.text import plural
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import Card, deck_for, format_cards, parse_deck
 from express.errors import RulesError
@@ -380,8 +381,8 @@ def _observation_text(view: Observation) -> str:
     direction = "passing left" if view.pass_left else "passing right"
     lines = [
         f"player {view.player} of {view.players}, start player {view.start_player}, {direction}, "
-        f"{view.rounds} rounds, caboose {view.caboose or '-'}, {deck}",
-        f"turn {view.turn} of {view.players * view.rounds}, {view.drawn} cards drawn",
+        f"{plural(view.rounds, 'round')}, caboose {view.caboose or '-'}, {deck}",
+        f"turn {view.turn} of {view.players * view.rounds}, {plural(view.drawn, 'card')} drawn",
         f"hand: {_cards_text(kinds.sorted(view.hand))}",
         f"seen: {_cards_text(kinds.sorted(view.seen))}",
     ]

@@ -125,6 +125,7 @@ from typing import cast
 import numpy as np
 
 from arena.memo import IdentityMemo
+from arena.text import plural
 from express.cards import Card
 from express.errors import ExpressError, InconsistentObservation
 from express.game import CabooseShown, Dealt, Game, Observation, Turn
@@ -604,7 +605,7 @@ class _Census:
         )
         return (
             f"no history of the game matches the observation of player {view.player} "
-            f"(turn {view.turn}, {view.drawn} cards drawn): {reason}"
+            f"(turn {view.turn}, {plural(view.drawn, 'card')} drawn): {reason}"
         )
 
     def _well_formed(self) -> bool:
@@ -626,7 +627,7 @@ class _Census:
         ):
             self.problem = f"{drawn!r} cards drawn by turn {turn}"
         elif len(view.hand) != (players + 1 if self.holding else 0):
-            self.problem = f"a hand of {len(view.hand)} cards"
+            self.problem = f"a hand of {plural(len(view.hand), 'card')}"
         elif any(
             len(plays) != sum(1 for t in range(turn) if self.seat[t] == seat)
             for seat, plays in enumerate(view.trains)
@@ -1055,7 +1056,7 @@ def _approximate_worlds(view: Observation, count: int, rng: np.random.Generator)
             if failures >= _ATTEMPTS:
                 raise InconsistentObservation(
                     f"no history of the game matches the observation of player {view.player} "
-                    f"(turn {view.turn}, {view.drawn} cards drawn): none found"
+                    f"(turn {view.turn}, {plural(view.drawn, 'card')} drawn): none found"
                 )
             continue
         rest = list((Counter(view.deck) - Counter(world.drawn)).elements())

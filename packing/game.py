@@ -51,6 +51,7 @@ from typing import Any, Literal, NamedTuple, overload
 import arena
 from arena import CHANCE, TERMINAL
 from arena.memo import IdentityMemo
+from arena.text import plural
 from packing.checks import trucks_arg
 from packing.deck import SAMPLE_DECK
 from packing.errors import InvalidPlan, PackingError
@@ -560,7 +561,7 @@ def _check_options(
     need = players * (draws_per_player(players) + 1)
     if len(trucks) < need:
         raise PackingError(
-            f"a deck of {len(trucks)} trucks is too small for {players} players "
+            f"a deck of {plural(len(trucks), 'truck')} is too small for {players} players "
             f"(a round may need {need})"
         )
     weights: tuple[Fraction, ...] | None = None
@@ -981,7 +982,7 @@ class Game:
         if kind == "take":
             return head + f"P{data[0]} takes {deck[data[1]].name} from P{data[2]}"
         if kind == "reshuffle":
-            return head + f"the discards ({data[0]} trucks) are shuffled into a new pile"
+            return head + f"the discards ({plural(data[0], 'truck')}) are shuffled into a new pile"
         if kind == "score":
             record = self._rounds[number - 1]
             return head + (

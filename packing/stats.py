@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from arena.progress import Progress
 from arena.progress import progress as show_progress
+from arena.text import plural
 from packing.errors import PackingError
 from packing.model import Cargo, LoadPlan, Truck
 from packing.odds import ROLLS, roll_counts
@@ -549,7 +550,7 @@ class DeckStats:
             else ""
         )
         return (
-            f"<DeckStats of {len(self.trucks)} trucks, mean load {float(self.mean_volume):.2f}"
+            f"<DeckStats of {plural(len(self.trucks), 'truck')}, mean load {float(self.mean_volume):.2f}"
             f"{lowest}, key {self.table.key[:12]}>"
         )
 
@@ -566,7 +567,7 @@ class DeckStats:
                 "P(perfect)": [f"{float(s.p_perfect):.1%}" for s in self.trucks],
             },
             caption=(
-                f"deck of {len(self.trucks)} trucks (key {self.table.key[:12]}): mean load "
+                f"deck of {plural(len(self.trucks), 'truck')} (key {self.table.key[:12]}): mean load "
                 f"{float(self.mean_volume):.2f} cubes"
             ),
         )

@@ -6,6 +6,7 @@ it shares no code with the solver, so a plan that passes here is valid whatever 
 
 from __future__ import annotations
 
+from arena.text import plural
 from packing.errors import InvalidPlan
 from packing.model import LoadPlan, Status
 from packing.rules import EMPTY_COST, LEFT_OVER_COST, LENGTHS
@@ -51,7 +52,9 @@ def problems(plan: LoadPlan) -> list[str]:
     for length in LENGTHS:
         have = cargo.counts[length - 1]
         if used[length] > have:
-            found.append(f"{used[length]} rods of length {length} loaded but the cargo has {have}")
+            found.append(
+                f"{plural(used[length], 'rod')} of length {length} loaded but the cargo has {have}"
+            )
 
     loaded = len(occupied)
     capacity = len([c for row in truck.mask for c in row if c]) * truck.height

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.cli import add_command
+from arena.text import plural
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import COMMENT, DECK, Card, deck_for, format_deck, load_deck, parse_deck
 from express.cli.values import count, integer, seconds
@@ -124,7 +125,7 @@ def best_text(result: TrainSolution, source: str, bonus: bool) -> str:
     if result.caboose is not None:
         parts.append(f"caboose {result.caboose_points}")
     lines = [
-        f"Best train of {len(result.plays)} cards from {source}"
+        f"Best train of {plural(len(result.plays), 'card')} from {source}"
         + (f", extending {result.start}" if result.start.plays else "")
         + ("" if bonus else ", without the run bonus")
         + (f", caboose {result.caboose.name}" if result.caboose is not None else "")
@@ -141,7 +142,7 @@ def best_text(result: TrainSolution, source: str, bonus: bool) -> str:
     status = (
         "optimal (proven)" if result.optimal else "best found, NOT proven optimal (limit reached)"
     )
-    stats = f"search: {status}, {result.nodes} states searched, {result.seconds:.3f} s"
+    stats = f"search: {status}, {plural(result.nodes, 'state')} searched, {result.seconds:.3f} s"
     if result.count is not None:
         stats += f", {result.count} distinct optimal train{'s' if result.count != 1 else ''}"
     lines.append(stats)
@@ -185,8 +186,9 @@ def _score(args: argparse.Namespace) -> GameScore:
         if len(train) > rounds:
             # Each player adds one card a round: a longer train cannot come from this game.
             raise ExpressError(
-                f"--train {text!r} has {len(train)} cards: a {len(trains)}-player game of "
-                f"{rounds} rounds ends with {rounds} cards a train (--rounds N for a variant)"
+                f"--train {text!r} has {plural(len(train), 'card')}: a {len(trains)}-player "
+                f"game of {plural(rounds, 'round')} ends with {plural(rounds, 'card')} a train "
+                "(--rounds N for a variant)"
             )
     if args.cards is not None or args.deck is not None:
         deck, source = given_deck(args)

@@ -181,7 +181,7 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
         print(format_deck(result.deck), end="")
     if result.interrupted:
         raise Interrupted(
-            f"stopped after {result.rounds} rounds; the best deck so far is "
+            f"stopped after {plural(result.rounds, 'round')}; the best deck so far is "
             + (f"saved in {args.out!r}" if args.out else "printed above")
             + (f", the search in {args.checkpoint!r}" if args.checkpoint else "")
         )

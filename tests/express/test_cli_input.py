@@ -398,3 +398,17 @@ def test_a_train_longer_than_the_game_is_refused(express: Run) -> None:
     refused(express, ["score", "--train", "", "--train", "", "--rounds", "0"], "--rounds 0")
     assert express("score", "--train", SEVEN, *three, "--rounds", "7").returncode == 0
     assert express("score", "--train", TWELVE, "--train", "", "--rounds", "12").returncode == 0
+
+
+# --- counts of one read as one -----------------------------------------------------------------
+
+
+def test_counts_of_one_are_singular(express: Run) -> None:
+    solved = express("solve", "--rounds", "1", "--seed", "0")
+    assert solved.returncode == 0 and ", 1 round, " in solved.stdout.splitlines()[0]
+    best = express("best", "--length", "1", "--cards", "R4|B4")
+    assert best.returncode == 0, best
+    assert best.stdout.startswith("Best train of 1 card from the given 1 card:")
+    assert ", 1 state searched," in best.stdout
+    for done in (solved, best):
+        assert not any(f"1 {noun}s" in done.stdout for noun in ("round", "card", "state"))
