@@ -49,10 +49,12 @@ import os
 import re
 import signal
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import arena
@@ -65,6 +67,7 @@ from arena.executors import (
     usable_cores,
 )
 from arena.extras import MissingExtraError, import_extra
+from arena.search_bots import MAX_SIMULATIONS, MIN_SIMULATIONS
 from arena.tournament import seat_labels
 
 if TYPE_CHECKING:
@@ -79,6 +82,9 @@ __all__ = [
     "Parser",
     "UsageError",
     "add_checkpoint_option",
+    "check_file",
+    "check_folder",
+    "output_path",
     "add_command",
     "add_completion_option",
     "add_executor_options",
@@ -97,6 +103,7 @@ __all__ = [
     "seat_labels",
     "seconds",
     "seed",
+    "simulations",
     "version_text",
     "wants_json",
     "whole_number",
@@ -182,6 +189,27 @@ def whole_number_to(largest: int) -> Callable[[str], int]:
 
     read.__name__ = f"whole_number_to_{largest}"
     return read
+
+
+def simulations(text: str) -> int:
+    """Simulations per decision of OpenSpiel's search bots (``--simulations``): from
+    :data:`arena.search_bots.MIN_SIMULATIONS` (with one, the search has explored no move) to
+    :data:`arena.search_bots.MAX_SIMULATIONS`.
+
+    >>> simulations("300")
+    300
+    >>> simulations("1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid value '1': the search bots need at least 2 simulations per decision (the first only visits the position)
+    """
+    value = whole_number_to(MAX_SIMULATIONS)(text)
+    if value < MIN_SIMULATIONS:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: the search bots need at least {MIN_SIMULATIONS} "
+            "simulations per decision (the first only visits the position)"
+        )
+    return value
 
 
 def seed(text: str) -> int:
@@ -664,10 +692,72 @@ def add_executor_options(
     parser.set_defaults(workers_default=default)
 
 
+# --- output paths: checked before any work ----------------------------------------------------
+
+
+def output_path(text: str, option: str = "argument --out") -> Path:
+    """``--out``'s path; an empty one is refused (``Path('')`` is the current folder)."""
+    if not text.strip():
+        raise UsageError(f"{option}: {text!r} names no file or folder")
+    return Path(text)
+
+
+def check_folder(folder: Path, option: str, *, target: Path | None = None) -> None:
+    """Fail now, quoting the input, unless ``folder`` is (or can be created as) a writable
+    folder; ``target`` is the file to be written there, when the input named a file."""
+    quoted = repr(os.fspath(target if target is not None else folder))
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(
+            f"{option}: cannot write {quoted}: {os.fspath(folder)!r} is a file, not a folder"
+        )
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(
+            f"{option}: cannot write {quoted}: {os.fspath(existing)!r} is a file, not a folder"
+        )
+    # A file made and removed there at once: permission bits alone say yes to root everywhere,
+    # and to folders such as /proc where nothing can be written.
+    try:
+        handle, probe = tempfile.mkstemp(dir=existing, prefix=".write-check-")
+    except OSError as error:
+        reason = (
+            f"permission denied in {os.fspath(existing)!r}"
+            if isinstance(error, PermissionError)
+            else f"{error.strerror or error} in {os.fspath(existing)!r}"
+        )
+        raise UsageError(f"{option}: cannot write {quoted}: {reason}") from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+def check_file(path: Path, option: str, *, folder_made: bool = False) -> None:
+    """Fail now, quoting the input, unless a file can be written at ``path``: its folder must
+    exist, unless ``folder_made`` (the command's writer makes a missing folder: pictures do,
+    deck files and checkpoints do not)."""
+    if path.is_dir():
+        raise UsageError(f"{option}: cannot write {os.fspath(path)!r}: it is a folder")
+    if not path.parent.exists() and not folder_made:
+        raise UsageError(
+            f"{option}: cannot write {os.fspath(path)!r}: no folder {os.fspath(path.parent)!r}"
+        )
+    check_folder(path.parent, option, target=path)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{option}: cannot write {os.fspath(path)!r}: permission denied")
+
+
+def _checkpoint_path(text: str) -> str:
+    """``--checkpoint``'s file, checked before any work (it is written as the work goes)."""
+    check_file(output_path(text, "argument --checkpoint"), "argument --checkpoint")
+    return text
+
+
 def add_checkpoint_option(parser: argparse.ArgumentParser, what: str = "completed deals") -> None:
     """``--checkpoint FILE``: long work saved as it finishes, continued by a rerun."""
     parser.add_argument(
         "--checkpoint",
+        type=_checkpoint_path,
         metavar="FILE",
         help=f"save {what} in FILE as they finish; the same command run again continues "
         "from it (a file of a run with other arguments is refused)",

@@ -48,7 +48,7 @@ from arena.extras import import_extra
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = 3.0
 
-_LOCAL = re.compile(r"^local:(\d+)$")
+_LOCAL = re.compile(r"local:([0-9]+)", re.ASCII)  # digits 0-9 only, as every count
 
 
 def usable_cores() -> int:
@@ -161,7 +161,7 @@ def parse_cluster(text: str) -> int:
     >>> parse_cluster("local:4")
     4
     """
-    match = _LOCAL.match(text.strip())
+    match = _LOCAL.fullmatch(text)
     if not match or int(match.group(1)) < 1:
         raise ExecutorError(f"invalid cluster {text!r} (expected local:N with N ≥ 1)")
     if int(match.group(1)) > MAX_WORKERS:

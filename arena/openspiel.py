@@ -39,7 +39,7 @@ from arena.errors import ArenaError
 from arena.extras import import_extra
 from arena.memo import IdentityMemo
 from arena.protocol import Action, GameState
-from arena.search_bots import MIN_SIMULATIONS
+from arena.search_bots import MAX_SIMULATIONS, MIN_SIMULATIONS
 
 if TYPE_CHECKING:
     import pyspiel
@@ -336,12 +336,14 @@ class SearchPolicy:
                 f"ismcts needs a game of imperfect information; {self.codec.long_name} has perfect "
                 "information (use mcts)"
             )
-        for field, value, low in (
-            ("simulations", self.simulations, MIN_SIMULATIONS),
-            ("rollouts", self.rollouts, 1),
+        for field, value, low, high in (
+            ("simulations", self.simulations, MIN_SIMULATIONS, MAX_SIMULATIONS),
+            ("rollouts", self.rollouts, 1, None),
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ArenaError(f"invalid {field}: {value!r} (a whole number ≥ {low})")
+            if high is not None and value > high:
+                raise ArenaError(f"invalid {field}: {value!r} (at most {high:,})")
         if not (
             isinstance(self.uct_c, (int, float)) and math.isfinite(self.uct_c) and self.uct_c >= 0
         ):

@@ -16,12 +16,17 @@ from arena.errors import ArenaError
 if TYPE_CHECKING:
     from arena.openspiel import Codec, SearchPolicy
 
-__all__ = ["MIN_SIMULATIONS", "openspiel_bot"]
+__all__ = ["MAX_SIMULATIONS", "MIN_SIMULATIONS", "openspiel_bot"]
 
 MIN_SIMULATIONS = 2
 """The fewest simulations per decision OpenSpiel's search bots can decide with: the first only
 visits the root, so after one the root has no explored child to choose (``mcts`` fails in
 ``max()``, ``ismcts`` in an assertion)."""
+
+MAX_SIMULATIONS = 100_000
+"""The most simulations per decision the search bots take: a decision costs time in proportion
+(Yardmaster Express's ``ismcts`` about 1 s per 1,000), so more would be minutes per decision
+with nothing shown."""
 
 
 def openspiel_bot(

@@ -63,6 +63,7 @@ __all__ = [
     "DEFAULT_RULE",
     "DEFAULT_TIME_LIMIT",
     "DEFAULT_WORLDS",
+    "MAX_WORLDS",
     "RULES",
     "PimcBot",
     "PlayEstimate",
@@ -73,6 +74,11 @@ __all__ = [
 DEFAULT_WORLDS = 16
 """Worlds sampled per decision by default: a two-player decision with every card to come takes
 about 0.1 s a world to solve (figures in docs/strength.md)."""
+
+MAX_WORLDS = 100_000
+"""The most worlds one decision samples: each is counted and solved (often milliseconds
+apiece), so more would run for hours; :func:`express.advise` and ``express advise --worlds``
+share it."""
 
 DEFAULT_TIME_LIMIT: float | None = None
 """No time limit by default, so a seeded game replays exactly whatever the machine's speed."""
@@ -217,8 +223,8 @@ class _Runner(HashedOnce):
 def _check(worlds: object, time_limit: object, rule: object) -> None:
     if isinstance(worlds, bool) or not isinstance(worlds, int):
         raise TypeError(f"worlds must be an int, not {type(worlds).__name__}")
-    if worlds < 1:
-        raise ExpressError(f"invalid number of worlds: {worlds!r} (at least 1)")
+    if not 1 <= worlds <= MAX_WORLDS:
+        raise ExpressError(f"invalid number of worlds: {worlds!r} (1 to {MAX_WORLDS:,})")
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
             raise TypeError(f"time_limit must be a number of seconds, not {time_limit!r}")

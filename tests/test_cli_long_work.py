@@ -113,6 +113,33 @@ def test_a_checkpoint_of_other_arguments_is_one_line(
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=IDS)
+def test_a_checkpoint_that_cannot_be_written_is_refused_before_any_deal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: tuple[Main, str, tuple[str, ...]]
+) -> None:
+    main, prog, words = command
+    places = [("", "''"), (os.fspath(tmp_path / "missing" / "deals.ckpt"), "no folder")]
+    if Path("/proc/self").is_dir():  # root passes every permission check there; writing fails
+        places.append(("/proc/deals.ckpt", "'/proc/deals.ckpt'"))
+    for place, said in places:
+        code, out, err = run(capsys, main, *words, "--checkpoint", place)
+        assert code == 2 and out == "" and err.count("\n") == 1, (place, err)
+        assert err.startswith(f"{prog}: error: argument --checkpoint: ") and said in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=IDS)
+def test_simulations_are_bounded_on_both_sides_whatever_the_bots(
+    capsys: pytest.CaptureFixture[str], command: tuple[Main, str, tuple[str, ...]]
+) -> None:
+    main, prog, words = command
+    for value, said in (("1", "at least 2"), ("0", "at least 1"), ("100001", "at most 100,000")):
+        code, out, err = run(capsys, main, *words, "--simulations", value)
+        assert code == 2 and out == "" and err.count("\n") == 1, (value, err)
+        assert f"{prog}: error: argument --simulations: invalid value '{value}'" in err
+        assert said in err, err
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=IDS)
 def test_worker_counts_are_bounded_and_default_to_the_usable_cores(
     capsys: pytest.CaptureFixture[str], command: tuple[Main, str, tuple[str, ...]]
 ) -> None:

@@ -21,12 +21,12 @@ import json
 import textwrap
 from typing import Any
 
-from arena.cli import add_command, with_examples
+from arena.cli import add_command, whole_number_to, with_examples
 from express.advise import advise
 from express.cli.trains import add_json_option, output
-from express.cli.values import count, integer, seconds, seed
+from express.cli.values import integer, seconds, seed
 from express.game import Observation
-from express.pimc import DEFAULT_RULE, RULES
+from express.pimc import DEFAULT_RULE, MAX_WORLDS, RULES
 from express.table_view import position_text, table_observation
 
 __all__ = ["add_commands", "observation_of"]
@@ -170,9 +170,9 @@ def add_commands(commands: Any) -> None:
     )
     parser.add_argument(
         "--worlds",
-        type=count,
+        type=whole_number_to(MAX_WORLDS),
         metavar="N",
-        help="hidden worlds to sample and solve (default: the advisor's)",
+        help=f"hidden worlds to sample and solve, at most {MAX_WORLDS:,} (default: the advisor's)",
     )
     parser.add_argument(
         "--time-limit",

@@ -40,7 +40,8 @@ from arena.cli import (
     run_tournament,
     seat_labels,
 )
-from arena.search_bots import MIN_SIMULATIONS
+from arena.search_bots import MAX_SIMULATIONS, MIN_SIMULATIONS
+from arena.text import plural
 from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
 from express.cards import deck_for, load_deck
 from express.cli.trains import add_json_option, output, shown
@@ -209,10 +210,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     caboose = "no caboose" if game.caboose is None else f"caboose {game.caboose.name}"
     used = order[: game.hand_size + game.players * game.rounds]
     lines = [
-        f"two-player deal from {source}, {game.rounds} rounds, {caboose}",
+        f"two-player deal from {source}, {plural(game.rounds, 'round')}, {caboose}",
         f"cards dealt and drawn, in order: {' '.join(str(card) for card in used)}",
         f"value (player 0's score minus player 1's, both playing perfectly): {solution.value:+d}",
-        f"an optimal line ({solution.nodes} states searched):",
+        f"an optimal line ({plural(solution.nodes, 'state')} searched):",
     ]
     for event in game.events:
         if isinstance(event, Turn):
@@ -231,8 +232,8 @@ def add_commands(commands: Any) -> None:
     core = [name for name in SEATED_BOTS if name not in OPENSPIEL_BOTS]
     names = ", ".join(core) + "; with the openspiel extra " + ", ".join(OPENSPIEL_BOTS)
     sims = (
-        f"simulations per decision of mcts and ismcts, at least {MIN_SIMULATIONS} "
-        f"(default {SEARCH_SIMULATIONS})"
+        f"simulations per decision of mcts and ismcts, {MIN_SIMULATIONS} to "
+        f"{MAX_SIMULATIONS:,} (default {SEARCH_SIMULATIONS})"
     )
     game = add_command(
         commands,

@@ -20,7 +20,6 @@ import argparse
 import re
 
 from arena import cli
-from arena.search_bots import MIN_SIMULATIONS
 
 __all__ = ["count", "integer", "seconds", "seed", "simulations"]
 
@@ -52,13 +51,5 @@ def seconds(text: str) -> float:
     return cli.seconds(text)
 
 
-def simulations(text: str) -> int:
-    """Simulations per decision of OpenSpiel's search bots: at least
-    :data:`arena.search_bots.MIN_SIMULATIONS` (with one, the search has explored no move)."""
-    value = count(text)
-    if value < MIN_SIMULATIONS:
-        raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: the search bots need at least {MIN_SIMULATIONS} "
-            "simulations per decision (the first only visits the position)"
-        )
-    return value
+simulations = cli.simulations
+"""Simulations per decision of OpenSpiel's search bots: :func:`arena.cli.simulations`."""

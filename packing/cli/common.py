@@ -4,13 +4,14 @@ paths checked before any work, and the text of a ranking."""
 from __future__ import annotations
 
 import argparse
-import os
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from arena.cli import Parser, UsageError
+from arena.cli import check_file as check_file  # the CLI modules read these from here
+from arena.cli import check_folder as check_folder
+from arena.cli import output_path as output_path
 from arena.text import plural as plural  # the CLI modules read it from here
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
@@ -153,43 +154,6 @@ def trucks_by_name(deck: Sequence[Truck], names: str, option: str) -> list[Truck
 
 
 # --- output paths: checked before any work ----------------------------------------------------
-
-
-def output_path(text: str, option: str = "argument --out") -> Path:
-    """``--out``'s path; an empty one is refused (``Path('')`` is the current folder)."""
-    if not text.strip():
-        raise UsageError(f"{option}: {text!r} names no file or folder")
-    return Path(text)
-
-
-def check_folder(folder: Path, option: str, *, target: Path | None = None) -> None:
-    """Fail now, quoting the input, unless ``folder`` is (or can be created as) a writable
-    folder; ``target`` is the file to be written there, when the input named a file."""
-    quoted = repr(os.fspath(target if target is not None else folder))
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(
-            f"{option}: cannot write {quoted}: {os.fspath(folder)!r} is a file, not a folder"
-        )
-    existing = folder
-    while not existing.exists() and existing.parent != existing:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise UsageError(
-            f"{option}: cannot write {quoted}: {os.fspath(existing)!r} is a file, not a folder"
-        )
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise UsageError(
-            f"{option}: cannot write {quoted}: permission denied in {os.fspath(existing)!r}"
-        )
-
-
-def check_file(path: Path, option: str) -> None:
-    """Fail now, quoting the input, unless a file can be written at ``path``."""
-    if path.is_dir():
-        raise UsageError(f"{option}: cannot write {os.fspath(path)!r}: it is a folder")
-    check_folder(path.parent, option, target=path)
-    if path.exists() and not os.access(path, os.W_OK):
-        raise UsageError(f"{option}: cannot write {os.fspath(path)!r}: permission denied")
 
 
 # --- text -------------------------------------------------------------------------------------

@@ -23,8 +23,10 @@ from arena.cli import (
     run_tournament,
     seat_labels,
     seed,
+    simulations,
     whole_number,
 )
+from arena.search_bots import MAX_SIMULATIONS, MIN_SIMULATIONS
 from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, tournament
 from packing.cli.common import deck_of, deck_option
 from packing.errors import PackingError
@@ -101,9 +103,11 @@ def _common_options(p: argparse.ArgumentParser, seat_help: str, seed_help: str) 
     p.add_argument("--seed", type=seed, default=0, help=f"{seed_help} (default 0)")
     p.add_argument(
         "--simulations",
-        type=whole_number,
+        type=simulations,
         default=SEARCH_SIMULATIONS,
-        help=f"mcts's simulations per decision (default {SEARCH_SIMULATIONS})",
+        metavar="N",
+        help=f"mcts's simulations per decision, {MIN_SIMULATIONS} to {MAX_SIMULATIONS:,} "
+        f"(default {SEARCH_SIMULATIONS})",
     )
     deck_option(p, help="a deck file (default: the sample deck, not the printed cards)")
     p.add_argument("--json", action="store_true", help="machine-readable output")

@@ -36,7 +36,7 @@ def picture_path(text: str) -> Path:
             f"argument --out: cannot tell the picture format of {text!r}: end the "
             f"name in {', '.join(PICTURE_SUFFIXES[:-1])} or {PICTURE_SUFFIXES[-1]}"
         )
-    check_file(path, "argument --out")
+    check_file(path, "argument --out", folder_made=True)  # the pictures' writers make it
     return path
 
 
@@ -62,7 +62,7 @@ def cmd_plot_deck(args: argparse.Namespace) -> int:
     folder = output_path(args.out)
     check_folder(folder, "argument --out")
     for name in ("penalty-by-volume.png", "penalty-distributions.png"):
-        check_file(folder / name, "argument --out")
+        check_file(folder / name, "argument --out", folder_made=True)
     plot = plot_module()
     for path in plot.plot_deck(table_for(deck_of(args)), folder):
         print(path)

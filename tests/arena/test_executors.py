@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -36,8 +37,10 @@ def test_a_stopped_pool_leaves_none_of_its_threads_running() -> None:
 
 def test_parse_cluster() -> None:
     assert parse_cluster("local:3") == 3
-    for bad in ("local:0", "local:", "remote:2", "3", "local:x"):
-        with pytest.raises(ExecutorError, match=repr(bad)):
+    bad_inputs = ("local:0", "local:", "remote:2", "3", "local:x")
+    # Digits 0-9 only, as every count of the command lines; nothing around the value.
+    for bad in bad_inputs + ("local:\u0663", "local:\uff13", "local:2\n", "local:1_0"):
+        with pytest.raises(ExecutorError, match=re.escape(repr(bad))):
             parse_cluster(bad)
 
 

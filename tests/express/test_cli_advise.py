@@ -110,6 +110,7 @@ BAD_INPUT: list[tuple[list[str], str]] = [
     (argv("--rounds", "20"), "rounds 20"),
     (argv("--caboose", "Caboose of Gold"), "'Caboose of Gold'"),
     (argv("--worlds", "0"), "'0'"),
+    (argv("--worlds", "100001"), "'100001': at most 100,000"),
     (argv("--time-limit", "-1"), "'-1'"),
     (argv("--seed", "-2"), "'-2'"),
     (argv("--pass", "up"), "'up'"),

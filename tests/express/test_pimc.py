@@ -84,6 +84,7 @@ def test_the_bot_is_a_value_and_refuses_bad_options() -> None:
     assert pickle.loads(pickle.dumps(pimc)) == pimc and hash(pimc) == hash(PimcBot(worlds=5))
     for options, message in (
         ({"worlds": 0}, "invalid number of worlds: 0"),
+        ({"worlds": 100_001}, "invalid number of worlds: 100001 \\(1 to 100,000\\)"),
         ({"time_limit": 0}, "invalid time limit: 0"),
         ({"rule": "best"}, "unknown rule: 'best'"),
         ({"states": 0}, "invalid states budget: 0"),

@@ -183,6 +183,60 @@ def test_an_unwritable_or_empty_out_fails_before_any_work(
     )
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["decks", "optimize", "--objective", "balance", "--rounds", "1"],
+        ["decks", "compare", "DECK"],
+        ["table", "build", "--deck", "DECK"],
+        ["decks", "random", "--count", "1", "--seed", "1"],
+        ["plot", "deck", "--deck", "DECK"],
+        ["plot", "plan", "--roll", "3,2,3,0,1", "--truck", "###", "--height", "1"],
+    ],
+)
+def test_an_out_where_nothing_can_be_written_fails_before_any_work(
+    packing: Run, tmp_path: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # /proc lets root pass every permission check, yet takes no new file: only writing tells.
+    if not Path("/proc/self").is_dir():
+        pytest.skip("needs Linux's /proc")
+    deck = tmp_path / "deck.txt"
+    deck.write_text("a height 1\n###\n###\n\nb height 3\n##\n##\n", encoding="utf-8")
+    argv = [str(deck) if word == "DECK" else word for word in argv]
+    suffix = ".svg" if argv[0] == "plot" and argv[1] == "plan" else ""
+    if argv[:2] == ["decks", "compare"]:
+        suffix = ".png"
+    elif argv[:2] == ["decks", "optimize"]:
+        suffix = ".txt"
+    monkeypatch.setattr("packing.cli.design.compare", _no_work)
+    monkeypatch.setattr("packing.cli.design.optimize", _no_work)
+    monkeypatch.setattr("packing.cli.tables.build_table_file", _no_work)
+    monkeypatch.setattr("packing.cli.pictures.table_for", _no_work)
+    monkeypatch.setattr("packing.cli.pictures.best_truck", _no_work)
+    assert_error(packing(*argv, "--out", f"/proc/tabletop-check{suffix}"), "'/proc")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["decks", "optimize", "--objective", "balance", "--rounds", "1"],
+        ["decks", "optimize", "--objective", "balance", "--rounds", "1", "--checkpoint", "OUT"],
+    ],
+)
+def test_a_file_out_in_a_missing_folder_fails_before_any_work(
+    packing: Run, tmp_path: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A deck file and a checkpoint are written into an existing folder (pictures make theirs).
+    monkeypatch.setattr("packing.cli.design.optimize", _no_work)
+    out = tmp_path / "missing" / "out.txt"
+    if "OUT" in argv:
+        argv = [str(out) if word == "OUT" else word for word in argv]
+    else:
+        argv = [*argv, "--out", str(out)]
+    assert_error(packing(*argv), repr(str(out)), "no folder")
+    assert list(tmp_path.iterdir()) == []  # no folder made, nothing written
+
+
 def _no_work(*args: object, **kwargs: object) -> None:
     raise AssertionError("the work started before --out was checked")
 
