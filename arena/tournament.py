@@ -38,6 +38,7 @@ import os
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -46,7 +47,7 @@ import numpy as np
 
 from arena.checkpoint import Checkpoint, fingerprint
 from arena.errors import ArenaError
-from arena.executors import check_workers, process_pool, stop_pool
+from arena.executors import check_workers, interrupts_ignored, process_pool, stop_pool
 from arena.extras import import_extra
 from arena.play import play
 from arena.progress import Progress
@@ -491,35 +492,45 @@ def tournament(
     remaining = games - len(done)
     seeds = ((deal, deal_seed(seed, deal)) for deal in range(games) if deal not in done)
     interrupted = False
-    with show_progress(
-        games, desc="tournament", unit="deal", enabled=progress, initial=len(done)
-    ) as bar:
-        keep = _Keeper(done, bar, saved)
-        try:
-            if remaining and executor is None and workers == 1:
-                for deal, s in seeds:
-                    keep.deal(deal, _play_deal(task, deal, s))
-            elif remaining:
-                _run_parallel(
-                    task, seeds, remaining, keep, executor=executor, workers=workers, chunk=chunk
-                )
-        except KeyboardInterrupt:
-            interrupted = True
-        finally:
-            if saved is not None:
-                saved.close()
-    records = tuple(record for deal in sorted(done) for record in done[deal])
-    return _result(
-        names,
-        records,
-        players=first.num_players,
-        seed=seed,
-        deals_requested=games,
-        deals=len(done),
-        interrupted=interrupted,
-        stats_module=stats_module,
-        model=model,
-    )
+    with ExitStack() as after_an_interrupt:
+        with show_progress(
+            games, desc="tournament", unit="deal", enabled=progress, initial=len(done)
+        ) as bar:
+            keep = _Keeper(done, bar, saved)
+            try:
+                if remaining and executor is None and workers == 1:
+                    for deal, s in seeds:
+                        keep.deal(deal, _play_deal(task, deal, s))
+                elif remaining:
+                    _run_parallel(
+                        task,
+                        seeds,
+                        remaining,
+                        keep,
+                        executor=executor,
+                        workers=workers,
+                        chunk=chunk,
+                    )
+            except KeyboardInterrupt:
+                interrupted = True
+                # The finished deals are saved and returned: a second Ctrl-C while that happens
+                # would lose what the first one kept, so it waits until the result is made.
+                after_an_interrupt.enter_context(interrupts_ignored())
+            finally:
+                if saved is not None:
+                    saved.close()
+        records = tuple(record for deal in sorted(done) for record in done[deal])
+        return _result(
+            names,
+            records,
+            players=first.num_players,
+            seed=seed,
+            deals_requested=games,
+            deals=len(done),
+            interrupted=interrupted,
+            stats_module=stats_module,
+            model=model,
+        )
 
 
 class _Keeper:

@@ -77,10 +77,10 @@ def workers_of(process: subprocess.Popen[str], count: int) -> set[int]:
     return children(process.pid)
 
 
-def ctrl_c(process: subprocess.Popen[str], times: int = 1) -> tuple[str, str]:
+def ctrl_c(process: subprocess.Popen[str], times: int = 1, gap: float = 0.1) -> tuple[str, str]:
     for _ in range(times):
         os.killpg(process.pid, signal.SIGINT)
-        time.sleep(0.1)
+        time.sleep(gap)
     try:
         return process.communicate(timeout=30)
     except subprocess.TimeoutExpired:
@@ -115,6 +115,21 @@ def test_ctrl_c_stops_a_billion_deal_tournament_and_keeps_its_deals(tmp_path: Pa
     assert_stopped(process, err, workers)
     assert out == "" and "of 1000000000 deals completed, saved in 'deals.ckpt'" in err
     assert (tmp_path / "deals.ckpt").stat().st_size > 0
+
+
+@pytest.mark.extra("tournament")
+def test_two_quick_ctrl_c_during_a_tournament_keep_its_report_and_deals(tmp_path: Path) -> None:
+    # The second press lands while the first one's deals are saved and their result is made.
+    process = start(
+        tmp_path,
+        *("tournament", "--players", "random,greedy-loader", "--games", "100000"),
+        *("--workers", "2", "--checkpoint", "deals.ckpt"),
+    )
+    workers = workers_of(process, 2)
+    time.sleep(2)  # a few thousand deals done: the result takes a while to make
+    out, err = ctrl_c(process, times=2, gap=0.03)
+    assert_stopped(process, err, workers)
+    assert out == "" and "of 100000 deals completed, saved in 'deals.ckpt'" in err
 
 
 def test_two_quick_ctrl_c_during_a_table_build_do_not_hang(tmp_path: Path) -> None:
