@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from arena.executors import MAX_WORKERS
 from packing.checks import cargo_arg, positive_int_arg, time_limit_arg, truck_arg
 from packing.errors import InternalError, PackingError
 from packing.model import AXES, Axis, Cargo, Engine, LoadPlan, Placement, Status, Truck
@@ -125,6 +126,8 @@ def solve(
     if not 0 <= seed < 2**31:
         raise PackingError(f"invalid seed {seed!r}: it must be in 0..2**31-1 (CP-SAT's range)")
     workers = positive_int_arg(workers, "workers", "solve")
+    if workers > MAX_WORKERS:  # CP-SAT's threads: the cap every worker count has
+        raise PackingError(f"invalid workers {workers!r}: at most {MAX_WORKERS}")
     if not isinstance(fast_path, bool):
         raise TypeError(f"solve: fast_path must be True or False, not {fast_path!r}")
     deadline = None if limit is None else start + limit

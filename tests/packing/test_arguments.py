@@ -12,6 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from arena.executors import MAX_WORKERS
 from packing import (
     SAMPLE_DECK,
     Cargo,
@@ -90,6 +91,10 @@ def test_time_limit_must_be_positive_and_finite(limit: float) -> None:
         (lambda: best_truck(CARGO, SAMPLE_DECK, top=-2), "invalid top -2"),
         (lambda: expected_penalty(CARGO, []), "needs at least one truck"),
         (lambda: solve(CARGO, TRUCK, workers=0), "invalid workers 0"),
+        (
+            lambda: solve(CARGO, TRUCK, workers=100_000),
+            f"invalid workers 100000: at most {MAX_WORKERS}",
+        ),
         (lambda: solve(CARGO, TRUCK, seed=-1), "invalid seed -1"),
         (lambda: LoadPlan(TRUCK, CARGO, (), status="done"), "invalid plan status 'done'"),  # type: ignore[arg-type]
     ],
