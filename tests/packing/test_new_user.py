@@ -150,32 +150,44 @@ def test_a_model_past_the_limit_is_refused_or_cut_short_by_a_time_limit() -> Non
 # --- broken promises: --out checked before the work -------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["decks", "optimize", "--objective", "balance", "--rounds", "1"],
-        ["decks", "compare", "DECK"],
-        ["table", "build", "--deck", "DECK"],
-        ["decks", "random", "--count", "1", "--seed", "1"],
-        ["plot", "deck", "--deck", "DECK"],
-    ],
-)
+#: The commands whose --out is written after long work, each with what it needs but --out
+#: (DECK: a small deck's file).
+OUT_COMMANDS = [
+    ["decks", "optimize", "--objective", "balance", "--rounds", "1"],
+    ["decks", "compare", "DECK"],
+    ["table", "build", "--deck", "DECK"],
+    ["decks", "random", "--count", "1", "--seed", "1"],
+    ["plot", "deck", "--deck", "DECK"],
+]
+
+
+def deck_and_no_work(tmp_path: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """``argv`` with DECK a small deck's file in ``tmp_path``, and every command's work made to
+    fail the test: nothing may start before the check."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text("a height 1\n###\n###\n\nb height 3\n##\n##\n", encoding="utf-8")
+    for work in (
+        "packing.cli.design.compare",
+        "packing.cli.design.optimize",
+        "packing.cli.tables.build_table_file",
+        "packing.cli.pictures.table_for",
+        "packing.cli.pictures.best_truck",
+    ):
+        monkeypatch.setattr(work, _no_work)
+    return [str(deck) if word == "DECK" else word for word in argv]
+
+
+@pytest.mark.parametrize("argv", OUT_COMMANDS)
 def test_an_unwritable_or_empty_out_fails_before_any_work(
     packing: Run, tmp_path: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    argv = deck_and_no_work(tmp_path, argv, monkeypatch)
     deck = tmp_path / "deck.txt"
-    deck.write_text("a height 1\n###\n###\n\nb height 3\n##\n##\n", encoding="utf-8")
-    argv = [str(deck) if word == "DECK" else word for word in argv]
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     suffix = ".png" if argv[:2] in (["decks", "compare"], ["plot", "deck"]) else ".txt"
     if argv[0] == "plot" or argv[:2] == ["decks", "random"] or argv[0] == "table":
         suffix = ""
-    # The work itself would fail the test: nothing may start before the check.
-    monkeypatch.setattr("packing.cli.design.compare", _no_work)
-    monkeypatch.setattr("packing.cli.design.optimize", _no_work)
-    monkeypatch.setattr("packing.cli.tables.build_table_file", _no_work)
-    monkeypatch.setattr("packing.cli.pictures.table_for", _no_work)
     assert_error(packing(*argv, "--out", str(blocker / f"out{suffix}")), repr(str(blocker)))
     assert_error(packing(*argv, "--out", ""), "''")
     assert list(tmp_path.iterdir()) == [deck, blocker] or sorted(tmp_path.iterdir()) == sorted(
@@ -185,14 +197,7 @@ def test_an_unwritable_or_empty_out_fails_before_any_work(
 
 @pytest.mark.parametrize(
     "argv",
-    [
-        ["decks", "optimize", "--objective", "balance", "--rounds", "1"],
-        ["decks", "compare", "DECK"],
-        ["table", "build", "--deck", "DECK"],
-        ["decks", "random", "--count", "1", "--seed", "1"],
-        ["plot", "deck", "--deck", "DECK"],
-        ["plot", "plan", "--roll", "3,2,3,0,1", "--truck", "###", "--height", "1"],
-    ],
+    [*OUT_COMMANDS, ["plot", "plan", "--roll", "3,2,3,0,1", "--truck", "###", "--height", "1"]],
 )
 def test_an_out_where_nothing_can_be_written_fails_before_any_work(
     packing: Run, tmp_path: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch
@@ -200,19 +205,12 @@ def test_an_out_where_nothing_can_be_written_fails_before_any_work(
     # /proc lets root pass every permission check, yet takes no new file: only writing tells.
     if not Path("/proc/self").is_dir():
         pytest.skip("needs Linux's /proc")
-    deck = tmp_path / "deck.txt"
-    deck.write_text("a height 1\n###\n###\n\nb height 3\n##\n##\n", encoding="utf-8")
-    argv = [str(deck) if word == "DECK" else word for word in argv]
+    argv = deck_and_no_work(tmp_path, argv, monkeypatch)
     suffix = ".svg" if argv[0] == "plot" and argv[1] == "plan" else ""
     if argv[:2] == ["decks", "compare"]:
         suffix = ".png"
     elif argv[:2] == ["decks", "optimize"]:
         suffix = ".txt"
-    monkeypatch.setattr("packing.cli.design.compare", _no_work)
-    monkeypatch.setattr("packing.cli.design.optimize", _no_work)
-    monkeypatch.setattr("packing.cli.tables.build_table_file", _no_work)
-    monkeypatch.setattr("packing.cli.pictures.table_for", _no_work)
-    monkeypatch.setattr("packing.cli.pictures.best_truck", _no_work)
     assert_error(packing(*argv, "--out", f"/proc/tabletop-check{suffix}"), "'/proc")
 
 
