@@ -15,7 +15,8 @@ translation OpenSpiel's adapter uses (:mod:`arena.openspiel`).
   ``SeatEnv`` observes the tensor alone and gives the mask by ``action_masks()`` (and in
   ``info["action_mask"]``), the form masked learners (sb3-contrib's ``MaskablePPO``) read.
 - **Actions** are the codec's ids, ``Discrete(num_distinct_actions)``.
-- **Chance** is sampled inside the environment, exactly (:func:`arena.sample_outcome`), from
+- **Chance** is sampled inside the environment, exactly (the draws of
+  :func:`arena.sample_outcome`, through :func:`arena.outcome_drawer`), from
   the generator ``reset(seed=...)`` seeds: equal seeds give equal episodes. ``reset()`` without
   a seed goes on with the generator (a fresh one the first time).
 - **Rewards.** ``reward="score"`` (the default): at each step every agent is rewarded the change
@@ -235,8 +236,7 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         self.action_spaces = {
             agent: spaces.Discrete(self._t.actions) for agent in self.possible_agents
         }
-        self._rng: np.random.Generator | None = None
-        self._draw: Callable[[Any], Any] | None = None  # chance's draws from _rng
+        self._draw: Callable[[Any], Any] | None = None  # chance, from reset()'s generator
         self._seed: int | None = None
         self.state: GameState = self._t.initial.clone()
         self.agents: list[str] = []
@@ -259,9 +259,8 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` seeds chance (None: go on with the generator there is)."""
-        if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
-            self._draw = outcome_drawer(self._rng)
+        if seed is not None or self._draw is None:
+            self._draw = outcome_drawer(np.random.default_rng(seed))
         assert self._draw is not None
         self._seed = seed
         state = self.state = self._t.initial.clone()
