@@ -24,9 +24,9 @@ visits the root, so after one the root has no explored child to choose (``mcts``
 ``max()``, ``ismcts`` in an assertion)."""
 
 MAX_SIMULATIONS = 100_000
-"""The most simulations per decision the search bots take: a decision costs time in proportion
-(Yardmaster Express's ``ismcts`` about 1 s per 1,000), so more would be minutes per decision
-with nothing shown."""
+"""The most simulations per decision the search bots take. A decision costs time in proportion
+(Yardmaster Express's ``ismcts`` about 9 s at 1,000, docs/strength.md), so this ceiling still
+allows a quarter of an hour a decision: it refuses absurd counts, not long searches."""
 
 
 def openspiel_bot(

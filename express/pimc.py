@@ -76,9 +76,9 @@ DEFAULT_WORLDS = 16
 about 0.1 s a world to solve (figures in docs/strength.md)."""
 
 MAX_WORLDS = 100_000
-"""The most worlds one decision samples: each is counted and solved (often milliseconds
-apiece), so more would run for hours; :func:`express.advise` and ``express advise --worlds``
-share it."""
+"""The most worlds one decision samples; :func:`express.advise` and ``express advise --worlds``
+share it. Each world is counted and solved (up to about 0.1 s at a deal's first turn), so this
+ceiling refuses absurd counts, not long runs."""
 
 DEFAULT_TIME_LIMIT: float | None = None
 """No time limit by default, so a seeded game replays exactly whatever the machine's speed."""

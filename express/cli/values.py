@@ -2,9 +2,9 @@
 
 Python's ``int()`` and ``float()`` read any Unicode digit (``int("٣")`` is 3) and ``"1_000"``;
 a command line that takes those as numbers accepts nonsense it cannot echo back the way it was
-typed. The counts and seeds are :mod:`arena.cli`'s (the rule both commands share); here are the
-values only ``express`` has: a number whose range the library checks, a time that refuses
-``"1_0"`` too, and the search bots' simulations.
+typed. The counts, seeds and the search bots' simulations are :mod:`arena.cli`'s (the rules
+both commands share); here are the values only ``express`` has: a number whose range the
+library checks, and a time that refuses ``"1_0"`` too.
 
 >>> integer("-3"), count("12"), seed("0")
 (-3, 12, 0)
