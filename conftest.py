@@ -36,6 +36,10 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "arena/pettingzoo.py": ("rl",),
     "packing/pettingzoo.py": ("rl",),
     "express/pettingzoo.py": ("rl",),
+    "webapp/app.py": ("web",),
+    "webapp/api.py": ("web",),
+    "webapp/pictures.py": ("web",),
+    "webapp/practice_api.py": ("web",),
     # Test modules that import an extra at the top.
     "tests/arena/toy_openspiel.py": ("openspiel",),
     "tests/arena/test_openspiel.py": ("openspiel",),

@@ -76,8 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     return derive_metavars(parser)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, *, parser: argparse.ArgumentParser | None = None
+) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); returns the exit status:
     0, 2 for bad input (one line quoting it, or a JSON object under ``--json``), 130 when
-    interrupted."""
-    return run_main("express", build_parser(), argv, errors=(ExpressError,))
+    interrupted. ``parser``: one :func:`build_parser` made, to reuse (a server answering many
+    commands builds it once; parsing never changes it)."""
+    parser = build_parser() if parser is None else parser
+    return run_main("express", parser, argv, errors=(ExpressError,))

@@ -71,8 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     return derive_metavars(parser)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, *, parser: argparse.ArgumentParser | None = None
+) -> int:
     """Run the CLI on ``argv`` (default ``sys.argv[1:]``); returns the exit status: 0, 2 for bad
     input (one line on stderr, or a JSON object with ``error`` on stdout under ``--json``),
-    130 when interrupted. Never raises."""
-    return run_main("packing", build_parser(), argv, errors=(PackingError,), explain=tables.explain)
+    130 when interrupted. Never raises. ``parser``: one :func:`build_parser` made, to reuse (a
+    server answering many commands builds it once; parsing never changes it)."""
+    parser = build_parser() if parser is None else parser
+    return run_main("packing", parser, argv, errors=(PackingError,), explain=tables.explain)

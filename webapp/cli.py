@@ -1,0 +1,142 @@
+"""``tabletop-web``: serve the web companion on this machine.
+
+    tabletop-web                      # http://127.0.0.1:8000, this machine only
+    tabletop-web --port 0             # any free port (the chosen one is printed)
+    tabletop-web --host 0.0.0.0       # share it on the local network (a warning says so)
+    tabletop-web --data DIR           # keep games and decks in DIR/companion.sqlite3
+
+It follows the command-line contract of :mod:`arena.cli`: bad input prints one line quoting it
+and exits with status 2; Ctrl-C stops the server (status 0 after a clean shutdown).
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import ipaddress
+import socket
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena.cli import (
+    Parser,
+    UsageError,
+    add_version_option,
+    derive_metavars,
+    run_main,
+    with_examples,
+)
+
+__all__ = ["build_parser", "main"]
+
+DEFAULT_PORT = 8000
+
+
+def _port(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(
+            f"invalid port {text!r}: a whole number from 0 (any free port) to 65535"
+        )
+    return int(text)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``tabletop-web``."""
+    parser = Parser(
+        prog="tabletop-web",
+        description="Serve the web companion of Pack & Stack and Yardmaster Express "
+        "(pages and the JSON API) on this machine.",
+    )
+    with_examples(
+        parser,
+        ["tabletop-web", "tabletop-web --port 0", "tabletop-web --host 0.0.0.0 --port 8080"],
+        note="Everything runs on this machine, offline. The address is printed once the "
+        "server listens; Ctrl-C stops it.",
+    )
+    add_version_option(parser, "tabletop-web")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 shares "
+        "it with the local network, and anyone there can use it)",
+    )
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        metavar="N",
+        help=f"the port (default {DEFAULT_PORT}; 0 for any free port)",
+    )
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        help="the folder of the database that keeps games, trainer sessions and decks "
+        "(default: the platform's user data folder)",
+    )
+    parser.set_defaults(run=serve)
+    return derive_metavars(parser)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise UsageError(
+                f"argument --port: port {port} is in use: pick another (--port 0 for any free one)"
+            ) from None
+        raise UsageError(f"argument --host: cannot listen on {host!r}: {error.strerror}") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(args: argparse.Namespace) -> int:
+    from arena.extras import import_extra
+
+    uvicorn = import_extra("uvicorn", "web")
+    import_extra("fastapi", "web")
+    from webapp.app import create_app
+    from webapp.store import Store
+
+    store = Store.default() if args.data is None else Store.at_folder(Path(args.data))
+    sock = _listen(args.host, args.port)
+    port = sock.getsockname()[1]
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"tabletop-web: serving on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
+    print(f"tabletop-web: keeping games and decks in {store.path}", flush=True)
+    if not _is_loopback(args.host):
+        print(
+            f"tabletop-web: warning: listening on {args.host}: anyone on your network can use "
+            "this server",
+            file=sys.stderr,
+            flush=True,
+        )
+    config = uvicorn.Config(create_app(store=store), log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``tabletop-web`` on ``argv`` (default ``sys.argv[1:]``); the exit status."""
+    from webapp.errors import WebError
+
+    return run_main("tabletop-web", build_parser(), argv, errors=(WebError,))

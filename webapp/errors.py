@@ -1,0 +1,57 @@
+"""The web app's errors: each is one line for the user and the HTTP status that carries it."""
+
+from __future__ import annotations
+
+__all__ = ["BadRequest", "Busy", "NotFound", "OverTime", "TooLarge", "WebError"]
+
+
+class WebError(Exception):
+    """The root error of the web app: its message is the ``error`` of the JSON answer."""
+
+    status = 400
+
+
+class BadRequest(WebError):
+    """A request that is not what the endpoint takes (not JSON, not an object, a bad field)."""
+
+    status = 422
+
+
+class NotFound(WebError):
+    """No such game, session or deck."""
+
+    status = 404
+
+
+class TooLarge(WebError):
+    """A request body past the endpoint's size cap."""
+
+    status = 413
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the request is larger than this server's limit of {limit:,} bytes")
+
+
+class Busy(WebError):
+    """Every process slot for long answers is taken: try again in a moment."""
+
+    status = 503
+
+    def __init__(self, slots: int) -> None:
+        super().__init__(
+            f"the server is busy with {slots} long answer{'s' if slots != 1 else ''}: "
+            "try again in a moment"
+        )
+
+
+class OverTime(WebError):
+    """A long answer that did not finish within its endpoint's time limit (its work is
+    stopped): a smaller question answers."""
+
+    status = 422
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            f"the answer took longer than this server's limit of {seconds:g} s and was stopped: "
+            "ask a smaller question (a smaller truck or deck, fewer worlds, a --time-limit)"
+        )

@@ -1,0 +1,160 @@
+"""What the pages draw: the library's SVG pictures of trucks, load plans, cards and trains, and
+the decks the pickers show. Every picture is made by the games' own ``svg`` modules (the pages
+add none), from a value parsed and checked by the library (a plan is verified before it is
+drawn)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from webapp.api import read_body
+from webapp.errors import BadRequest
+
+__all__ = ["cards_answer", "deck_answer", "plan_answer", "router", "train_answer", "truck_answer"]
+
+router = APIRouter(tags=["pictures"])
+
+LARGEST_PICTURE_BODY = 200_000
+
+
+def _text(body: Any, name: str, *, required: bool = True, default: str = "") -> str:
+    if not isinstance(body, dict):
+        raise BadRequest("the request must be a JSON object")
+    value = body.get(name)
+    if value is None:
+        if required:
+            raise BadRequest(f"field {name!r} is required")
+        return default
+    if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise BadRequest(f"field {name!r}: {value!r} is not a string")
+    return value
+
+
+def _library_error(error: Exception) -> BadRequest:
+    return BadRequest(" ".join(str(error).split("\n")))
+
+
+def _truck_entry(truck: Any) -> dict[str, Any]:
+    from packing.svg import truck_svg
+
+    return {
+        "name": truck.name,
+        "mask": str(truck),
+        "height": truck.height,
+        "capacity": truck.capacity,
+        "variant": truck.is_variant,
+        "svg": truck_svg(truck),
+    }
+
+
+def deck_answer(body: Any) -> dict[str, Any]:
+    """The trucks of the sample deck, or of the deck file's text in ``deck``, with pictures."""
+    from packing.deck import SAMPLE_DECK, parse_deck
+    from packing.errors import PackingError
+
+    text = _text(body, "deck", required=False)
+    if not text:
+        return {"source": "sample", "trucks": [_truck_entry(t) for t in SAMPLE_DECK]}
+    try:
+        trucks = parse_deck(text, source="deck")
+    except PackingError as error:
+        raise _library_error(error) from None
+    if not trucks:
+        raise BadRequest("field 'deck': the deck holds no truck")
+    return {"source": "uploaded", "trucks": [_truck_entry(t) for t in trucks]}
+
+
+def truck_answer(body: Any) -> dict[str, Any]:
+    """One truck (``truck`` a mask, ``height``, ``name``) with its picture."""
+    from packing.errors import PackingError
+    from packing.model import Truck
+
+    mask = _text(body, "truck")
+    height = _text(body, "height")
+    name = _text(body, "name", required=False)
+    if not height.strip().isdigit():
+        raise BadRequest(f"field 'height': {height!r} is not a whole number")
+    try:
+        truck = Truck.parse(mask, height=int(height), name=name)
+    except PackingError as error:
+        raise _library_error(error) from None
+    return _truck_entry(truck)
+
+
+def plan_answer(body: Any) -> dict[str, Any]:
+    """The picture of a load plan as the answers give it (``plan``: an answer's ``best`` or
+    ``packing solve``'s object); the plan is verified before it is drawn."""
+    from packing.errors import PackingError
+    from packing.model import Cargo, LoadPlan, Placement, Truck
+    from packing.svg import plan_svg
+    from packing.verify import verify
+
+    if not isinstance(body, dict) or not isinstance(body.get("plan"), dict):
+        raise BadRequest("field 'plan' is required: a load plan as an answer gives it")
+    plan = body["plan"]
+    try:
+        truck_data = plan["truck"]
+        truck = Truck.parse(
+            str(truck_data["mask"]),
+            height=int(truck_data["height"]),
+            name=str(truck_data.get("name", "")),
+        )
+        cargo = Cargo(tuple(int(n) for n in plan["cargo"]))
+        placements = [Placement.parse(str(p)) for p in plan["placements"]]
+        checked = verify(LoadPlan.from_placements(truck, cargo, placements))
+    except (KeyError, TypeError, ValueError, PackingError) as error:
+        raise BadRequest(f"field 'plan': not a valid load plan ({error})") from None
+    title = _text(body, "title", required=False) or None
+    return {"svg": plan_svg(checked, title=title), "penalty": checked.penalty}
+
+
+def cards_answer(body: Any) -> dict[str, Any]:
+    """The cards of the deck for ``players`` (2 to 5; default the full deck), with pictures."""
+    from express.cards import DECK, deck_for
+    from express.errors import ExpressError
+    from express.svg import card_svg
+
+    players = _text(body, "players", required=False)
+    try:
+        deck = deck_for(int(players)) if players else DECK
+    except (ValueError, ExpressError) as error:
+        raise _library_error(error) from None
+    return {"cards": [{"card": str(card), "svg": card_svg(card)} for card in deck]}
+
+
+def train_answer(body: Any) -> dict[str, Any]:
+    """A train (``train``, as ``express score --train`` takes it) with its picture."""
+    from express.errors import ExpressError
+    from express.svg import train_svg
+    from express.train import Train
+
+    text = _text(body, "train", required=False)
+    try:
+        train = Train.parse(text)
+    except ExpressError as error:
+        raise _library_error(error) from None
+    title = _text(body, "title", required=False) or None
+    return {"train": str(train), "svg": train_svg(train, title=title)}
+
+
+def _route(path: str, answer: Any, summary: str) -> None:
+    async def serve(request: Request) -> dict[str, Any]:
+        body = await read_body(request, limit=LARGEST_PICTURE_BODY)
+        result: dict[str, Any] = await request.app.state.runner.cheap(answer, body)
+        return result
+
+    serve.__name__ = answer.__name__
+    router.add_api_route(path, serve, methods=["POST"], summary=summary, description=answer.__doc__)
+
+
+_route("/api/packing/deck", deck_answer, "a deck's trucks with pictures")
+_route("/api/packing/truck", truck_answer, "one truck with its picture")
+_route("/api/packing/plan", plan_answer, "a load plan's picture")
+_route("/api/express/cards", cards_answer, "a deck's cards with pictures")
+_route("/api/express/train", train_answer, "a train's picture")

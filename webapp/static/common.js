@@ -1,0 +1,103 @@
+// What every page shares: the API call, the site header, error display and small DOM helpers.
+// No page adds a rule of its own: answers come from the API, pictures are the library's SVG.
+
+/** POST a JSON body to an API path; resolves to the parsed answer or throws an Error whose
+ *  message is the API's one-line `error`. */
+export async function api(path, body = {}, method = "POST") {
+  const options = { method, headers: { "Content-Type": "application/json" } };
+  if (method !== "GET") options.body = JSON.stringify(body);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (failure) {
+    throw new Error("the server does not answer: is tabletop-web still running?");
+  }
+  let data;
+  try {
+    data = await response.json();
+  } catch (failure) {
+    throw new Error(`the server answered ${response.status} without JSON`);
+  }
+  if (!response.ok || (data && typeof data === "object" && !Array.isArray(data) && "error" in data)) {
+    throw new Error(data && data.error ? data.error : `the server answered ${response.status}`);
+  }
+  return data;
+}
+
+export const get = (path) => api(path, {}, "GET");
+
+/** An element: el("button", {type: "button", text: "Go"}, child, ...). Text is always text. */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "text") node.textContent = value;
+    else if (name === "onclick") node.addEventListener("click", value);
+    else if (name === "onchange") node.addEventListener("change", value);
+    else if (name === "oninput") node.addEventListener("input", value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** An SVG picture the server made (the library's escaping builder) as a DOM node, parsed as
+ *  XML so nothing in it runs. `label` names it for screen readers. */
+export function picture(svgText, label) {
+  const parsed = new DOMParser().parseFromString(svgText, "image/svg+xml");
+  const root = parsed.documentElement;
+  const holder = el("div", { class: "picture", role: "img", "aria-label": label || "picture" });
+  if (root && root.nodeName === "svg") holder.append(document.importNode(root, true));
+  return holder;
+}
+
+/** Show an error (or clear it with null) in the page's error box. */
+export function showError(box, error) {
+  box.textContent = error ? (error.message || String(error)) : "";
+}
+
+/** Run an async action with a busy state on `button`, showing any error in `box`. */
+export async function busy(button, box, action) {
+  const label = button ? button.textContent : "";
+  if (button) { button.disabled = true; button.textContent = "Working…"; }
+  showError(box, null);
+  try {
+    return await action();
+  } catch (error) {
+    showError(box, error);
+    return undefined;
+  } finally {
+    if (button) { button.disabled = false; button.textContent = label; }
+  }
+}
+
+export const PAGES = [
+  ["/grab", "Grab helper"],
+  ["/loader", "Loader"],
+  ["/advisor", "Express advisor"],
+  ["/practice", "Practise"],
+  ["/trainer", "Grab trainer"],
+  ["/designer", "Designer"],
+  ["/progress", "Progress"],
+  ["/api", "API"],
+];
+
+/** The site header with every page, the current one marked. */
+export function header() {
+  const nav = el("nav", { "aria-label": "pages" });
+  for (const [path, name] of PAGES) {
+    const link = el("a", { href: path, text: name });
+    if (location.pathname === path) link.setAttribute("aria-current", "page");
+    nav.append(link);
+  }
+  const top = el("header", { class: "site" }, el("a", { class: "home", href: "/", text: "Tabletop solvers" }), nav);
+  document.body.prepend(top);
+}
+
+/** A number shown with at most `digits` decimals. */
+export function number(value, digits = 2) {
+  return Number(value).toFixed(digits).replace(/\.?0+$/, "");
+}

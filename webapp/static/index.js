@@ -1,0 +1,3 @@
+import { header } from "/static/common.js";
+
+header();

@@ -1,0 +1,127 @@
+"""Where the server computes an answer, so that the event loop never waits for one.
+
+A cheap answer (a best-truck query from the shipped table, a score) runs in a thread of a small
+pool. An expensive one (a large variant truck, an advisor's sampling, a deck's table) runs in a
+process of its own, forked from a server that already imported the library, with a hard wall
+time: past it the process is killed and the request is told so in one line. At most
+``heavy_at_once`` expensive answers run at a time; one more is refused at once as busy rather
+than queued, so a burst of them never makes the server hang, and cheap requests (and
+``/api/health``) keep answering while they run.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import threading
+from collections.abc import Callable
+from functools import partial
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+from webapp.errors import Busy, OverTime
+
+__all__ = ["Runner"]
+
+R = TypeVar("R")
+
+#: What the process that starts the workers imports once, so that each worker forked from it
+#: starts with the library loaded (milliseconds instead of a second).
+PRELOAD = ["webapp.contract", "packing.cli", "express.cli"]
+
+
+def _context() -> Any:
+    if sys.platform == "win32":  # pragma: no cover - the tests run on Linux
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    return context
+
+
+def _child(connection: Connection, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    try:
+        result = function(*args)
+    except BaseException as error:  # noqa: BLE001 - everything goes back to the server, as data
+        connection.send(("raised", f"{type(error).__name__}: {error}"))
+    else:
+        connection.send(("returned", result))
+    finally:
+        connection.close()
+
+
+class Runner:
+    """Runs answers off the event loop: :meth:`cheap` in threads, :meth:`heavy` in processes."""
+
+    def __init__(self, *, threads: int = 8, heavy_at_once: int = 2) -> None:
+        if heavy_at_once < 1 or threads < 1:
+            raise ValueError("a runner needs at least one thread and one process slot")
+        self.heavy_at_once = heavy_at_once
+        self._threads = threads
+        self._slots = threading.BoundedSemaphore(heavy_at_once)
+        self._context = _context()
+        self._cheap_limiter: Any = None
+        self._heavy_limiter: Any = None
+
+    def _limiters(self) -> tuple[Any, Any]:
+        # anyio's limiters belong to the running event loop: made on first use inside it.
+        import anyio
+
+        if self._cheap_limiter is None:
+            self._cheap_limiter = anyio.CapacityLimiter(self._threads)
+            self._heavy_limiter = anyio.CapacityLimiter(self.heavy_at_once)
+        return self._cheap_limiter, self._heavy_limiter
+
+    async def cheap(self, function: Callable[..., R], *args: Any) -> R:
+        """``function(*args)`` in a thread of the pool."""
+        import anyio
+
+        cheap, _ = self._limiters()
+        return await anyio.to_thread.run_sync(partial(function, *args), limiter=cheap)
+
+    async def heavy(self, function: Callable[..., R], *args: Any, seconds: float) -> R:
+        """``function(*args)`` (a module-level function: it crosses to another process) in a
+        process of its own, killed after ``seconds``. :class:`Busy` when ``heavy_at_once``
+        answers are running already; :class:`OverTime` when it took too long."""
+        import anyio
+
+        if not self._slots.acquire(blocking=False):
+            raise Busy(self.heavy_at_once)
+        try:
+            _, heavy = self._limiters()
+            return await anyio.to_thread.run_sync(
+                partial(self._in_process, function, args, seconds), limiter=heavy
+            )
+        finally:
+            self._slots.release()
+
+    def _in_process(self, function: Callable[..., R], args: tuple[Any, ...], seconds: float) -> R:
+        receiver, sender = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=_child, args=(sender, function, args), daemon=True)
+        process.start()
+        sender.close()
+        try:
+            if not receiver.poll(seconds):
+                raise OverTime(seconds)
+            try:
+                kind, value = receiver.recv()
+            except EOFError:  # the process died without an answer (killed, out of memory)
+                raise OverTime(seconds) from None
+        finally:
+            if process.is_alive():
+                process.kill()
+            process.join()
+            receiver.close()
+        if kind == "raised":
+            raise RuntimeError(value)
+        result: R = value
+        return result
+
+    def warm_up(self) -> None:
+        """Start the process that forks the workers now, not on the first expensive request."""
+        process = self._context.Process(target=_nothing, daemon=True)
+        process.start()
+        process.join()
+
+
+def _nothing() -> None:
+    """A worker with nothing to do (:meth:`Runner.warm_up`)."""
