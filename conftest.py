@@ -38,7 +38,6 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "express/pettingzoo.py": ("rl",),
     "webapp/app.py": ("web",),
     "webapp/api.py": ("web",),
-    "webapp/pictures.py": ("web",),
     "webapp/practice_api.py": ("web",),
     # Test modules that import an extra at the top.
     "tests/arena/toy_openspiel.py": ("openspiel",),

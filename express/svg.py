@@ -16,7 +16,7 @@ show these in Jupyter (``Card._repr_svg_``, ``Train._repr_svg_``, ``Game._repr_s
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from arena.svg import Svg, escape, text_width
@@ -79,11 +79,17 @@ def _car(page: Svg, car: Car, x: float, y: float, *, dark: bool = False) -> None
     )
 
 
-def _card(page: Svg, play: Play, x: float, y: float, number: int) -> None:
-    """A card at (x, y): face up its two cars on a white card, face down a card back."""
+def _card(
+    page: Svg, play: Play, x: float, y: float, number: int, *, hidden: bool = False
+) -> None:
+    """A card at (x, y): face up its two cars on a white card, face down a card back.
+    ``hidden``: a face-down card whose identity the viewer does not know (another player's):
+    the picture names no card."""
     down = not play.face_up
-    title = f"card {number}: {play.card}" + (" (face down: two wild cars worth 2)" if down else "")
-    with page.group(class_="card", data_card=str(play.card), data_face="down" if down else "up"):
+    wild = " (face down: two wild cars worth 2)" if down else ""
+    title = f"card {number}: " + ("a hidden card" if hidden else str(play.card)) + wild
+    shown = "hidden" if hidden else str(play.card)
+    with page.group(class_="card", data_card=shown, data_face="down" if down else "up"):
         page.element("title", escape(title))
         page.rect(
             x,
@@ -131,8 +137,11 @@ def _engine(page: Svg, x: float, y: float) -> None:
         )
 
 
-def _train(page: Svg, train: Train, x: float, y: float) -> None:
-    """The train with its top left corner at (x, y): engine, cards, couplings, run bars."""
+def _train(
+    page: Svg, train: Train, x: float, y: float, hidden: frozenset[int] = frozenset()
+) -> None:
+    """The train with its top left corner at (x, y): engine, cards, couplings, run bars; the
+    plays at the indices ``hidden`` are face-down cards the viewer does not know."""
     _engine(page, x, y)
     left = x + _ENGINE_W + _GAP
     for number, play in enumerate(train.plays, start=1):
@@ -142,7 +151,7 @@ def _train(page: Svg, train: Train, x: float, y: float) -> None:
             stroke="#1a1a1a",
             stroke_width=2.5,
         )
-        _card(page, play, left, y, number)
+        _card(page, play, left, y, number, hidden=number - 1 in hidden)
         left += _CARD_W + _GAP
     for run in train.runs:
         if run.length < 2:
@@ -179,15 +188,25 @@ def card_svg(card: Card) -> str:
     return str(page)
 
 
-def train_svg(train: Train, *, title: str | None = None) -> str:
-    """The train as an SVG document, with its value and longest run written above it."""
+def train_svg(
+    train: Train, *, title: str | None = None, hidden: Iterable[int] = ()
+) -> str:
+    """The train as an SVG document, with its value and longest run written above it.
+
+    ``hidden``: the indices of face-down plays the viewer does not know (another player's
+    face-down cards): they are drawn as card backs that name no card, whatever card stands in
+    for them in ``train`` (a face-down card is two wild cars worth 2, whichever it is)."""
+    unknown = frozenset(hidden)
+    for index in unknown:
+        if not 0 <= index < len(train.plays) or train.plays[index].face_up:
+            raise ValueError(f"hidden: play {index} of the train is not a face-down card")
     heading = title if title is not None else _summary(train)
     width = max(_train_width(train), text_width(heading, 12)) + 2 * _MARGIN
     height = 20 + _ROW_H + 2 * _MARGIN
     page = Svg(math.ceil(width), math.ceil(height), title=heading)
     page.rect(0, 0, math.ceil(width), math.ceil(height), fill="#ffffff")
     page.text(_MARGIN, _MARGIN + 12, heading, font_size=12, font_weight="bold", fill=_TEXT)
-    _train(page, train, _MARGIN, _MARGIN + 20)
+    _train(page, train, _MARGIN, _MARGIN + 20, unknown)
     return str(page)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from webapp import contract
+from webapp import contract, pictures
 from webapp.errors import BadRequest, TooLarge
 from webapp.work import Runner
 
@@ -198,3 +198,30 @@ for _game, _commands in contract.COMMANDS.items():
 async def health() -> dict[str, str]:
     """`{"status": "ok"}` at once, whatever else the server is doing (nothing is computed)."""
     return {"status": "ok"}
+
+
+LARGEST_PICTURE_BODY = 200_000
+"""The most bytes a picture request may hold (a deck's text with room to spare)."""
+
+
+def _picture_route(path: str, answer: Callable[[Any], dict[str, Any]], summary: str) -> None:
+    async def serve(request: Request) -> dict[str, Any]:
+        body = await read_body(request, limit=LARGEST_PICTURE_BODY)
+        return await runner(request).cheap(answer, body)
+
+    serve.__name__ = answer.__name__
+    router.add_api_route(
+        path,
+        serve,
+        methods=["POST"],
+        summary=summary,
+        description=f"{answer.__doc__}\n\nAt most {LARGEST_PICTURE_BODY:,} bytes.",
+        tags=["pictures"],
+    )
+
+
+_picture_route("/api/packing/deck", pictures.deck_answer, "a deck's trucks with pictures")
+_picture_route("/api/packing/truck", pictures.truck_answer, "one truck with its picture")
+_picture_route("/api/packing/plan", pictures.plan_answer, "a load plan's picture")
+_picture_route("/api/express/cards", pictures.cards_answer, "a deck's cards with pictures")
+_picture_route("/api/express/train", pictures.train_answer, "a train's picture")

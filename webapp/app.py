@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 import arena
-from webapp import api, pictures
+from webapp import api, practice_api
 from webapp.errors import WebError
 from webapp.store import Store
 from webapp.work import Runner
@@ -82,7 +82,7 @@ def create_app(
     app.state.store = store
     app.state.runner = runner
     app.include_router(api.router)
-    app.include_router(pictures.router)
+    app.include_router(practice_api.router)
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, error: WebError) -> JSONResponse:

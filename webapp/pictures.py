@@ -1,22 +1,23 @@
 """What the pages draw: the library's SVG pictures of trucks, load plans, cards and trains, and
 the decks the pickers show. Every picture is made by the games' own ``svg`` modules (the pages
 add none), from a value parsed and checked by the library (a plan is verified before it is
-drawn)."""
+drawn). No extra is needed here: :mod:`webapp.api` serves these answers."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
-
-from webapp.api import read_body
 from webapp.errors import BadRequest
 
-__all__ = ["cards_answer", "deck_answer", "plan_answer", "router", "train_answer", "truck_answer"]
-
-router = APIRouter(tags=["pictures"])
-
-LARGEST_PICTURE_BODY = 200_000
+__all__ = [
+    "cards_answer",
+    "deck_answer",
+    "plan_answer",
+    "shown_train",
+    "train_answer",
+    "truck_answer",
+    "truck_entry",
+]
 
 
 def _text(body: Any, name: str, *, required: bool = True, default: str = "") -> str:
@@ -40,7 +41,7 @@ def _library_error(error: Exception) -> BadRequest:
     return BadRequest(" ".join(str(error).split("\n")))
 
 
-def _truck_entry(truck: Any) -> dict[str, Any]:
+def truck_entry(truck: Any) -> dict[str, Any]:
     from packing.svg import truck_svg
 
     return {
@@ -60,14 +61,14 @@ def deck_answer(body: Any) -> dict[str, Any]:
 
     text = _text(body, "deck", required=False)
     if not text:
-        return {"source": "sample", "trucks": [_truck_entry(t) for t in SAMPLE_DECK]}
+        return {"source": "sample", "trucks": [truck_entry(t) for t in SAMPLE_DECK]}
     try:
         trucks = parse_deck(text, source="deck")
     except PackingError as error:
         raise _library_error(error) from None
     if not trucks:
         raise BadRequest("field 'deck': the deck holds no truck")
-    return {"source": "uploaded", "trucks": [_truck_entry(t) for t in trucks]}
+    return {"source": "uploaded", "trucks": [truck_entry(t) for t in trucks]}
 
 
 def truck_answer(body: Any) -> dict[str, Any]:
@@ -84,7 +85,7 @@ def truck_answer(body: Any) -> dict[str, Any]:
         truck = Truck.parse(mask, height=int(height), name=name)
     except PackingError as error:
         raise _library_error(error) from None
-    return _truck_entry(truck)
+    return truck_entry(truck)
 
 
 def plan_answer(body: Any) -> dict[str, Any]:
@@ -128,33 +129,36 @@ def cards_answer(body: Any) -> dict[str, Any]:
     return {"cards": [{"card": str(card), "svg": card_svg(card)} for card in deck]}
 
 
+def shown_train(text: str) -> tuple[Any, list[int]]:
+    """A train as a player sees it, written as ``express advise --train`` takes it: another
+    player's face-down card is ``~`` (unknown), which stands here as some face-down card (two
+    wild cars, whichever card it is) drawn as a back that names no card. The train and the
+    indices of its hidden cards."""
+    from express.cards import DECK
+    from express.train import Play, Train
+
+    tokens = [token.strip() for token in text.split(",")] if text.strip() else []
+    plays = []
+    hidden = []
+    for index, token in enumerate(tokens):
+        if token == "~":
+            plays.append(Play(DECK[0], face_up=False))
+            hidden.append(index)
+        else:
+            plays.append(Play.parse(token))
+    return Train(tuple(plays)), hidden
+
+
 def train_answer(body: Any) -> dict[str, Any]:
-    """A train (``train``, as ``express score --train`` takes it) with its picture."""
+    """A train (``train``, as ``express advise --train`` takes it: ``~`` for another player's
+    face-down card, ``~CARD`` for your own) with its picture."""
     from express.errors import ExpressError
     from express.svg import train_svg
-    from express.train import Train
 
     text = _text(body, "train", required=False)
     try:
-        train = Train.parse(text)
+        train, hidden = shown_train(text)
     except ExpressError as error:
         raise _library_error(error) from None
     title = _text(body, "title", required=False) or None
-    return {"train": str(train), "svg": train_svg(train, title=title)}
-
-
-def _route(path: str, answer: Any, summary: str) -> None:
-    async def serve(request: Request) -> dict[str, Any]:
-        body = await read_body(request, limit=LARGEST_PICTURE_BODY)
-        result: dict[str, Any] = await request.app.state.runner.cheap(answer, body)
-        return result
-
-    serve.__name__ = answer.__name__
-    router.add_api_route(path, serve, methods=["POST"], summary=summary, description=answer.__doc__)
-
-
-_route("/api/packing/deck", deck_answer, "a deck's trucks with pictures")
-_route("/api/packing/truck", truck_answer, "one truck with its picture")
-_route("/api/packing/plan", plan_answer, "a load plan's picture")
-_route("/api/express/cards", cards_answer, "a deck's cards with pictures")
-_route("/api/express/train", train_answer, "a train's picture")
+    return {"train": text.strip(), "svg": train_svg(train, title=title, hidden=hidden)}

@@ -27,7 +27,7 @@ R = TypeVar("R")
 
 #: What the process that starts the workers imports once, so that each worker forked from it
 #: starts with the library loaded (milliseconds instead of a second).
-PRELOAD = ["webapp.contract", "packing.cli", "express.cli"]
+PRELOAD = ["webapp.contract", "packing.cli", "express.cli", "webapp.practice"]
 
 
 def _context() -> Any:
