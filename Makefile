@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test test-fast typecheck lint format bench-check table clean
+.PHONY: demo test test-fast typecheck lint format bench-check table web clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,6 +16,11 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(VENV)/bin/packing best --roll 3,2,3,0,1
+
+# The web companion on http://127.0.0.1:8000 (Ctrl-C stops it; PORT=0 picks any free port).
+PORT ?= 8000
+web: $(STAMP)
+	$(VENV)/bin/tabletop-web --port $(PORT)
 
 # The whole suite, on every core (pytest-xdist; -n0 runs it in one process, for debugging).
 test: $(STAMP)

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from webapp import contract, pictures
-from webapp.errors import BadRequest, TooLarge
+from webapp.errors import BadRequest, NotJson, TooLarge
 from webapp.work import Runner
 
 __all__ = ["LARGEST_BODY", "LIMITS", "Limit", "read_body", "router"]
@@ -81,7 +81,7 @@ router = APIRouter()
 
 async def read_body(request: Request, *, limit: int = LARGEST_BODY) -> object:
     """The request's JSON body (an empty body is ``{}``), read no further than ``limit`` bytes:
-    :class:`TooLarge` past it, :class:`BadRequest` when it is not JSON."""
+    :class:`TooLarge` past it, :class:`NotJson` when it is not JSON."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise TooLarge(limit)
@@ -98,7 +98,7 @@ async def read_body(request: Request, *, limit: int = LARGEST_BODY) -> object:
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise BadRequest(f"the request is not JSON: {error}") from None
+        raise NotJson(f"the request is not JSON: {error}") from None
 
 
 def runner(request: Request) -> Runner:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BadRequest", "Busy", "NotFound", "OverTime", "TooLarge", "WebError"]
+__all__ = ["BadRequest", "Busy", "NotFound", "NotJson", "OverTime", "TooLarge", "WebError"]
 
 
 class WebError(Exception):
@@ -15,6 +15,12 @@ class BadRequest(WebError):
     """A request that is not what the endpoint takes (not JSON, not an object, a bad field)."""
 
     status = 422
+
+
+class NotJson(WebError):
+    """A request body that is not JSON at all."""
+
+    status = 400
 
 
 class NotFound(WebError):

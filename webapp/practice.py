@@ -271,7 +271,7 @@ class Session:
             self._apply(action)
 
     def your_turn(self) -> bool:
-        return self.state.current_player() == self.seat
+        return bool(self.state.current_player() == self.seat)
 
     def options_now(self) -> list[_Option]:
         if not self.your_turn():

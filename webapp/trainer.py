@@ -94,7 +94,7 @@ def answer(store: Store, body: object) -> dict[str, Any]:
             "names of the sample deck"
         )
     chosen = fields.get("chosen")
-    if chosen != PILE and chosen not in names:
+    if not isinstance(chosen, str) or (chosen != PILE and chosen not in names):
         raise BadRequest(f"field 'chosen': {chosen!r} is not a revealed truck or {PILE!r}")
     seconds = fields.get("seconds")
     if (

@@ -1,0 +1,155 @@
+"""Practice games: replayed exactly from setup, seed and actions; graded against values worked
+out independently; no hidden information in what the user sees; bad moves refused."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from packing import Cargo, Truck, solve, verify
+from packing.deck import SAMPLE_DECK
+from webapp.errors import BadRequest, WebError
+from webapp.practice import Session, Sessions
+from webapp.store import Store
+
+
+@pytest.fixture
+def sessions(tmp_path: Path) -> Sessions:
+    return Sessions(Store(tmp_path / "db.sqlite3"))
+
+
+def play_to_end(sessions: Sessions, view: dict[str, Any], pick: int = 0) -> dict[str, Any]:
+    while not view["finished"]:
+        assert view["your_turn"] and view["choices"]
+        choice = view["choices"][min(pick, len(view["choices"]) - 1)]["index"]
+        view = sessions.move(view["id"], {"action": choice})
+    return view
+
+
+def test_a_game_replays_exactly_after_a_restart(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    first = Sessions(store)
+    view = first.create({"game": "express", "players": ["greedy", "you", "random"], "seed": 5})
+    for _ in range(2):
+        view = first.move(view["id"], {"action": 1})
+    restarted = Sessions(Store(tmp_path / "db.sqlite3"))
+    assert restarted.view(view["id"]) == view
+    # The same seed and the same choices make the same game.
+    other = first.create({"game": "express", "players": ["greedy", "you", "random"], "seed": 5})
+    for _ in range(2):
+        other = first.move(other["id"], {"action": 1})
+    assert {k: v for k, v in other.items() if k != "id"} == {
+        k: v for k, v in view.items() if k != "id"
+    }
+
+
+def test_a_pack_and_stack_grade_matches_the_solver(sessions: Sessions) -> None:
+    """The expected penalty of each grab, worked out here from solve() alone: a revealed
+    truck's optimal penalty, the pile's mean over the trucks it may hold."""
+    view = sessions.create(
+        {"game": "packing", "players": ["you", "optimal", "capacity"], "seed": 11, "max_rounds": 2}
+    )
+    session = sessions.get(view["id"])
+    seen = session.state.observation(session.seat)
+    cargo: Cargo = seen.cargo
+    by_name = {t.name: t for t in SAMPLE_DECK}
+
+    def penalty(truck: Truck) -> int:
+        return verify(solve(cargo, truck)).penalty
+
+    pile = [penalty(t) for t in seen.draw_pool]
+    expected = {
+        c["label"]: float(Fraction(sum(pile), len(pile)))
+        if c["label"] == "the pile"
+        else float(penalty(by_name[c["label"].split(" from ")[0]]))
+        for c in view["choices"]
+    }
+    after = sessions.move(view["id"], {"action": view["choices"][0]["index"]})
+    grade = after["grades"][0]
+    assert {c["label"]: c["value"] for c in grade["choices"]} == pytest.approx(expected, abs=1e-3)
+    best = min(expected.values())
+    assert grade["loss"] == pytest.approx(expected[view["choices"][0]["label"]] - best, abs=1e-3)
+    assert grade["unit"] == "expected points"
+
+
+def test_an_express_game_ends_with_its_review(sessions: Sessions) -> None:
+    view = sessions.create({"game": "express", "players": ["you", "greedy"], "seed": 2})
+    end = play_to_end(sessions, view, pick=1)
+    result = end["result"]
+    assert end["finished"] and not end["choices"] and result["text"]
+    assert len(end["grades"]) == 7  # two players play seven rounds
+    for grade in end["grades"]:
+        values = [c["value"] for c in grade["choices"]]
+        assert values == sorted(values, reverse=True)  # best first
+        assert grade["best"] == grade["choices"][0]["label"]
+        assert grade["loss"] >= 0
+    exact = result["review"]["exact_losses"]
+    assert len(exact) == 7 and all(loss >= 0 for loss in exact)
+    assert result["review"]["hindsight"]["gap"] >= 0
+
+
+def test_a_pack_and_stack_game_ends_with_its_review(sessions: Sessions) -> None:
+    view = sessions.create(
+        {"game": "packing", "players": ["capacity", "you"], "seed": 3, "max_rounds": 3}
+    )
+    end = play_to_end(sessions, view)
+    assert end["result"]["review"]["rounds"] and len(end["result"]["review"]["rounds"]) <= 3
+    assert all(g["loss"] >= 0 for g in end["grades"])
+
+
+def test_another_players_face_down_cards_are_never_shown(sessions: Sessions) -> None:
+    view = sessions.create({"game": "express", "players": ["you", "random", "random"], "seed": 9})
+    for _ in range(4):
+        session = sessions.get(view["id"])
+        for seat, train in enumerate(session.state.trains):
+            if seat == session.seat:
+                continue
+            [picture] = [p for p in view["pictures"] if p["label"].startswith(f"train of P{seat}")]
+            face_down = sum(1 for play in train.plays if not play.face_up)
+            assert picture["svg"].count('data-face="down"') == face_down
+            assert picture["svg"].count('data-card="hidden"') == face_down
+            for play in train.plays:
+                if not play.face_up:
+                    assert f"{play.card} (face down" not in picture["svg"]
+        view = sessions.move(view["id"], {"action": 1})
+
+
+def test_bad_setups_and_moves_are_one_line_errors(sessions: Sessions) -> None:
+    bad_setups: list[object] = [
+        [],
+        {"game": "chess"},
+        {"game": "express", "players": ["greedy", "greedy"]},
+        {"game": "express", "players": ["you", "you"]},
+        {"game": "express", "players": ["you", "perfect"]},
+        {"game": "packing", "players": ["you"] + ["optimal"] * 6},
+        {"game": "packing", "players": "you,optimal", "caboose": "Lightweight"},
+        {"game": "packing", "players": "you,optimal", "max_rounds": 0},
+        {"game": "express", "players": "you,greedy", "caboose": "Nothing"},
+        {"game": "express", "players": "you,greedy", "seed": -1},
+        {"game": "express", "players": "you,greedy", "colour": "red"},
+    ]
+    for body in bad_setups:
+        with pytest.raises(BadRequest) as refused:
+            sessions.create(body)
+        assert "\n" not in str(refused.value)
+    view = sessions.create({"game": "express", "players": "you,greedy", "seed": 1})
+    for move in ({"action": 99}, {"action": -1}, {"action": "0"}, {"action": True}, {}):
+        with pytest.raises(BadRequest):
+            sessions.move(view["id"], move)
+    with pytest.raises(WebError, match="no saved game"):
+        sessions.view("missing")
+
+
+def test_a_forced_grab_is_made_for_the_user(sessions: Sessions) -> None:
+    """The last grabber must take the pile: no decision, so no grade for it."""
+    view = sessions.create(
+        {"game": "packing", "players": ["you", "optimal"], "seed": 1, "max_rounds": 4}
+    )
+    end = play_to_end(sessions, view)
+    session: Session = sessions.get(end["id"])
+    assert len(end["grades"]) < 4 or all(g["choices"] for g in end["grades"])
+    assert all(len(g["choices"]) > 1 for g in end["grades"])
+    assert session.state.is_terminal()
