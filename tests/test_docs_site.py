@@ -1,4 +1,4 @@
-"""Every public name of ``arena``, ``packing`` and ``express`` has an entry in the built API
+"""Every public name of ``arena``, ``packing``, ``express`` and ``webapp`` has an entry in the built API
 reference, with a description.
 
 The site is built by ``make docs`` (Sphinx, the ``docs`` extra), which then runs this module as
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = ("arena", "packing", "express")
+PACKAGES = ("arena", "packing", "express", "webapp")
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 

@@ -1,0 +1,30 @@
+"""docs/web.md states the limits the server applies: its table is LIMITS, row for row."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from webapp.api import LARGEST_BODY, LIMITS
+
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "web.md"
+HEADER = "| endpoint | expensive when | time limit (s) |"
+
+
+def rows_after(header: str) -> list[list[str]]:
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
+    rows = []
+    for line in lines[lines.index(header) + 2 :]:  # past the header and its |---| line
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def test_the_limits_table_is_the_servers() -> None:
+    rows = rows_after(HEADER)
+    stated = {tuple(e.strip("`").split()): (when, float(s)) for e, when, s in rows}
+    assert stated == {key: (limit.why, limit.seconds) for key, limit in LIMITS.items()}
+
+
+def test_the_body_limit_is_the_servers() -> None:
+    assert f"at most {LARGEST_BODY:,} bytes" in PAGE.read_text(encoding="utf-8")
