@@ -41,6 +41,7 @@ seed 3
 from __future__ import annotations
 
 import argparse
+import contextvars
 import errno
 import io
 import json
@@ -95,6 +96,7 @@ __all__ = [
     "executor_for",
     "fail",
     "help_problems",
+    "json_answers",
     "output_path",
     "parse_bot_list",
     "print_json",
@@ -505,8 +507,38 @@ def add_completion_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_json_answers: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar(
+    "json_answers", default=None
+)
+
+
+@contextmanager
+def json_answers() -> Iterator[list[Any]]:
+    """Within this block (in this thread or task), what :func:`print_json` and :func:`fail`
+    with ``as_json`` would print is appended to the list yielded, as the JSON value itself,
+    instead: a front end that answers with a command's ``--json`` (the web API) takes the
+    value without printing and reading back the text.
+
+    >>> with json_answers() as answers:
+    ...     print_json({"a": 1})
+    >>> answers
+    [{'a': 1}]
+    """
+    answers: list[Any] = []
+    token = _json_answers.set(answers)
+    try:
+        yield answers
+    finally:
+        _json_answers.reset(token)
+
+
 def print_json(data: Any) -> None:
-    """``data`` (a result's ``to_dict()``) as indented JSON on stdout."""
+    """``data`` (a result's ``to_dict()``) as indented JSON on stdout (or to the
+    :func:`json_answers` being collected)."""
+    collected = _json_answers.get()
+    if collected is not None:
+        collected.append(json.loads(json.dumps(data)))  # exactly what the text would read as
+        return
     print(json.dumps(data, indent=2))
 
 
@@ -519,7 +551,11 @@ def fail(prog: str, message: str, *, as_json: bool) -> int:
     """
     line = " ".join(message.split("\n"))  # one line, whatever the message held
     if as_json:
-        print(json.dumps({"error": line}))
+        collected = _json_answers.get()
+        if collected is not None:
+            collected.append({"error": line})
+        else:
+            print(json.dumps({"error": line}))
     else:
         print(f"{prog}: error: {line}", file=sys.stderr)
     return EXIT_USAGE

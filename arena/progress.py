@@ -27,22 +27,43 @@ demo: 4/4 deals (100%), 12 s elapsed
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import IO, Any
 
 from arena.text import plural
 
-__all__ = ["DELAY", "EVERY", "Progress", "progress"]
+__all__ = ["DELAY", "EVERY", "Progress", "progress", "silenced"]
 
 DELAY = 2.0
 """Seconds of work before any progress is shown: quicker work prints nothing."""
 
 EVERY = 30.0
 """The longest gap, in seconds, between two plain progress lines."""
+
+
+_silenced: contextvars.ContextVar[bool] = contextvars.ContextVar("silenced", default=False)
+
+
+@contextmanager
+def silenced() -> Iterator[None]:
+    """No progress is shown for work started within this block, in this thread or task: a
+    server answering a request (the web API runs the commands) has no terminal to show it on.
+
+    >>> with silenced():
+    ...     progress(10, desc="quiet", unit="step").enabled
+    False
+    """
+    token = _silenced.set(True)
+    try:
+        yield
+    finally:
+        _silenced.reset(token)
 
 
 def _interactive(file: IO[str]) -> bool:
@@ -96,14 +117,14 @@ class Progress:
         self.total = total
         self.desc = desc
         self.unit = unit
-        self.enabled = enabled
+        self.enabled = enabled and not _silenced.get()
         self.done = initial
         self._file = file if file is not None else sys.stderr
         self._clock = clock
         self._started = clock()
         self._start_count = initial
         self._bar: Any = None
-        self._tqdm = _tqdm() if enabled and _interactive(self._file) else None
+        self._tqdm = _tqdm() if self.enabled and _interactive(self._file) else None
         self._shown = False
         self._last_line = self._started
         self._last_tenth = -1

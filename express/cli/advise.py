@@ -17,11 +17,10 @@ train count as seen without being repeated.
 from __future__ import annotations
 
 import argparse
-import json
 import textwrap
 from typing import Any
 
-from arena.cli import add_command, whole_number_to, with_examples
+from arena.cli import add_command, print_json, whole_number_to, with_examples
 from express.advise import advise
 from express.cli.trains import add_json_option, output
 from express.cli.values import integer, seconds, seed
@@ -84,7 +83,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
         options["worlds"] = args.worlds
     advice = advise(view, **options)
     if args.json:
-        return output(json.dumps(advice.to_dict(), indent=2))
+        print_json(advice.to_dict())
+        return 0
     hand = ",".join(str(card) for card in view.hand)
     return output(
         f"{position_text(view)}\nhand: {hand}\n{advice}\n"

@@ -37,6 +37,7 @@ from arena.cli import (
     add_command,
     add_executor_options,
     parse_bot_list,
+    print_json,
     run_tournament,
     seat_labels,
 )
@@ -141,7 +142,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     data: dict[str, Any] = {"players": labels, "seed": args.seed} | game.to_dict()
     if args.hindsight:
         data["hindsight"] = [h.to_dict() for h in hindsight(game)]
-    return output(json.dumps(data, indent=2))
+    print_json(data)
+    return 0
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -206,7 +208,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         data["order"] = [str(card) for card in order]
         data["caboose"] = None if game.caboose is None else game.caboose.name
         data["score"] = score.to_dict()
-        return output(json.dumps(data, indent=2))
+        print_json(data)
+        return 0
     caboose = "no caboose" if game.caboose is None else f"caboose {game.caboose.name}"
     used = order[: game.hand_size + game.players * game.rounds]
     lines = [

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from arena.cli import add_command
+from arena.cli import add_command, print_json
 from arena.text import plural
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import COMMENT, DECK, Card, deck_for, format_deck, load_deck, parse_deck
@@ -165,7 +165,8 @@ def cmd_best(args: argparse.Namespace) -> int:
         progress=True,
     )
     if args.json:
-        return output(json.dumps(result.to_dict(), indent=2))
+        print_json(result.to_dict())
+        return 0
     return output(best_text(result, source, not args.no_bonus))
 
 
@@ -227,13 +228,15 @@ def score_text(game: GameScore) -> str:
 def cmd_score(args: argparse.Namespace) -> int:
     game = _score(args)
     if args.json:
-        return output(json.dumps(game.to_dict(), indent=2))
+        print_json(game.to_dict())
+        return 0
     return output(score_text(game))
 
 
 def cmd_cabooses(args: argparse.Namespace) -> int:
     if args.json:
-        return output(json.dumps([c.to_dict() for c in CABOOSES], indent=2))
+        print_json([c.to_dict() for c in CABOOSES])
+        return 0
     return output(
         "\n".join(f"{c.name:<18}{c.points:>3}  {c.kind.value:<9}{c.condition}" for c in CABOOSES)
     )

@@ -262,7 +262,7 @@ def _interrupt(*args: object, **options: object) -> None:
 @pytest.mark.parametrize(
     ("prog", "target", "argv"),
     [
-        ("packing", "packing.cli.answers.best_truck", ["best", "--roll", "3,2,3,0,1"]),
+        ("packing", "packing.cli.answers.ranking", ["best", "--roll", "3,2,3,0,1"]),
         ("express", "express.cli.trains.best_train", ["best", "--length", "3"]),
     ],
 )
