@@ -25,8 +25,8 @@ from arena.text import plural
 from packing.errors import PackingError
 from packing.model import Cargo, LoadPlan, Truck
 from packing.odds import ROLLS, roll_counts
-from packing.queries import expected_penalty, rank_trucks
-from packing.table import OptimalTable
+from packing.queries import best_truck, expected_penalty, rank_trucks
+from packing.table import OptimalTable, find_table
 
 
 def roll_weights(table: OptimalTable) -> npt.NDArray[np.int64]:
@@ -320,23 +320,42 @@ def ranking(
     deck: Sequence[Truck],
     *,
     plans: Sequence[LoadPlan] | None = None,
+    top: int | None = None,
+    solve_best: bool = False,
+    time_limit: float | None = None,
     progress: bool = False,
 ) -> Ranking:
     """``deck`` ranked for ``cargo`` (from the deck's table when there is one), or, given the
     ``plans`` of :func:`packing.best_truck`, those plans ranked with the first as the best.
+
+    ``solve_best`` also gives the best truck's optimal plan (``best``): with the deck's table
+    and no ``time_limit`` the ranking is the table's and only that plan is solved (what
+    ``packing best`` shows); otherwise the ``top`` trucks are solved (:func:`packing.best_truck`,
+    ``time_limit`` for each) and ranked by their plans. ``top`` keeps the best ``top`` trucks.
     ``progress`` shows the trucks solved, without a table, on stderr (:mod:`arena.progress`).
 
     >>> from packing import SAMPLE_DECK
     >>> r = ranking(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK)
     >>> r.entries[0].truck.name, r.entries[0].penalty, float(r.blind_draw)
     ('S15', 1, 13.2)
+    >>> ranking(Cargo.from_roll([3, 2, 3, 0, 1]), SAMPLE_DECK, top=2, solve_best=True).best.penalty
+    1
     """
+    best: LoadPlan | None = None
+    if plans is None and solve_best:
+        table = find_table(deck) if deck else None
+        ranked = table.rank(cargo) if table is not None and time_limit is None else None
+        if ranked is None:
+            plans = best_truck(cargo, deck, top=top, time_limit=time_limit, progress=progress)
+        else:
+            entries = tuple(RankedTruck(t, p) for t, p in ranked[:top])
+            best = best_truck(cargo, deck, top=1)[0]  # the table's best, solved and checked
     if plans is not None:
         entries = tuple(RankedTruck(p.truck, p.penalty, p.optimal) for p in plans)
         best = plans[0] if plans else None
-    else:
-        entries = tuple(RankedTruck(t, p) for t, p in rank_trucks(cargo, deck, progress=progress))
-        best = None
+    elif best is None:
+        ranked_all = rank_trucks(cargo, deck, progress=progress)
+        entries = tuple(RankedTruck(t, p) for t, p in ranked_all[:top])
     return Ranking(cargo, entries, expected_penalty(cargo, deck, progress=progress), best)
 
 

@@ -51,9 +51,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_best(args: argparse.Namespace) -> int:
     cargo, deck = cargo_of(args), deck_of(args)
-    found = best_truck(cargo, deck, top=args.top, time_limit=args.time_limit, progress=True)
-    plans = [verify(p) for p in found]
-    result = ranking(cargo, deck, plans=plans, progress=True)
+    result = ranking(
+        cargo, deck, top=args.top, solve_best=True, time_limit=args.time_limit, progress=True
+    )
+    best = verify(result.best) if result.best is not None else None
     if args.json:
         print_json(result.to_dict())
         return 0
@@ -62,8 +63,9 @@ def cmd_best(args: argparse.Namespace) -> int:
     blind = result.blind_draw
     print(f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})")
     print()
-    print("best load plan:")
-    print(plans[0].render())
+    if best is not None:
+        print("best load plan:")
+        print(best.render())
     return 0
 
 
