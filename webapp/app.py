@@ -8,18 +8,20 @@ both come with the ``web`` extra.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import arena
-from webapp import api, practice_api
+from webapp import api, designer, practice_api, progress_api
 from webapp.errors import WebError
 from webapp.store import Store
 from webapp.work import Runner
@@ -83,6 +85,8 @@ def create_app(
     app.state.runner = runner
     app.include_router(api.router)
     app.include_router(practice_api.router)
+    app.include_router(progress_api.router)
+    app.include_router(designer.router)
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, error: WebError) -> JSONResponse:
@@ -106,16 +110,7 @@ def create_app(
         ]
         return JSONResponse({"error": "; ".join(problems) or "invalid request"}, 422)
 
-    @app.middleware("http")
-    async def headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        for name, value in _HEADERS.items():
-            response.headers.setdefault(name, value)
-        if request.url.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
+    app.add_middleware(_Headers)
 
     @app.get("/", include_in_schema=False)
     async def front_page() -> FileResponse:
@@ -125,6 +120,32 @@ def create_app(
         _page_route(app, page)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+class _Headers:
+    """Adds :data:`_HEADERS` to every answer (and ``Cache-Control: no-store`` to the API's): a
+    plain ASGI middleware, which costs a dictionary update where an ``@app.middleware("http")``
+    one runs each request through another task and stream."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = scope["path"].startswith("/api/")
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in _HEADERS.items():
+                    headers.setdefault(name, value)
+                if api:
+                    headers.setdefault("Cache-Control", "no-store")
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 def _page_route(app: FastAPI, page: str) -> None:

@@ -91,8 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
 def _listen(host: str, port: int) -> socket.socket:
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP by name: asyncio turns Nagle's algorithm off only on sockets that say so,
+        # and with it on, each answer's body waits for the client's delayed ACK (40 ms).
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
@@ -108,28 +111,31 @@ def _listen(host: str, port: int) -> socket.socket:
 def serve(args: argparse.Namespace) -> int:
     from arena.extras import import_extra
 
-    uvicorn = import_extra("uvicorn", "web")
-    import_extra("fastapi", "web")
-    from webapp.app import create_app
-    from webapp.store import Store
-
-    store = Store.default() if args.data is None else Store.at_folder(Path(args.data))
-    sock = _listen(args.host, args.port)
-    port = sock.getsockname()[1]
-    shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"tabletop-web: serving on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
-    print(f"tabletop-web: keeping games and decks in {store.path}", flush=True)
-    if not _is_loopback(args.host):
-        print(
-            f"tabletop-web: warning: listening on {args.host}: anyone on your network can use "
-            "this server",
-            file=sys.stderr,
-            flush=True,
-        )
-    config = uvicorn.Config(create_app(store=store), log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
+    sock = _listen(args.host, args.port)  # a bad address or a taken port first: plain input
     try:
-        server.run(sockets=[sock])
+        uvicorn = import_extra("uvicorn", "web")
+        import_extra("fastapi", "web")
+        from webapp.app import create_app
+        from webapp.store import Store
+
+        store = Store.default() if args.data is None else Store.at_folder(Path(args.data))
+        port = sock.getsockname()[1]
+        shown = f"[{args.host}]" if ":" in args.host else args.host
+        print(f"tabletop-web: serving on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
+        print(f"tabletop-web: keeping games and decks in {store.path}", flush=True)
+        if not _is_loopback(args.host):
+            print(
+                f"tabletop-web: warning: listening on {args.host}: anyone on your network can "
+                "use this server",
+                file=sys.stderr,
+                flush=True,
+            )
+        # log_config=None: uvicorn's own logging set-up would close every handler the process
+        # already has (logging.config.dictConfig); its warnings still reach stderr.
+        config = uvicorn.Config(
+            create_app(store=store), log_level="warning", log_config=None, lifespan="on"
+        )
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
     return 0

@@ -25,20 +25,19 @@ This module needs no extra: the server (:mod:`webapp.app`) and the tests call it
 from __future__ import annotations
 
 import argparse
-import contextvars
-import io
 import json
 import math
 import os
-import sys
 import tempfile
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Literal
+
+from arena.cli import json_answers
+from arena.progress import silenced
 
 __all__ = [
     "COMMANDS",
@@ -293,67 +292,6 @@ def argv_for(
 # --- running the command with its output captured -----------------------------------------------
 
 
-_captured: contextvars.ContextVar[io.StringIO | None] = contextvars.ContextVar(
-    "captured", default=None
-)
-_install_lock = threading.Lock()
-
-
-class _Routed(io.TextIOBase):
-    """A standard stream that writes to the running answer's buffer, where one is being
-    captured in this thread, and to the stream it replaced everywhere else: answers running in
-    several threads at once each get their own output."""
-
-    def __init__(self, fallback: TextIO, own: bool) -> None:
-        self.fallback = fallback
-        self.own = own  # stdout is captured; stderr (progress lines) is dropped while answering
-
-    def _target(self) -> TextIO | None:
-        buffer = _captured.get()
-        if buffer is None:
-            return self.fallback
-        return buffer if self.own else None
-
-    def write(self, text: str) -> int:
-        target = self._target()
-        if target is not None:
-            target.write(text)
-        return len(text)
-
-    def flush(self) -> None:
-        target = self._target()
-        if target is not None:
-            target.flush()
-
-    def isatty(self) -> bool:
-        target = self._target()
-        return target is not None and target is self.fallback and self.fallback.isatty()
-
-    def writable(self) -> bool:
-        return True
-
-
-def _route_streams() -> None:
-    """Make ``sys.stdout`` and ``sys.stderr`` routed streams (once per stream object: a test
-    runner that swaps the streams gets them routed again)."""
-    with _install_lock:
-        if not isinstance(sys.stdout, _Routed):
-            sys.stdout = _Routed(sys.stdout, own=True)
-        if not isinstance(sys.stderr, _Routed):
-            sys.stderr = _Routed(sys.stderr, own=False)
-
-
-@contextmanager
-def _capture() -> Iterator[io.StringIO]:
-    _route_streams()
-    buffer = io.StringIO()
-    token = _captured.set(buffer)
-    try:
-        yield buffer
-    finally:
-        _captured.reset(token)
-
-
 @contextmanager
 def _file_fields(body: object) -> Iterator[tuple[dict[str, str], str | None]]:
     """The file fields' texts written to a private folder: each field's path, and the folder's
@@ -387,12 +325,13 @@ def answer(game: str, command: str, body: object) -> Answer:
         except FieldError as error:
             status = UNPROCESSABLE if isinstance(body, dict) else BAD_REQUEST
             return Answer(status, {"error": str(error)})
-        with _capture() as buffer:
+        # The command's --json value is taken as it is printed (arena.cli.json_answers); a
+        # server has no terminal to show long work's progress on.
+        with silenced(), json_answers() as printed:
             exit_status = _main(game)(argv, parser=_parser(game))
-        text = buffer.getvalue()
+    data = printed[-1] if printed else None
     if folder is not None:
-        text = text.replace(folder, "")
-    data = _printed(text)
+        data = _without(folder, data)
     if exit_status == 0 and not (isinstance(data, dict) and "error" in data):
         return Answer(OK, data)
     if not (isinstance(data, dict) and "error" in data):  # pragma: no cover - --json says why
@@ -400,12 +339,15 @@ def answer(game: str, command: str, body: object) -> Answer:
     return Answer(UNPROCESSABLE, data)
 
 
-def _printed(text: str) -> Any:
-    """The JSON value a command printed under ``--json`` (an object; a list for ``cabooses``)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:  # pragma: no cover - every --json answer is one JSON value
-        return {"error": f"the command printed no JSON: {text[:200]!r}"}
+def _without(folder: str, value: Any) -> Any:
+    """``value`` with the private folder's name taken out of every string in it."""
+    if isinstance(value, str):
+        return value.replace(folder, "")
+    if isinstance(value, list):
+        return [_without(folder, item) for item in value]
+    if isinstance(value, dict):
+        return {key: _without(folder, item) for key, item in value.items()}
+    return value
 
 
 def command_help(game: str, command: str) -> str:

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-__all__ = ["BadRequest", "Busy", "NotFound", "NotJson", "OverTime", "TooLarge", "WebError"]
+__all__ = [
+    "BadRequest",
+    "Busy",
+    "NotFound",
+    "NotJson",
+    "OverTime",
+    "Stopped",
+    "TooLarge",
+    "WebError",
+]
 
 
 class WebError(Exception):
@@ -47,6 +56,19 @@ class Busy(WebError):
         super().__init__(
             f"the server is busy with {slots} long answer{'s' if slots != 1 else ''}: "
             "try again in a moment"
+        )
+
+
+class Stopped(WebError):
+    """A long answer's process ended without answering (the system stopped it, e.g. out of
+    memory): a smaller question answers."""
+
+    status = 422
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the answer's process stopped before it answered (out of memory?): ask a smaller "
+            "question"
         )
 
 

@@ -11,7 +11,10 @@ than queued, so a burst of them never makes the server hang, and cheap requests 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -19,7 +22,7 @@ from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from webapp.errors import Busy, OverTime
+from webapp.errors import Busy, OverTime, Stopped
 
 __all__ = ["Runner"]
 
@@ -38,7 +41,26 @@ def _context() -> Any:
     return context
 
 
-def _child(connection: Connection, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+#: The environment variables a worker takes from the server as they are when it starts (the
+#: process that forks workers was started once, with the environment of that moment).
+FOLLOWED = ("PACKING_TABLE_DIR", "TABLETOP_WEB_DATA")
+
+
+def _child(
+    connection: Connection,
+    function: Callable[..., Any],
+    args: tuple[Any, ...],
+    environment: dict[str, str | None],
+) -> None:
+    for name, value in environment.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    if hasattr(os, "setsid"):
+        # A group of its own: stopping the answer stops the processes it started too (a deck's
+        # table is built by a pool of workers).
+        os.setsid()
     try:
         result = function(*args)
     except BaseException as error:  # noqa: BLE001 - everything goes back to the server, as data
@@ -52,7 +74,7 @@ def _child(connection: Connection, function: Callable[..., Any], args: tuple[Any
 class Runner:
     """Runs answers off the event loop: :meth:`cheap` in threads, :meth:`heavy` in processes."""
 
-    def __init__(self, *, threads: int = 8, heavy_at_once: int = 2) -> None:
+    def __init__(self, *, threads: int = 4, heavy_at_once: int = 2) -> None:
         if heavy_at_once < 1 or threads < 1:
             raise ValueError("a runner needs at least one thread and one process slot")
         self.heavy_at_once = heavy_at_once
@@ -96,7 +118,9 @@ class Runner:
 
     def _in_process(self, function: Callable[..., R], args: tuple[Any, ...], seconds: float) -> R:
         receiver, sender = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_child, args=(sender, function, args), daemon=True)
+        # Not a daemon: a daemon may start no processes, and a table build starts a pool.
+        environment = {name: os.environ.get(name) for name in FOLLOWED}
+        process = self._context.Process(target=_child, args=(sender, function, args, environment))
         process.start()
         sender.close()
         try:
@@ -104,12 +128,10 @@ class Runner:
                 raise OverTime(seconds)
             try:
                 kind, value = receiver.recv()
-            except EOFError:  # the process died without an answer (killed, out of memory)
-                raise OverTime(seconds) from None
+            except EOFError:  # the process ended without an answer (killed, out of memory)
+                raise Stopped() from None
         finally:
-            if process.is_alive():
-                process.kill()
-            process.join()
+            _stop(process)
             receiver.close()
         if kind == "raised":
             raise RuntimeError(value)
@@ -121,6 +143,16 @@ class Runner:
         process = self._context.Process(target=_nothing, daemon=True)
         process.start()
         process.join()
+
+
+def _stop(process: Any) -> None:
+    """End ``process`` and every process it started (its group), and reap it."""
+    if process.pid is not None and hasattr(os, "killpg"):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    if process.is_alive():
+        process.kill()
+    process.join()
 
 
 def _nothing() -> None:

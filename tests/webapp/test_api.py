@@ -172,6 +172,25 @@ def test_a_deck_file_field_takes_the_files_text(
     assert without_times(response.json()) == without_times(printed)
 
 
+def test_a_new_decks_statistics_build_its_table(
+    client: TestClient,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An expensive answer (in a process of its own, which starts a pool to build the table)
+    is the command's too."""
+    monkeypatch.setenv("PACKING_TABLE_DIR", str(tmp_path / "tables"))
+    monkeypatch.chdir(tmp_path)
+    deck = "A height 2\n###\n###\n\nB height 1\n#####\n"
+    response = client.post("/api/packing/stats", json={"deck": deck, "roll": "1,1,0,0,0"})
+    assert response.status_code == 200, response.text
+    assert list((tmp_path / "tables").glob("table-*.npz"))  # built where the server says
+    Path("deck").write_text(deck, encoding="utf-8")
+    _, printed = cli_json(capsys, "packing", ["stats", "--deck", "deck", "--roll", "1,1,0,0,0"])
+    assert without_times(response.json()) == without_times(printed)
+
+
 def test_the_server_opens_no_path_a_request_names(client: TestClient) -> None:
     for field, game, command, base in (
         ("deck", "packing", "best", {"roll": "3,2,3,0,1"}),

@@ -30,6 +30,7 @@ def test_bad_options_are_one_line_and_status_2(capsys: pytest.CaptureFixture[str
         assert err.count("\n") == 1 and quoted in err and err.startswith("tabletop-web: error:")
 
 
+@pytest.mark.extra("web")
 def test_a_port_in_use_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -44,6 +45,7 @@ def test_the_help_is_complete() -> None:
     assert help_problems(build_parser()) == []
 
 
+@pytest.mark.extra("web")
 def test_it_prints_the_address_and_warns_when_shared(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -61,6 +63,7 @@ def test_it_prints_the_address_and_warns_when_shared(
     assert len(served) == 2
 
 
+@pytest.mark.extra("web")
 def test_python_m_webapp_serves_until_ctrl_c(tmp_path: Path) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "webapp", "--port", "0", "--data", str(tmp_path)],
