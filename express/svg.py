@@ -79,9 +79,7 @@ def _car(page: Svg, car: Car, x: float, y: float, *, dark: bool = False) -> None
     )
 
 
-def _card(
-    page: Svg, play: Play, x: float, y: float, number: int, *, hidden: bool = False
-) -> None:
+def _card(page: Svg, play: Play, x: float, y: float, number: int, *, hidden: bool = False) -> None:
     """A card at (x, y): face up its two cars on a white card, face down a card back.
     ``hidden``: a face-down card whose identity the viewer does not know (another player's):
     the picture names no card."""
@@ -188,9 +186,7 @@ def card_svg(card: Card) -> str:
     return str(page)
 
 
-def train_svg(
-    train: Train, *, title: str | None = None, hidden: Iterable[int] = ()
-) -> str:
+def train_svg(train: Train, *, title: str | None = None, hidden: Iterable[int] = ()) -> str:
     """The train as an SVG document, with its value and longest run written above it.
 
     ``hidden``: the indices of face-down plays the viewer does not know (another player's
