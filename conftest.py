@@ -39,6 +39,8 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "webapp/app.py": ("web",),
     "webapp/api.py": ("web",),
     "webapp/practice_api.py": ("web",),
+    "webapp/progress_api.py": ("web",),
+    "webapp/designer.py": ("web",),
     # Test modules that import an extra at the top.
     "tests/arena/toy_openspiel.py": ("openspiel",),
     "tests/arena/test_openspiel.py": ("openspiel",),
@@ -51,6 +53,9 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "tests/arena/test_pettingzoo.py": ("rl",),
     "tests/packing/test_pettingzoo.py": ("rl",),
     "tests/express/test_pettingzoo.py": ("rl",),
+    # The browser tests serve the app with uvicorn (and need Playwright and Chromium besides).
+    "tests/webapp/browser.py": ("web",),
+    "tests/webapp/test_browser.py": ("web",),
 }
 
 #: The doctests (by the name pytest gives them, the object's dotted name) that need an extra.

@@ -1,6 +1,6 @@
 """The arrows of docs/ARCHITECTURE.md, read from the source: a wrong-way import fails here.
 
-Every ``import`` in arena/, packing/, express/ and benchmarks/ is read with :mod:`ast` (at
+Every ``import`` in arena/, packing/, express/, webapp/ and benchmarks/ is read with :mod:`ast` (at
 module level and inside functions; an ``if TYPE_CHECKING:`` block never runs, so it does not
 count as an import at run time) and checked against these rules:
 
@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("arena", "packing", "express", "benchmarks")
+PACKAGES = ("arena", "packing", "express", "webapp", "benchmarks")
 
 #: Each optional extra's top-level modules, and the extra that brings them (pyproject's
 #: [project.optional-dependencies]).
@@ -42,6 +42,9 @@ EXTRA_MODULES: Mapping[str, str] = {
     "tqdm": "progress",
     "pettingzoo": "rl",
     "gymnasium": "rl",
+    "fastapi": "web",
+    "starlette": "web",
+    "uvicorn": "web",
 }
 
 #: The modules that exist for an extra, and the extras each may import at module level: a user
@@ -56,6 +59,12 @@ FOR_EXTRA: Mapping[str, frozenset[str]] = {
     "express.pettingzoo": frozenset({"rl"}),
     "packing.plot": frozenset({"plot"}),
     "packing.designplot": frozenset({"plot"}),
+    # The web companion's server modules (the routers and the application).
+    "webapp.app": frozenset({"web"}),
+    "webapp.api": frozenset({"web"}),
+    "webapp.practice_api": frozenset({"web"}),
+    "webapp.designer": frozenset({"web"}),
+    "webapp.progress_api": frozenset({"web"}),
 }
 
 #: Each game's layers, lowest first: a module imports only modules of its own layer or below
@@ -152,7 +161,13 @@ CLI_MODULES = (
     "express.cli",
     "express.cli_games",
     "express.__main__",
+    "webapp.cli",
+    "webapp.__main__",
 )
+
+#: Front ends that run a game's command line itself: the web API answers exactly what a command
+#: prints with --json by running that command (one contract, so no rule is written twice).
+FRONT_ENDS = ("webapp.contract",)
 
 
 @dataclass(frozen=True)
@@ -250,6 +265,18 @@ def _top(name: str) -> str:
     return name.partition(".")[0]
 
 
+def nothing_imports_the_web_app(tree: Mapping[str, list[Import]]) -> list[str]:
+    """The web companion is the top floor: no library package imports it (the benchmarks,
+    beside it on that floor, may)."""
+    return [
+        f"{found}: {_top(found.importer)} must not import the web app"
+        for imports in tree.values()
+        for found in imports
+        if _top(found.target) == "webapp"
+        and _top(found.importer) in ("arena", "packing", "express")
+    ]
+
+
 def games_apart(tree: Mapping[str, list[Import]]) -> list[str]:
     """``arena`` imports neither game; the two games never import each other."""
     forbidden = {"arena": ("packing", "express"), "packing": ("express",), "express": ("packing",)}
@@ -342,17 +369,24 @@ def _is_cli(module: str) -> bool:
 
 
 def no_library_imports_a_cli(tree: Mapping[str, list[Import]]) -> list[str]:
-    """Only command-line modules import command-line modules."""
+    """Only command-line modules (and the front ends that run them) import command-line
+    modules."""
     return [
         f"{found}: a library module must not import a CLI module"
         for module, imports in tree.items()
-        if not _is_cli(module)
+        if not _is_cli(module) and module not in FRONT_ENDS
         for found in imports
         if _is_cli(found.target)
     ]
 
 
-RULES = (games_apart, extras_at_module_level, layers_point_down, no_library_imports_a_cli)
+RULES = (
+    games_apart,
+    nothing_imports_the_web_app,
+    extras_at_module_level,
+    layers_point_down,
+    no_library_imports_a_cli,
+)
 
 
 @pytest.fixture(scope="module")
@@ -407,6 +441,9 @@ CLEAN = {
     "packing/cli.py": "from packing.game import Game\n",
     "express/__init__.py": "",
     "express/cards.py": "",
+    "webapp/__init__.py": "",
+    "webapp/contract.py": "def answer():\n    from packing.cli import main\n",
+    "webapp/app.py": "import fastapi\nfrom webapp import contract\n",
 }
 
 
@@ -472,6 +509,13 @@ def test_the_checker_passes_a_clean_tree(tmp_path: Path) -> None:
             no_library_imports_a_cli,
             "must not import a CLI module",
         ),
+        (
+            "packing/game.py",
+            "def f():\n    import webapp.contract\n",
+            nothing_imports_the_web_app,
+            "packing must not import the web app",
+        ),
+        ("webapp/store.py", "import uvicorn\n", extras_at_module_level, "the web extra"),
     ],
 )
 def test_the_checker_fails_a_wrong_way_import(

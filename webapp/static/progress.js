@@ -1,0 +1,37 @@
+// Progress: the server's summary numbers and charts (/api/progress), drawn as it sends them.
+import { get, el, picture, showError, header, number } from "/static/common.js";
+
+header();
+
+const $ = (id) => document.getElementById(id);
+
+function numbers(box, pairs) {
+  box.replaceChildren(...pairs.flatMap(([name, value]) => [el("dt", { text: name }), el("dd", { text: value })]));
+}
+
+const or = (value, digits, unit = "") => (value === null || value === undefined ? "—" : `${number(value, digits)}${unit}`);
+
+async function load() {
+  try {
+    const { trainer, practice } = await get("/api/progress");
+    numbers($("trainer-summary"), [
+      ["answers", String(trainer.count)],
+      ["mean points lost", or(trainer.mean_loss, 3)],
+      ["mean time", or(trainer.mean_seconds, 2, " s")],
+    ]);
+    $("trainer-loss").replaceChildren(picture(trainer.loss_svg, "chart: points lost per trainer answer, oldest first"));
+    $("trainer-seconds").replaceChildren(picture(trainer.seconds_svg, "chart: seconds per trainer answer, oldest first"));
+    numbers($("practice-summary"), [
+      ["games", String(practice.games)],
+      ["graded decisions", String(practice.decisions)],
+      ["mean points lost per decision", or(practice.mean_loss, 3)],
+    ]);
+    $("practice-loss").replaceChildren(picture(practice.loss_svg, "chart: mean points lost per decision in each practice game, oldest first"));
+    $("loading").textContent = "";
+  } catch (error) {
+    $("loading").textContent = "";
+    showError($("error"), error);
+  }
+}
+
+load();
