@@ -31,6 +31,13 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow"
 
+# The README's phone screenshots of the web companion (docs/images/), taken by its browser tests
+# in the system's Chromium (apt-get install chromium).
+.PHONY: screenshots
+screenshots: $(STAMP)
+	WEB_SCREENSHOTS=1 $(PY) -m pytest -n0 -p no:cacheprovider tests/webapp/test_browser.py \
+		-k "grab_helper_agrees or advisor"
+
 $(DEV_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,dev]'
 	touch $(DEV_STAMP)
