@@ -52,6 +52,7 @@ import signal
 import sys
 import tempfile
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
@@ -243,8 +244,24 @@ def seconds(text: str) -> float:
 # --- the arguments ---------------------------------------------------------------------------
 
 
+_options_of: weakref.WeakKeyDictionary[
+    argparse.ArgumentParser, tuple[int, tuple[set[str], set[str]]]
+] = weakref.WeakKeyDictionary()
+
+
 def _options(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
-    """Every option string of ``parser`` and its subcommands, and those that take one value."""
+    """Every option string of ``parser`` and its subcommands, and those that take one value
+    (worked out once per parser, while it keeps its actions: a server parses every request
+    with one parser)."""
+    known = _options_of.get(parser)
+    if known is not None and known[0] == len(parser._actions):
+        return known[1]
+    found = _walk_options(parser)
+    _options_of[parser] = (len(parser._actions), found)
+    return found
+
+
+def _walk_options(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
     takes_value: set[str] = set()
     options: set[str] = set()
     parsers = [parser]

@@ -149,6 +149,7 @@ class Truck:
     cells: tuple[Cell, ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
     _longest_run: int = field(init=False, repr=False, compare=False)
+    _text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.mask, (str, bytes)) or not isinstance(self.mask, Iterable):
@@ -176,6 +177,10 @@ class Truck:
             )
         # Accept any nested sequence of truthy values, store tuples of bools (hashable).
         object.__setattr__(self, "mask", tuple(tuple(bool(c) for c in row) for row in rows))
+        # The mask's text is written by every answer that names the truck (a deck's ranking
+        # names 30): worked out once.
+        text = "/".join("".join("#" if ok else "." for ok in row) for row in self.mask)
+        object.__setattr__(self, "_text", text)
         if not self.mask or not self.mask[0]:
             raise ParseError(f"invalid truck mask {self.mask!r}: it has no rows")
         if any(len(row) != len(self.mask[0]) for row in self.mask):
@@ -234,7 +239,7 @@ class Truck:
         return cls(mask, height, name)
 
     def __str__(self) -> str:
-        return "/".join("".join("#" if ok else "." for ok in row) for row in self.mask)
+        return self._text
 
     def __repr__(self) -> str:
         name = f", name={self.name!r}" if self.name else ""

@@ -23,12 +23,14 @@ from packing.model import Cargo, LoadPlan, Truck
 from packing.odds import roll_outcomes
 from packing.rules import penalty_floor
 from packing.solver import solve
-from packing.table import OptimalTable, TableError, find_table
+from packing.table import OptimalTable, TableError, find_table, table_holding
 from packing.verify import verify
 
 
 def _table(trucks: Sequence[Truck], use_table: bool) -> OptimalTable | None:
-    return find_table(trucks) if use_table and trucks else None
+    if not use_table or not trucks:
+        return None
+    return find_table(trucks) or table_holding(trucks)
 
 
 def best_truck(

@@ -30,7 +30,7 @@ from packing.table.files import (
     user_table_dir,
 )
 from packing.table.optimal import OptimalTable
-from packing.table.registry import find_table, forget_tables, register
+from packing.table.registry import find_table, forget_tables, register, table_holding
 from packing.table.store import TableBuild, build_table_file, checkpoint_for, ensure_table
 
 __all__ = [
@@ -55,5 +55,6 @@ __all__ = [
     "register",
     "solve_column",
     "table_filename",
+    "table_holding",
     "user_table_dir",
 ]

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from packing import (
     SAMPLE_DECK,
     Cargo,
+    Truck,
     best_truck,
     expected_penalty,
     rank_trucks,
@@ -30,6 +31,7 @@ from packing.table import (
     find_table,
     forget_tables,
     table_filename,
+    table_holding,
 )
 from tests.decks import SMALL_DECK
 from tests.packing.strategies import rolls
@@ -198,3 +200,17 @@ def test_cargo_that_no_roll_gives_is_solved_instead(shipped: OptimalTable) -> No
         shipped.penalty(cargo, 0)
     assert rank_trucks(cargo, SAMPLE_DECK) == rank_trucks(cargo, SAMPLE_DECK, use_table=False)
     assert len(roll_counts()) == 900
+
+
+def test_a_part_of_a_deck_is_read_from_the_decks_table() -> None:
+    """The trucks a grab asks about (some revealed, the pile) are part of the sample deck: their
+    table is cut from the deck's, and every entry is what a fresh, verified solve gives."""
+    part = (SAMPLE_DECK[17], SAMPLE_DECK[2], SAMPLE_DECK[29])
+    table = table_holding(part)
+    assert table is not None and table.deck == part
+    for cargo in (Cargo.from_roll([3, 2, 3, 0, 1]), Cargo.from_roll([1, 0, 1, 0, 2])):
+        for j, truck in enumerate(part):
+            assert table.penalty(cargo, j) == verify(solve(cargo, truck)).penalty
+    other = Truck.parse("#####/#####/#####/#####", height=4, name="V1")  # in no table
+    assert table_holding((SAMPLE_DECK[0], other)) is None
+    assert table_holding((SAMPLE_DECK[0], SAMPLE_DECK[0])) is None
