@@ -1,14 +1,15 @@
 """The web companion's server under load, and what it costs over calling the library directly.
 
-``python -m benchmarks web [--clients N] [--requests M] [--seed S] [--time-cap SECONDS]
-[--top K] [--questions Q] [--quick] [--only load overhead]`` (needs the ``web`` extra)
+``python -m benchmarks web [--clients N] [--requests M] [--pace MS] [--seed S]
+[--time-cap SECONDS] [--top K] [--questions Q] [--quick] [--only load paced overhead]`` (needs
+the ``web`` extra)
 
 The real server is started in a subprocess (``python -m webapp --host 127.0.0.1 --port 0 --data
 <a temporary folder>``), on loopback only, and always stopped at the end. Its query endpoints
 are asked about the sample deck: ``POST /api/packing/best`` with a roll drawn from the dice's
 exact distribution (:func:`packing.roll_counts`, seeded), ``POST /api/packing/grab`` with such a
 roll and one to four revealed trucks, and ``POST /api/express/score`` with the final trains of a
-random game (2–5 players, a random caboose). Two sections, in one run:
+random game (2–5 players, a random caboose). Three sections, in one run:
 
 - ``load``: ``--clients`` clients (default 50) each send ``--requests`` requests (default 40)
   over one keep-alive connection, all at once, the endpoints in turn; no request waits for
@@ -17,12 +18,14 @@ random game (2–5 players, a random caboose). Two sections, in one run:
   there must be none). The whole load stops at ``--time-cap`` seconds (default 120) and reports
   what was done. **Target:** best-truck p99 ≤ 50 ms. The server's CPU seconds per request are
   read from ``/proc`` where there is one.
+- ``paced``: the same, but each client sends one request every ``--pace`` ms (default 250, the
+  clients' phases spread over it; a request that waited longer than that goes at once): a load
+  the server can carry, where the latency is the server's own and not the queue's.
 - ``overhead``: ``--questions`` questions per endpoint (default 100) asked three ways, in turn
   for each question: the library called in this process (what the command computes: for
   ``best`` :func:`packing.stats.ranking` with the best plan solved and :func:`packing.verify`,
   as ``packing best`` does, up to the answer's ``to_dict()``), :func:`webapp.contract.answer`
-  (the command line run on the request, its ``--json`` printed and read back: the API's
-  contract), and one HTTP round trip with a single client and no other load. Each question is
+  (the command line run on the request, its ``--json`` value taken: the API's contract), and one HTTP round trip with a single client and no other load. Each question is
   first asked once in this process and once of the server, untimed: ``packing`` memoises the
   plans it solved, so the three are timed with the same warm caches. Medians per request, and
   the median per question of each layer's cost: contract − library, HTTP − contract, and the
@@ -326,12 +329,24 @@ class Tally:
 
 
 async def _client(
-    port: int, questions: list[Question], tally: Tally, deadline: float, start: asyncio.Event
+    port: int,
+    questions: list[Question],
+    tally: Tally,
+    deadline: float,
+    start: asyncio.Event,
+    pace: tuple[float, float] | None,
 ) -> None:
+    """One client asking its ``questions`` in turn on one connection: back to back, or with
+    ``pace`` (a phase and a period, seconds) the k-th at phase + k × period after the start
+    (or at once when the one before took longer)."""
     connection = await Connection.open(port)
     await start.wait()
+    began = time.perf_counter()
     try:
         for k, question in enumerate(questions):
+            if pace is not None:
+                phase, period = pace
+                await asyncio.sleep(max(0.0, began + phase + k * period - time.perf_counter()))
             left = deadline - time.perf_counter()
             if left <= 0:
                 tally.not_sent += len(questions) - k
@@ -360,12 +375,20 @@ async def _client(
         await connection.close()
 
 
-async def _load(port: int, plans: list[list[Question]], cap: float) -> tuple[Tally, float]:
+async def _load(
+    port: int, plans: list[list[Question]], cap: float, period: float
+) -> tuple[Tally, float]:
     tally = Tally()
     start = asyncio.Event()
     opening = 0.2  # every connection open before the first request
     deadline = time.perf_counter() + opening + cap
-    tasks = [asyncio.create_task(_client(port, plan, tally, deadline, start)) for plan in plans]
+    paces = [
+        (period * c / len(plans), period) if period > 0 else None for c in range(len(plans))
+    ]  # the clients' phases spread over one period
+    tasks = [
+        asyncio.create_task(_client(port, plan, tally, deadline, start, pace))
+        for plan, pace in zip(plans, paces)
+    ]
     await asyncio.sleep(opening)
     began = time.perf_counter()
     start.set()
@@ -373,18 +396,26 @@ async def _load(port: int, plans: list[list[Question]], cap: float) -> tuple[Tal
     return tally, time.perf_counter() - began
 
 
-def load_section(args: argparse.Namespace, port: int, pid: int) -> tuple[list[str], bool]:
+def load_section(
+    args: argparse.Namespace, port: int, pid: int, pace_ms: float
+) -> tuple[list[str], bool]:
     questions = Questions(args.seed, args.top)
     plans = [
         [questions.ask(ENDPOINTS[(c + j) % len(ENDPOINTS)]) for j in range(args.requests)]
         for c in range(args.clients)
     ]
     cpu_before, client_before = cpu_seconds(pid), time.process_time()
-    tally, wall = asyncio.run(_load(port, plans, args.time_cap))
+    tally, wall = asyncio.run(_load(port, plans, args.time_cap, pace_ms / 1000))
     server_cpu, client_cpu = cpu_seconds(pid) - cpu_before, time.process_time() - client_before
     done = sum(len(v) for v in tally.latencies.values())
+    how = (
+        f"each every {pace_ms:g} ms ({args.clients * 1000 / pace_ms:,.0f}/s offered)"
+        if pace_ms > 0
+        else "back to back"
+    )
     lines = [
-        f"load: {args.clients} clients x {args.requests} requests, at once, on {HOST} "
+        f"{'paced' if pace_ms > 0 else 'load'}: {args.clients} clients x {args.requests} "
+        f"requests, {how}, on {HOST} "
         f"(cap {args.time_cap:g} s): {done:,} requests in {wall:.2f} s, {done / wall:,.0f}/s"
         + (f"; {tally.cut:,} cut at the cap" if tally.cut else "")
         + (f"; {tally.not_sent:,} not sent" if tally.not_sent else ""),
@@ -545,7 +576,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--quick", action="store_true", help="10 clients x 10 requests, 20 questions (a few s)"
     )
-    parser.add_argument("--only", nargs="+", choices=["load", "overhead"], help="these sections")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=250.0,
+        metavar="MS",
+        help="the paced load: each client sends a request every MS ms (default 250: 50 "
+        "clients offer 200 requests a second, a table's worth of phones many times over)",
+    )
+    parser.add_argument(
+        "--only", nargs="+", choices=["load", "paced", "overhead"], help="these sections"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.clients, args.requests, args.questions = 10, 10, 20
@@ -564,13 +605,13 @@ def main(argv: list[str]) -> int:
     )
     ok = True
     with running_server() as (port, pid):
-        for name in ("load", "overhead"):
+        for name in ("load", "paced", "overhead"):
             if args.only is None or name in args.only:
-                lines, passed = (
-                    load_section(args, port, pid)
-                    if name == "load"
-                    else overhead_section(args, port)
-                )
+                if name == "overhead":
+                    lines, passed = overhead_section(args, port)
+                else:
+                    pace = args.pace if name == "paced" else 0.0
+                    lines, passed = load_section(args, port, pid, pace)
                 print()
                 print("\n".join(lines), flush=True)
                 ok = ok and passed

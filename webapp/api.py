@@ -63,8 +63,12 @@ def _never(body: Mapping[str, Any]) -> bool:
 
 LIMITS: Mapping[tuple[str, str], Limit] = {
     ("packing", "solve"): Limit(20, _variant_truck, "a truck larger than 3×5 or taller than 4"),
-    ("packing", "best"): Limit(30, _given("deck"), "a deck of your own (it has no table)"),
-    ("packing", "grab"): Limit(30, _given("deck"), "a deck of your own (it has no table)"),
+    ("packing", "best"): Limit(
+        30, _given("deck", "cargo"), "a deck of your own or a cargo no roll gives (no table)"
+    ),
+    ("packing", "grab"): Limit(
+        30, _given("deck", "cargo"), "a deck of your own or a cargo no roll gives (no table)"
+    ),
     ("packing", "stats"): Limit(
         120, _given("deck", "samples"), "a deck of your own (its table is built) or samples"
     ),
@@ -147,7 +151,9 @@ def _endpoint(game: str, command: str) -> None:
                 contract.answer, game, command, body, seconds=limit.seconds
             )
         else:
-            answered = await runner(request).cheap(contract.answer, game, command, body)
+            # A cheap answer (a millisecond: read from the table, a score) is computed here, on
+            # the event loop: a thread's hand-over and its fight for the GIL would cost more.
+            answered = contract.answer(game, command, body)
         return JSONResponse(answered.data, status_code=answered.status)
 
     parser_help = contract.command_help(game, command)
@@ -160,7 +166,7 @@ def _endpoint(game: str, command: str) -> None:
         f"the file's text (at most {contract.LARGEST_FILE_TEXT:,} characters).\n\n"
         f"**Limits.** Expensive when: {limit.why}. An expensive answer runs in a process of its "
         f"own, stopped after {limit.seconds:g} s (HTTP 422 then; 503 while every slot for long "
-        "answers is taken)"
+        "answers is taken); a cheap one (a millisecond or so) is answered at once"
         + (
             f"; it gets `time_limit` {limit.time_limit():g} s when it gives none, and may ask "
             "for no more."
