@@ -55,6 +55,9 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "tests/express/test_pettingzoo.py": ("rl",),
     # The browser tests serve the app with uvicorn (and need Playwright and Chromium besides).
     "tests/webapp/browser.py": ("web",),
+    "tests/webapp/test_api.py": ("web",),
+    "tests/webapp/test_docs_web.py": ("web",),
+    "tests/webapp/test_progress_api.py": ("web",),
     "tests/webapp/test_browser.py": ("web",),
 }
 
