@@ -103,8 +103,9 @@ SDIST_VENV := .venv-sdist
 FLOORS_PYTHON ?= $(PYTHON)
 CORE_PYTHON ?= $(PYTHON)
 SDIST_PYTHON ?= $(PYTHON)
-# What the floors install: the core, the runners, and the extras whose floors the run exercises.
-FLOORS_EXTRAS := test-core,plot,progress,tournament,completion,rl
+# What the floors install: the core, the runners, and the extras whose floors the run exercises
+# (with httpx, FastAPI's test client, at the test extra's floor).
+FLOORS_EXTRAS := test-core,plot,progress,tournament,completion,rl,web
 
 # The declared minimum of every direct dependency, pinned by a constraints file generated from
 # pyproject.toml: the suite without its slow tests (what needs an extra not installed here is
@@ -113,11 +114,11 @@ $(FLOORS_VENV)/.installed: pyproject.toml tools/constraints_from_pyproject.py
 	rm -rf $(FLOORS_VENV)
 	$(FLOORS_PYTHON) -m venv $(FLOORS_VENV)
 	$(FLOORS_VENV)/bin/python tools/constraints_from_pyproject.py pyproject.toml > $(FLOORS_VENV)/floors.txt
-	$(FLOORS_VENV)/bin/python -m pip install --quiet -c $(FLOORS_VENV)/floors.txt -e '.[$(FLOORS_EXTRAS)]'
+	$(FLOORS_VENV)/bin/python -m pip install --quiet -c $(FLOORS_VENV)/floors.txt -e '.[$(FLOORS_EXTRAS)]' httpx
 	touch $@
 
 test-floors: $(FLOORS_VENV)/.installed
-	$(FLOORS_VENV)/bin/python -m pip freeze --exclude-editable | grep -i -E '^(ortools|numpy|platformdirs|matplotlib|scipy|openskill|tqdm|shtab|pettingzoo|gymnasium|pytest|pytest-xdist|hypothesis)=='
+	$(FLOORS_VENV)/bin/python -m pip freeze --exclude-editable | grep -i -E '^(ortools|numpy|platformdirs|matplotlib|scipy|openskill|tqdm|shtab|pettingzoo|gymnasium|fastapi|uvicorn|httptools|uvloop|httpx|pytest|pytest-xdist|hypothesis)=='
 	$(FLOORS_VENV)/bin/python -m pytest -p no:cacheprovider -m "not slow" -rfEs
 	$(FLOORS_VENV)/bin/packing plot plan --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3 \
 		--out $(FLOORS_VENV)/plan.png
