@@ -538,10 +538,13 @@ def test_grab_helper_by_keyboard_only(tab: Tab) -> None:
         expect(button(page, rods(length, ROLL[length - 1]))).to_have_attribute(
             "aria-pressed", "true"
         )
+        # The pressed button keeps the focus: a keyboard user goes on from where they were.
+        assert page.evaluate(FOCUSED) == rods(length, ROLL[length - 1])
     for name in ("truck S03", "truck S17"):
         focus_by_keyboard(page, name, "Tab")
         page.keyboard.press("Enter")
         expect(button(page, name)).to_have_attribute("aria-pressed", "true")
+        assert page.evaluate(FOCUSED) == name
     focus_by_keyboard(page, "Advise", "Tab")
     page.keyboard.press("Enter")
     expect(page.locator("#plan svg")).to_be_visible()

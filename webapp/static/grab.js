@@ -18,21 +18,29 @@ let trucks = [];
 const $ = (id) => document.getElementById(id);
 const errorBox = $("error");
 
+// The pressed state is set on the buttons in place: redrawing them would drop the keyboard's
+// focus to the page, and a keyboard user would start again from the top.
+function markDie(length, buttons) {
+  FACES[length].forEach((face, k) => {
+    buttons[k].setAttribute("aria-pressed", roll[length] === face ? "true" : "false");
+  });
+}
+
 function drawDice() {
   const holder = $("dice");
   holder.replaceChildren();
   for (const length of [1, 2, 3, 4, 5]) {
-    const buttons = FACES[length].map((face) => {
+    const buttons = [];
+    for (const face of FACES[length]) {
       const rods = `${face} rod${face === 1 ? "" : "s"}`;
-      const button = el("button", {
+      buttons.push(el("button", {
         type: "button",
         "aria-pressed": roll[length] === face ? "true" : "false",
         "aria-label": `length ${length}: ${rods}`,
         text: String(face),
-        onclick: () => { roll[length] = roll[length] === face ? null : face; drawDice(); },
-      });
-      return button;
-    });
+        onclick: () => { roll[length] = roll[length] === face ? null : face; markDie(length, buttons); },
+      }));
+    }
     holder.append(el("div", { class: "grab-die", role: "group", "aria-label": `length ${length} die` },
       el("span", { class: "grab-die-name", text: `Length ${length}` }),
       el("div", { class: "grab-faces" }, ...buttons)));
@@ -48,9 +56,9 @@ function drawTrucks() {
       type: "button",
       "aria-pressed": on ? "true" : "false",
       "aria-label": `truck ${truck.name}`,
-      onclick: () => {
+      onclick: (event) => {
         if (revealed.has(truck.name)) revealed.delete(truck.name); else revealed.add(truck.name);
-        drawTrucks();
+        event.currentTarget.setAttribute("aria-pressed", revealed.has(truck.name) ? "true" : "false");
       },
     }, picture(truck.svg, `truck ${truck.name}`), el("span", { text: truck.name }));
     holder.append(button);

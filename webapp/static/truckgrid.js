@@ -54,9 +54,23 @@ export function truckGrid(holder, { prefix = "grid", rows = 3, columns = 5, onch
   }
 
   const onSize = () => {
-    resize(clamp(rowsInput), clamp(columnsInput));
+    const newRows = clamp(rowsInput);
+    const newColumns = clamp(columnsInput);
+    rowsInput.value = newRows;
+    columnsInput.value = newColumns;
+    if (cells.length === newRows && cells[0].length === newColumns) return; // nothing to redraw
+    resize(newRows, newColumns);
     if (onchange) onchange();
   };
+  // While typing (not on leaving the field): the grid is the new size before the next tap, so
+  // a tap on a cell right after typing is not lost to a redraw. A field still empty or out of
+  // range waits; leaving it puts the clamped value back.
+  const whileTyping = (input) => () => {
+    const value = Number(input.value);
+    if (input.value !== "" && Number.isInteger(value) && value >= 1 && value <= LARGEST) onSize();
+  };
+  rowsInput.addEventListener("input", whileTyping(rowsInput));
+  columnsInput.addEventListener("input", whileTyping(columnsInput));
   rowsInput.addEventListener("change", onSize);
   columnsInput.addEventListener("change", onSize);
 
