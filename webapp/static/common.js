@@ -101,3 +101,16 @@ export function header() {
 export function number(value, digits = 2) {
   return Number(value).toFixed(digits).replace(/\.?0+$/, "");
 }
+
+/** When the user picks a file in `input`, call `use(text, file)` with its text (showing any
+ *  error, a file that cannot be read included, in `box`). */
+export function onFileText(input, box, use) {
+  input.addEventListener("change", () => {
+    const file = input.files[0];
+    if (!file) return;
+    const reader = new FileReader();
+    reader.onload = () => busy(null, box, () => use(String(reader.result), file));
+    reader.onerror = () => showError(box, new Error(`cannot read ${file.name}`));
+    reader.readAsText(file);
+  });
+}

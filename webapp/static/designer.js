@@ -4,7 +4,7 @@
 // trucks). "Save deck" keeps it (POST /api/decks); "Analyse" compares it with the sample deck
 // (POST /api/packing/compare: reports and SVG charts made on the server) and shows
 // POST /api/packing/stats for it. The page only formats: every number comes from the server.
-import { api, busy, el, get, header, picture, showError } from "/static/common.js";
+import { api, busy, el, get, header, onFileText, picture, showError } from "/static/common.js";
 import { truckGrid } from "/static/truckgrid.js";
 
 header();
@@ -61,16 +61,9 @@ async function sampleDeckText() {
 $("sample").addEventListener("click", () => busy($("sample"), errorBox, async () => useDeck(await sampleDeckText())));
 $("empty").addEventListener("click", () => { showError(errorBox, null); trucks = []; drawDeck(); });
 
-$("deck-file").addEventListener("change", () => {
-  const file = $("deck-file").files[0];
-  if (!file) return;
-  const reader = new FileReader();
-  reader.onload = () => busy(null, errorBox, async () => {
-    await useDeck(String(reader.result));
-    $("deck-name").value = file.name.replace(/\.txt$/i, "").slice(0, 60);
-  });
-  reader.onerror = () => showError(errorBox, new Error(`cannot read ${file.name}`));
-  reader.readAsText(file);
+onFileText($("deck-file"), errorBox, async (text, file) => {
+  await useDeck(text);
+  $("deck-name").value = file.name.replace(/\.txt$/i, "").slice(0, 60);
 });
 
 $("add").addEventListener("click", () => busy($("add"), errorBox, async () => {

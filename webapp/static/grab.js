@@ -2,7 +2,7 @@
 // POST /api/packing/grab (take a revealed truck or draw from the pile: exactly what
 // `packing grab --json` answers), then POST /api/packing/best (the deck ranked for this cargo)
 // and draws the best load plan with POST /api/packing/plan (the library's SVG).
-import { api, busy, el, header, picture, showError } from "/static/common.js";
+import { api, busy, el, header, onFileText, picture, showError } from "/static/common.js";
 
 header();
 
@@ -79,14 +79,7 @@ $("sample").addEventListener("click", () => {
   busy($("sample"), errorBox, () => loadDeck("", "the sample deck"));
 });
 
-$("deck-file").addEventListener("change", () => {
-  const file = $("deck-file").files[0];
-  if (!file) return;
-  const reader = new FileReader();
-  reader.onload = () => busy(null, errorBox, () => loadDeck(String(reader.result), file.name));
-  reader.onerror = () => showError(errorBox, new Error(`cannot read ${file.name}`));
-  reader.readAsText(file);
-});
+onFileText($("deck-file"), errorBox, (text, file) => loadDeck(text, file.name));
 
 function withDeck(body) {
   return deckText ? { ...body, deck: deckText } : body;

@@ -3,7 +3,7 @@
 // the plan with POST /api/packing/plan. A truck can be opened from the deck's pictures
 // (POST /api/packing/deck) or from the address: /loader?truck=#####/###../#####&height=2
 // (&cargo=3,2,3,0,1&name=S15), as the grab helper links it.
-import { api, busy, el, header, picture, showError } from "/static/common.js";
+import { api, busy, el, header, onFileText, picture, showError } from "/static/common.js";
 import { truckGrid } from "/static/truckgrid.js";
 
 header();
@@ -68,14 +68,7 @@ async function loadDeck(text, sourceName) {
 $("deck-picker").addEventListener("toggle", () => {
   if ($("deck-picker").open && !deckLoaded) busy(null, errorBox, () => loadDeck("", "the sample deck"));
 });
-$("deck-file").addEventListener("change", () => {
-  const file = $("deck-file").files[0];
-  if (!file) return;
-  const reader = new FileReader();
-  reader.onload = () => busy(null, errorBox, () => loadDeck(String(reader.result), file.name));
-  reader.onerror = () => showError(errorBox, new Error(`cannot read ${file.name}`));
-  reader.readAsText(file);
-});
+onFileText($("deck-file"), errorBox, (text, file) => loadDeck(text, file.name));
 
 function fact(term, value) {
   return [el("dt", { text: term }), el("dd", { text: String(value) })];
