@@ -122,6 +122,10 @@ class Answer:
     status: int
     data: Any
 
+    def __hash__(self) -> int:
+        # The data is JSON (dicts and lists): hashed through its canonical text, at each call.
+        return hash((self.status, json.dumps(self.data, sort_keys=True)))
+
 
 # --- the commands' parsers, built once ---------------------------------------------------------
 

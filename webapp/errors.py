@@ -45,6 +45,10 @@ class TooLarge(WebError):
 
     def __init__(self, limit: int) -> None:
         super().__init__(f"the request is larger than this server's limit of {limit:,} bytes")
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[type[TooLarge], tuple[int]]:
+        return (TooLarge, (self.limit,))
 
 
 class Busy(WebError):
@@ -52,7 +56,11 @@ class Busy(WebError):
 
     status = 503
 
+    def __reduce__(self) -> tuple[type[Busy], tuple[int]]:
+        return (Busy, (self.slots,))
+
     def __init__(self, slots: int) -> None:
+        self.slots = slots
         super().__init__(
             f"the server is busy with {slots} long answer{'s' if slots != 1 else ''}: "
             "try again in a moment"
@@ -64,6 +72,9 @@ class Stopped(WebError):
     memory): a smaller question answers."""
 
     status = 422
+
+    def __reduce__(self) -> tuple[type[Stopped], tuple[()]]:
+        return (Stopped, ())
 
     def __init__(self) -> None:
         super().__init__(
@@ -78,7 +89,11 @@ class OverTime(WebError):
 
     status = 422
 
+    def __reduce__(self) -> tuple[type[OverTime], tuple[float]]:
+        return (OverTime, (self.seconds,))
+
     def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
         super().__init__(
             f"the answer took longer than this server's limit of {seconds:g} s and was stopped: "
             "ask a smaller question (a smaller truck or deck, fewer worlds, a --time-limit)"

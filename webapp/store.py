@@ -115,7 +115,14 @@ class SavedGame:
     created: float
     updated: float
 
+    def __hash__(self) -> int:
+        # The setup and the grades are JSON objects (dicts): hashed through their canonical text,
+        # worked out at each call (a string's hash is not the same in every process).
+        return hash((self.id, self.checksum(), self.created, self.updated))
+
     def checksum(self) -> str:
+        """The SHA-256 of the game's contents (kept in its row: a row that does not match it is
+        damaged)."""
         return _digest(
             [self.id, self.game, self.setup, self.seed, list(self.actions), list(self.grades)]
             + [self.finished]
