@@ -11,7 +11,6 @@ the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bot
 from typing import TYPE_CHECKING, Any
 
 from arena import __version__ as __version__
-from arena.deprecation import aliases
 from express.advise import Advice, advise
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
@@ -145,8 +144,6 @@ __all__ = [
     "table_observation",
     "gym_env",
 ]
-
-__getattr__ = aliases(__name__, {"TrainSearch": "TrainSolution", "format_deck_file": "format_deck"})
 
 
 def gym_env(

@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from arena.deprecation import aliases
 from arena.memo import HashedOnce
 from express.errors import ExpressError, ParseError, type_error
 from express.rules import CAR_VALUES, ENGINE_VALUE, WILD_CAR_VALUE, check_players, left_out_colors
@@ -472,6 +471,3 @@ def load_deck(path: str | Path) -> tuple[Card, ...]:
     if not cards:
         raise ExpressError(f"deck file {name!r} holds no card")
     return cards
-
-
-__getattr__ = aliases(__name__, {"format_deck_file": "format_deck"})

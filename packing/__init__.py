@@ -9,7 +9,6 @@
 from typing import TYPE_CHECKING, Any
 
 from arena import __version__ as __version__
-from arena.deprecation import aliases
 from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, greedy_load, tournament
 from packing.deck import SAMPLE_DECK, format_deck, load_deck, parse_deck, save_deck
 from packing.errors import DeckError, InternalError, InvalidPlan, PackingError, ParseError
@@ -73,13 +72,6 @@ __all__ = [
     "volume_distribution",
     "gym_env",
 ]
-
-# ``BOTS``, of an earlier release, was the bots needing no extra: served as that tuple.
-_OWN_BOTS = tuple(name for name in BOT_NAMES if name not in OPENSPIEL_BOTS)
-
-__getattr__ = aliases(
-    __name__, {"BOTS": "BOT_NAMES", "dump_deck": "format_deck"}, served={"BOTS": "_OWN_BOTS"}
-)
 
 
 def gym_env(

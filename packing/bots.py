@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import arena
-from arena.deprecation import aliases
 from arena.play import RandomPolicy
 from arena.search_bots import openspiel_bot
 from packing.deck import SAMPLE_DECK
@@ -431,18 +430,3 @@ def tournament(
         progress=progress,
         checkpoint=checkpoint,
     )
-
-
-# The names of an earlier release. ``BOTS`` was the bots needing no extra (``BOT_NAMES`` without
-# ``OPENSPIEL_BOTS``), so it is served as that tuple, not as ``BOT_NAMES``.
-_OWN_BOTS: tuple[str, ...] = tuple(_BOTS)
-
-__getattr__ = aliases(
-    __name__,
-    {
-        "BOTS": "BOT_NAMES",
-        "SEARCH_BOTS": "OPENSPIEL_BOTS",
-        "MCTS_SIMULATIONS": "SEARCH_SIMULATIONS",
-    },
-    served={"BOTS": "_OWN_BOTS"},
-)

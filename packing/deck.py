@@ -22,7 +22,6 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from arena.deprecation import aliases
 from packing.errors import DeckError, ParseError
 from packing.model import LARGEST_HEIGHT, Truck
 
@@ -236,6 +235,3 @@ def save_deck(trucks: Iterable[Truck], path: str | os.PathLike[str]) -> None:
         raise DeckError(
             f"cannot write deck {os.fspath(path)!r}: {error.strerror or error}"
         ) from None
-
-
-__getattr__ = aliases(__name__, {"dump_deck": "format_deck"})

@@ -45,7 +45,6 @@ import math
 import os
 import random
 import time
-import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
@@ -57,7 +56,6 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.checkpoint import Checkpoint, fingerprint
-from arena.deprecation import aliases
 from arena.progress import progress as show_progress
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
@@ -540,16 +538,6 @@ class SearchResult:
     improvements: tuple[Improvement, ...]
     interrupted: bool = False  # stopped by Ctrl-C: the best deck of the complete rounds
 
-    @property
-    def maximise(self) -> bool:
-        """Deprecated: :attr:`maximize`."""
-        warnings.warn(
-            "SearchResult.maximise is deprecated; use SearchResult.maximize",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.maximize
-
 
 def _move(rng: random.Random, deck: Sequence[Truck]) -> tuple[tuple[Truck, ...], str]:
     """One random change: toggle a cell of one truck, exchange the heights of two trucks, or
@@ -794,13 +782,3 @@ class _SearchState:
         return _SearchState(
             start, start_value, value, improvements, rounds, candidates, elapsed, solved, deck=deck
         )
-
-
-def _optimise(
-    start: Sequence[Truck] = SAMPLE_DECK, *, maximise: bool = False, **options: Any
-) -> SearchResult:
-    """Deprecated: :func:`optimize` (``maximise`` is its ``maximize``)."""
-    return optimize(start, maximize=maximise, **options)
-
-
-__getattr__ = aliases(__name__, {"optimise": "optimize"}, served={"optimise": "_optimise"})

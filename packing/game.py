@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -422,17 +421,6 @@ class GameSetup:
     loaders: tuple[Loader | None, ...]
     use_table: bool
     max_rounds: int | None = None
-
-    def __getitem__(self, name: str) -> object:
-        # An earlier release gave the setup as a dict: ``setup["deck"]`` keeps working.
-        warnings.warn(
-            f"Game.setup[{name!r}] is deprecated; use Game.setup.{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if name not in GameSetup.__dataclass_fields__:
-            raise KeyError(name)
-        return getattr(self, name)
 
 
 class _Setup:
@@ -948,16 +936,6 @@ class Game:
     @property
     def round_records(self) -> tuple[RoundRecord, ...]:
         """The record of every finished round, oldest first."""
-        return tuple(self._rounds)
-
-    @property
-    def rounds(self) -> tuple[RoundRecord, ...]:
-        """Deprecated: :attr:`round_records` (a game's ``rounds`` is a count in other games)."""
-        warnings.warn(
-            "Game.rounds is deprecated; use Game.round_records",
-            DeprecationWarning,
-            stacklevel=2,
-        )
         return tuple(self._rounds)
 
     @property

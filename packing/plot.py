@@ -49,7 +49,6 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 import numpy as np
 
-from arena.deprecation import aliases
 from packing.errors import PackingError
 from packing.model import LoadPlan, Placement, Truck
 from packing.odds import ROLLS
@@ -760,6 +759,3 @@ def _save(fig: Figure, path: str | os.PathLike[str]) -> Path:
     except OSError as error:
         raise PlotError(f"cannot write {os.fspath(path)!r}: {error.strerror or error}") from None
     return out
-
-
-__getattr__ = aliases(__name__, {"LENGTH_COLOURS": "LENGTH_COLORS"})

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from arena.deprecation import aliases
-
 #: Rod lengths, one die each. Everything in the library is keyed by length.
 LENGTHS: Final = (1, 2, 3, 4, 5)
 
@@ -93,6 +91,3 @@ def penalty_floor(*, capacity: int, volume: int) -> int:
 #: docs/rules/pack-and-stack.md): about twice the longest game seen, so it essentially never ends
 #: a game the rules would have continued. ``packing.Game`` itself has no cap unless given one.
 DEFAULT_MAX_ROUNDS: Final = 40
-
-
-__getattr__ = aliases(__name__, {"COLOURS": "COLORS"})

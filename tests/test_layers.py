@@ -85,7 +85,6 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "checks",
                     "verify",
                     "svg",
-                    "_deprecated",
                 }
             ),
         ),

@@ -71,8 +71,8 @@ BAD_REQUEST = 400
 UNPROCESSABLE = 422
 
 #: Options every command has that are not questions: ``--json`` is always on, ``--help`` asks
-#: nothing, and the deprecated ``--deck-file`` is ``deck`` under its one name.
-_NOT_FIELDS = frozenset({"help", "json", "deck_file"})
+#: nothing.
+_NOT_FIELDS = frozenset({"help", "json"})
 
 
 class FieldError(ValueError):

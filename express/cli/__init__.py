@@ -17,7 +17,6 @@ Commands (``express COMMAND --help`` for all options):
   standard deck for that many players unless ``--cards`` / ``--deck`` give another.
 * ``express cabooses`` — the 16 caboose cards; ``express deck [--players N]`` — the deck as a
   deck file (one card per line, provenance in ``;`` comments) that ``--deck`` reads back.
-  (``--deck-file`` still works, as a deprecated spelling of ``--deck``.)
 * ``express play``, ``express tournament``, ``express solve`` — games between bots
   (:mod:`express.cli.games`).
 * ``express advise --players 3 --seat 1 --round 2 --hand CARDS --train TRAIN ... [--seen CARDS]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 from arena.cli import add_command, print_json
@@ -20,27 +19,10 @@ from express.search import TrainSolution, best_train
 from express.train import Train, without
 
 
-class DeckOption(argparse.Action):
-    """``--deck FILE``; ``--deck-file FILE`` still works, with a note that it is deprecated."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: str | Sequence[Any] | None,
-        option_string: str | None = None,
-    ) -> None:
-        if option_string == "--deck-file":
-            print("express: note: --deck-file is deprecated: use --deck FILE", file=sys.stderr)
-        setattr(namespace, self.dest, values)
-
-
 def deck_options(group: Any, cards_help: str, deck_help: str) -> None:
     """``--cards LIST`` (an inline list of cards) or ``--deck FILE`` (a deck file), in ``group``."""
     group.add_argument("--cards", metavar="LIST", help=cards_help)
-    group.add_argument(
-        "--deck", "--deck-file", dest="deck", metavar="FILE", action=DeckOption, help=deck_help
-    )
+    group.add_argument("--deck", metavar="FILE", help=deck_help)
 
 
 def output(text: str) -> int:
@@ -293,7 +275,7 @@ def add_commands(commands: Any) -> None:
     deck_options(
         pool,
         'the deck as text, e.g. "R4|B4,B4|G4" (default: the 32-card deck)',
-        "read the deck from a file (the format `express deck` prints; --deck-file is deprecated)",
+        "read the deck from a file (the format `express deck` prints)",
     )
     best.add_argument(
         "--start",
@@ -364,7 +346,7 @@ def add_commands(commands: Any) -> None:
         score.add_mutually_exclusive_group(),
         "the deck the game was dealt from, as text "
         "(default: the standard deck for that many players)",
-        "read the deck the game was dealt from from a file (--deck-file is deprecated)",
+        "read the deck the game was dealt from from a file",
     )
     add_json_option(score)
     score.set_defaults(run=cmd_score)

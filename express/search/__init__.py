@@ -104,10 +104,7 @@ package's API is :func:`best_train` and :class:`TrainSolution`.
 
 from __future__ import annotations
 
-from arena.deprecation import aliases
 from express.search.driver import best_train, single_search
 from express.search.result import TrainSolution
 
 __all__ = ["TrainSolution", "best_train", "single_search"]
-
-__getattr__ = aliases(__name__, {"TrainSearch": "TrainSolution"})

@@ -13,7 +13,7 @@ __all__ = ["TrainSolution"]
 @dataclass(frozen=True)
 class TrainSolution:
     """The answer of :func:`~express.best_train`, an exact solver: the plays added to ``start``
-    and the proof statistics (``TrainSearch`` is its deprecated alias).
+    and the proof statistics.
 
     ``score``, ``value`` and ``longest_run`` describe the whole train (``start`` plus ``plays``);
     ``optimal`` is True unless a node or time limit stopped the search, in which case the train

@@ -218,15 +218,6 @@ def test_round_trip_of_deck_files(tmp_path: Path) -> None:
     assert format_cards(DECK[:3]) == "B2|B2,B2|B2,R2|R2"
 
 
-def test_format_deck_file_is_a_deprecated_alias_of_format_deck() -> None:
-    import express
-    import express.cards
-
-    for module in (express, express.cards):
-        with pytest.warns(DeprecationWarning, match="format_deck"):
-            assert module.format_deck_file is format_deck
-
-
 def test_save_deck_names_a_file_it_cannot_write(tmp_path: Path) -> None:
     with pytest.raises(ExpressError, match="cannot write deck file"):
         save_deck(DECK, tmp_path / "missing" / "deck.txt")

@@ -86,10 +86,6 @@ def test_best_from_a_deck_file(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     deck.write_text("; my printed edition\nR4|B4, B4|G4\nG4|Y4\n", encoding="utf-8")
     code, out, err = run(capsys, "best", "--length", "3", "--deck", str(deck), "--json")
     assert code == 0 and json.loads(out)["score"] == 24 + 2 and err == ""
-    # The old spelling still works, with a note that it is deprecated.
-    code, old, err = run(capsys, "best", "--length", "3", "--deck-file", str(deck), "--json")
-    assert code == 0 and json.loads(old)["train"] == json.loads(out)["train"]
-    assert err == "express: note: --deck-file is deprecated: use --deck FILE\n"
 
 
 def test_score_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -216,13 +216,3 @@ def test_agrees_with_brute_force_from_a_start_train(seed: int) -> None:
         )
         assert (result.score, result.count) == (expected, count), (pool, str(start), length, bonus)
         check_result(pool, length, result, bonus=bonus)
-
-
-def test_train_search_is_a_deprecated_alias_of_train_solution() -> None:
-    import express
-    import express.search
-    from express import TrainSolution
-
-    for module in (express, express.search):
-        with pytest.warns(DeprecationWarning, match="TrainSolution"):
-            assert module.TrainSearch is TrainSolution

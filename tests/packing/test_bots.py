@@ -234,20 +234,3 @@ def test_tournament_seats_loaders_with_their_bots() -> None:
     assert twice.policies == ("optimal", "optimal#2", "random")
     with pytest.raises(PackingError, match="2 to 6 players"):
         tournament(["optimal"] * 7, games=1, seed=0)
-
-
-def test_the_old_registry_names_still_work_with_a_deprecation_warning() -> None:
-    import packing
-    import packing.bots
-
-    own = ("optimal", "bonus-aware", "capacity", "greedy-loader", "random")
-    with pytest.warns(DeprecationWarning, match="BOT_NAMES"):
-        assert packing.BOTS == own  # the bots needing no extra, as it always was
-    with pytest.warns(DeprecationWarning, match="BOT_NAMES"):
-        assert packing.bots.BOTS == own
-    with pytest.warns(DeprecationWarning, match="OPENSPIEL_BOTS"):
-        assert packing.bots.SEARCH_BOTS == packing.OPENSPIEL_BOTS
-    with pytest.warns(DeprecationWarning, match="SEARCH_SIMULATIONS"):
-        assert packing.bots.MCTS_SIMULATIONS == packing.SEARCH_SIMULATIONS
-    with pytest.warns(DeprecationWarning, match="format_deck"):
-        assert packing.dump_deck is packing.format_deck

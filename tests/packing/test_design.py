@@ -4,7 +4,6 @@ over the 7,776 rolls, the local search, and the ``packing decks`` commands."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import io
 import itertools
 import json
@@ -255,23 +254,6 @@ def test_optimize_can_maximize(cache: ColumnCache) -> None:
     )
     assert result.value >= result.start_value and result.maximize
     assert check_facts(result.deck) == []
-
-
-def test_the_old_spelling_still_works_with_a_deprecation_warning(cache: ColumnCache) -> None:
-    options: dict[str, Any] = {
-        "objective_name": "balance",
-        "seed": 3,
-        "rounds": 2,
-        "batch": 2,
-        "cache": cache,
-    }
-    with pytest.warns(DeprecationWarning, match="optimize"):
-        old = design.optimise(SAMPLE_DECK, maximise=True, **options)
-    new = optimize(SAMPLE_DECK, maximize=True, **options)
-    # The second run finds every column the first one solved in the shared cache.
-    assert new.solved == 0 and dataclasses.replace(old, solved=0) == new
-    with pytest.warns(DeprecationWarning, match="maximize"):
-        assert old.maximise is True
 
 
 def test_optimize_refuses_bad_requests() -> None:

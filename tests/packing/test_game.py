@@ -549,17 +549,13 @@ def test_a_game_rebuilt_from_an_observation_observes_and_plays_the_same() -> Non
         game_from_observation(broken)
 
 
-def test_setup_sources_and_the_old_names() -> None:
+def test_setup_and_sources() -> None:
     state = play_game([bot("optimal"), bot("capacity")], seed=2, max_rounds=2)
     setup = state.setup
     assert (setup.players, setup.deck, setup.start_points) == (2, SAMPLE_DECK, 75)
     assert (setup.speeds, setup.use_table, setup.max_rounds) == (None, True, 2)
     with pytest.raises(dataclasses.FrozenInstanceError):
         setup.players = 3  # type: ignore[misc]
-    with pytest.warns(DeprecationWarning, match="setup.deck"):
-        assert setup["deck"] == SAMPLE_DECK
-    with pytest.warns(DeprecationWarning, match="round_records"):
-        assert state.rounds == state.round_records
     for record in state.round_records:
         for p, source in enumerate(record.sources):
             assert source.is_pile == (source == FROM_PILE == Source("pile"))
