@@ -9,8 +9,6 @@ three- and four-player deals finish in a test's time (a memo changes no answer).
 from __future__ import annotations
 
 import pickle
-import subprocess
-import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -209,21 +207,6 @@ def test_whole_two_player_deals_agree_with_solve_deal() -> None:
         game = _random_game(2, 7, 40 + seed, CABOOSES[seed * 5], moves=2 * seed)
         sign = 1 if game.current_player() == game.start_player else -1
         assert max(play_values(game).values()) == sign * solve_deal(game).value
-
-
-def test_values_pickle_and_compare_in_a_fresh_process() -> None:
-    game = _random_game(3, 2, 5, caboose_named("Two-Timer"), moves=1)
-    values = play_values(game, rule="maxn")
-    assert pickle.loads(pickle.dumps(values)) == values
-    code = (
-        "import pickle, sys; from express import Game, play_values; "
-        "game = pickle.loads(sys.stdin.buffer.read()); "
-        "sys.stdout.buffer.write(pickle.dumps(play_values(game, rule='maxn')))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], input=pickle.dumps(game), capture_output=True, check=True
-    )
-    assert pickle.loads(done.stdout) == values
 
 
 def test_a_node_limit_raises_instead_of_guessing() -> None:

@@ -26,6 +26,7 @@ from express import (
     bot,
     caboose_named,
     deck_for,
+    play_values,
     score_game,
     solve_deal,
     without,
@@ -73,6 +74,8 @@ def public_values() -> list[object]:
         bot("pimc", worlds=3, rule="maxn"),
         PlayEstimate(Play.parse("~R3|G3"), 1.5, -0.25, 3.25, 4, exact=False),
         advise(Game(2, order=deck_for(2), rounds=2).observation(0), worlds=2, rng=1),
+        # The exact values of every play under max^n (a dict, so compared as its items).
+        tuple(play_values(Game(3, order=DECK, rounds=2, caboose="Two-Timer"), rule="maxn").items()),
     ]
 
 
