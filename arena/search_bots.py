@@ -1,9 +1,10 @@
 """OpenSpiel's search bots as a game's policies, made by name without importing the extra.
 
 Both games offer ``bot("mcts")`` (and Yardmaster Express ``bot("ismcts")``); this is the one
-place that turns a game's codec into :class:`arena.openspiel.SearchPolicy` and turns a missing
-``openspiel`` extra or a refused option into the game's own error. :mod:`arena.openspiel`
-itself needs pyspiel to import, so this module imports it only when a bot is made.
+place that turns a missing ``openspiel`` extra or a refused option into the game's own error,
+and holds the range of simulations the search bots take. :mod:`arena.openspiel` needs pyspiel
+to import, so the game's ``search_policy`` (which imports it) is called only when a bot is made,
+and this module never imports it: :mod:`arena.openspiel` reads the range from here.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from arena.errors import ArenaError
 
 if TYPE_CHECKING:
-    from arena.openspiel import Codec, SearchPolicy
+    from arena.openspiel import SearchPolicy
 
 __all__ = ["MAX_SIMULATIONS", "MIN_SIMULATIONS", "openspiel_bot"]
 
@@ -30,32 +31,29 @@ allows a quarter of an hour a decision: it refuses absurd counts, not long searc
 
 
 def openspiel_bot(
-    load_codec: Callable[[], Codec],
+    search_policy: Callable[..., SearchPolicy],
     search: str,
     error: Callable[[str], Exception],
     *,
     simulations: int,
     **options: Any,
 ) -> SearchPolicy:
-    """OpenSpiel's ``search`` bot (:class:`arena.openspiel.SearchPolicy`) on the game whose codec
-    ``load_codec`` imports, the ``openspiel`` extra imported only here; a missing extra or a
-    refused option (such as fewer than :data:`MIN_SIMULATIONS` simulations) is raised as the
-    game's ``error``, naming the bot.
+    """OpenSpiel's ``search`` bot: ``search_policy(search, simulations=..., **options)``, the
+    game's maker of :class:`arena.openspiel.SearchPolicy` on its codec (it imports the
+    ``openspiel`` extra when called); a missing extra or a refused option (such as fewer than
+    :data:`MIN_SIMULATIONS` simulations) is raised as the game's ``error``, naming the bot.
 
     >>> from arena.extras import import_extra
-    >>> openspiel_bot(lambda: import_extra("no_such_module_anywhere", "openspiel"), "mcts",
-    ...               ValueError, simulations=10)
+    >>> def search_policy(search, **options):
+    ...     import_extra("no_such_module_anywhere", "openspiel")
+    >>> openspiel_bot(search_policy, "mcts", ValueError, simulations=10)
     Traceback (most recent call last):
     ...
     ValueError: bot 'mcts' needs OpenSpiel: no_such_module_anywhere is not installed: it comes with the openspiel extra (pip install 'tabletop-solvers[openspiel]')
     """
     try:
-        codec = load_codec()
+        return search_policy(search, simulations=simulations, **options)
     except ImportError as missing:  # the extra is missing (MissingExtraError): say which
         raise error(f"bot {search!r} needs OpenSpiel: {missing}") from None
-    from arena.openspiel import SearchPolicy
-
-    try:
-        return SearchPolicy(codec, search, simulations=simulations, **options)
     except ArenaError as refused:
         raise error(f"bot {search!r}: {refused}") from None

@@ -43,7 +43,7 @@ from express.search import best_train
 from express.train import Play, Train, connects
 
 if TYPE_CHECKING:  # the openspiel extra is imported only when an mcts bot is made
-    from arena.openspiel import Codec
+    from arena.openspiel import SearchPolicy
 
 __all__ = [
     "RandomBot",
@@ -281,16 +281,17 @@ SEARCH_SIMULATIONS = 100
 """The default simulations per decision of OpenSpiel's ``mcts`` and ``ismcts``."""
 
 
-def _codec() -> Codec:
+def _search_policy(search: str, **options: Any) -> SearchPolicy:
+    from arena.openspiel import SearchPolicy  # the openspiel extra, needed from here on
     from express.openspiel import CODEC
 
-    return CODEC
+    return SearchPolicy(CODEC, search, **options)
 
 
 def _openspiel(search: str, *, simulations: int = SEARCH_SIMULATIONS, **options: Any) -> Policy:
     """OpenSpiel's ``search`` bot on ``python_yardmaster_express`` (the ``openspiel`` extra,
     imported only here: the package never needs OpenSpiel otherwise)."""
-    return openspiel_bot(_codec, search, ExpressError, simulations=simulations, **options)
+    return openspiel_bot(_search_policy, search, ExpressError, simulations=simulations, **options)
 
 
 _FACTORIES: dict[str, Callable[..., Policy]] = {

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from arena.svg import Svg, escape, text_width
 from express.cards import Car, Card, Color
-from express.scoring import GameScore
 from express.train import Play, Train
+
+if TYPE_CHECKING:  # annotations only: drawing a score runs no scoring code
+    from express.scoring import GameScore
 
 __all__ = ["COLOR_FILLS", "card_svg", "train_svg", "trains_svg"]
 

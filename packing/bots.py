@@ -52,7 +52,7 @@ from packing.rules import ROUND_WIN_BONUS, START_POINTS
 from packing.stats import closest_capacity
 
 if TYPE_CHECKING:  # the openspiel extra is imported only when an mcts bot is made
-    from arena.openspiel import Codec, SearchPolicy
+    from arena.openspiel import SearchPolicy
 
 __all__ = [
     "BOT_NAMES",
@@ -372,10 +372,11 @@ def bot(
     return cls(**options)
 
 
-def _codec() -> Codec:
+def _search_policy(search: str, **options: Any) -> SearchPolicy:
+    from arena.openspiel import SearchPolicy  # the openspiel extra, needed from here on
     from packing.openspiel import CODEC
 
-    return CODEC
+    return SearchPolicy(CODEC, search, **options)
 
 
 def _search_bot(
@@ -383,7 +384,7 @@ def _search_bot(
 ) -> SearchPolicy:
     """OpenSpiel's search bot ``name`` on ``python_pack_and_stack`` (imported only here: the
     package never needs OpenSpiel otherwise)."""
-    return openspiel_bot(_codec, name, PackingError, simulations=simulations, **options)
+    return openspiel_bot(_search_policy, name, PackingError, simulations=simulations, **options)
 
 
 def tournament(
