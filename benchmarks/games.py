@@ -27,7 +27,7 @@ import arena
 from arena.play import _raw_words, _Sampler, seat_streams
 from packing import SAMPLE_DECK, Game, bot, play_game, roll_counts
 from packing.game import optimal_plan, roll_outcomes
-from packing.table import OptimalTable
+from packing.table import find_table
 
 TARGET = 1000  # four-player games per second with the table
 
@@ -92,7 +92,7 @@ def _bare_loop(games: int, seed: int) -> float:
     """CPU seconds for ``games`` four-player games of the same rules and the same ``optimal``
     grab, written as one plain loop over the table's penalties: no protocol, no observations,
     no records, Python's ``random`` for chance. The yardstick the simulator is measured against."""
-    table = OptimalTable.for_deck(SAMPLE_DECK)
+    table = find_table(SAMPLE_DECK)
     assert table is not None
     rows = table.penalties.tolist()
     counts = roll_counts()

@@ -35,7 +35,7 @@ from packing import (
     upper_bound,
     verify,
 )
-from packing.table import OptimalTable
+from packing.table import find_table
 from tests.packing.brute import brute_force_loaded
 
 
@@ -287,7 +287,7 @@ def grid(rows: int, columns: int, *, height: int, cases: int, seed: int, time_li
 def check(cases: int, seed: int) -> int:
     """Sample-deck cases solved with and without the fast path: both must pass ``verify``, be
     proven optimal and load what the shipped optimal table records."""
-    table = OptimalTable.for_deck(SAMPLE_DECK)
+    table = find_table(SAMPLE_DECK)
     if table is None:
         print("the sample deck's optimal table is missing: run `make table`", file=sys.stderr)
         return 1

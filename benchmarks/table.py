@@ -17,7 +17,7 @@ from functools import partial
 import numpy as np
 
 from packing import SAMPLE_DECK, best_truck, expected_penalty, rank_trucks, roll_counts
-from packing.table import OptimalTable, build_table
+from packing.table import build_table, find_table
 
 
 def _per_call(fn: Callable[[], object], *, repeat: int) -> float:
@@ -41,7 +41,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--queries", type=int, default=50, help="rolls timed for the query latency")
     args = parser.parse_args(argv)
 
-    shipped = OptimalTable.for_deck(SAMPLE_DECK)
+    shipped = find_table(SAMPLE_DECK)
     for workers in args.workers:
         report = build_table(SAMPLE_DECK, workers=workers)
         same = shipped is not None and np.array_equal(report.table.loaded, shipped.loaded)

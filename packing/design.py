@@ -64,9 +64,8 @@ from packing.odds import ROLLS
 from packing.rules import DECK_HEIGHTS as HEIGHT_COUNTS
 from packing.rules import GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT, MAX_LOAD
 from packing.rules import SMALLEST_CAPACITY as MIN_CAPACITY
-from packing.stats import expected_penalties, heuristic_loss, p_best, roll_weights
+from packing.stats import heuristic_loss
 from packing.table import OptimalTable, build_table, find_table
-from packing.table import solve_column as solve_table_column
 
 __all__ = [
     "COVER_SLACK",
@@ -84,15 +83,12 @@ __all__ = [
     "coverage",
     "deck_report",
     "dominated",
-    "expected_penalties",
     "objective",
     "optimize",
-    "p_best",
     "parts",
     "random_deck",
     "random_truck",
     "shape_key",
-    "solve_column",
 ]
 
 #: How close (in cubes) some truck's capacity must be to every load of 9..40 (a project reading
@@ -294,16 +290,6 @@ def random_deck(*, seed: int | str, attempts: int = 10_000) -> tuple[Truck, ...]
 # --- tables by column -------------------------------------------------------------------------
 
 
-def solve_column(truck: Truck) -> Column:
-    """Worker task: the optimal loaded volume of every distinct roll on ``truck`` (one table
-    column, 900 solves by :func:`packing.table.solve_column`, each validated), refused unless
-    every entry is proven optimal: a designed deck is judged on exact figures."""
-    solved = solve_table_column(truck)
-    if not all(solved.optimal):
-        raise PackingError(f"truck {truck!r}: a cargo without a proven optimum")
-    return np.array(solved.loaded, dtype=np.uint8)
-
-
 class ColumnCache:
     """Solved table columns keyed by truck shape and height (names do not matter), so decks
     sharing trucks — or a search step changing one truck — solve only what is new.
@@ -384,7 +370,7 @@ class ColumnCache:
 def best_by_volume(table: OptimalTable) -> tuple[Fraction, ...]:
     """For each load volume 1..40, the exact expected penalty of the deck's best truck over
     the rolls of that volume (index ``v - 1``)."""
-    weights = roll_weights(table)
+    weights = table.roll_weights()
     volumes = np.array([c.volume for c in table.cargos])
     best = table.penalties.astype(np.int64).min(axis=1)
     out = []
@@ -416,7 +402,7 @@ def objective(table: OptimalTable, name: str) -> float:
     if name == "coverage":
         return float(coverage(best_by_volume(table)))
     if name == "balance":
-        shares = p_best(table)
+        shares = table.p_best()
         return float(max(shares) - min(shares))
     if name == "skill":
         return heuristic_loss(table, revealed=0).mean_loss
@@ -478,14 +464,14 @@ class DeckReport:
 
 def deck_report(table: OptimalTable, *, label: str = "") -> DeckReport:
     """What :func:`compare` reports about one deck, from its table."""
-    weights = roll_weights(table)
+    weights = table.roll_weights()
     best = table.penalties.astype(np.int64).min(axis=1)
     return DeckReport(
         label=label,
         deck=table.deck,
         best_by_volume=best_by_volume(table),
-        expected_penalty=expected_penalties(table),
-        p_best=p_best(table),
+        expected_penalty=table.expected_penalties(),
+        p_best=table.p_best(),
         best_mean=Fraction(int(best @ weights), ROLLS),
         heuristic_loss=heuristic_loss(table, revealed=0).mean_loss,
         dominated=dominated(table),

@@ -17,12 +17,12 @@ matplotlib), never here: :func:`~packing.stats.expected_penalty_by_volume`,
 Usage (the CLI's ``packing plot plan`` and ``packing plot deck`` call the same functions)::
 
     from packing import Cargo, Truck, SAMPLE_DECK, solve
-    from packing.table import OptimalTable
+    from packing.table import find_table
     from packing.plot import plot_deck, plot_plan
 
     truck = Truck.parse("#####/###../#####", height=3, name="T07")
     plot_plan(solve(Cargo.from_roll([3, 2, 3, 0, 1]), truck), "plan.png")
-    plot_deck(OptimalTable.for_deck(SAMPLE_DECK), "pictures/")
+    plot_deck(find_table(SAMPLE_DECK), "pictures/")
 """
 
 from __future__ import annotations

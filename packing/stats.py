@@ -3,7 +3,7 @@
 Probabilities are exact (fractions of the 7,776 equally likely rolls) except where a docstring
 says a figure is sampled. Every distribution here, and every number the deck pictures of
 :mod:`packing.plot` show, comes from one function, :func:`weighted_distribution`, over the
-table's rows weighted by :func:`roll_weights`; this module needs no plotting library.
+table's rows weighted by :meth:`~packing.table.OptimalTable.roll_weights`; this module needs no plotting library.
 
 Each result type has ``to_dict()``: the JSON the command line prints.
 """
@@ -29,26 +29,13 @@ from packing.queries import best_truck, expected_penalty, rank_trucks
 from packing.table import OptimalTable, find_table
 
 
-def roll_weights(table: OptimalTable) -> npt.NDArray[np.int64]:
-    """How many of the 7,776 equally likely rolls give each row (cargo) of ``table``.
-
-    >>> from packing import SAMPLE_DECK
-    >>> weights = roll_weights(OptimalTable.for_deck(SAMPLE_DECK))
-    >>> weights.shape, int(weights.sum())
-    ((900,), 7776)
-    """
-    table = _table_arg(table, "roll_weights")
-    counts = roll_counts()
-    return np.array([counts[cargo] for cargo in table.cargos], dtype=np.int64)
-
-
 def weighted_distribution(values: Iterable[int], weights: Iterable[int]) -> dict[int, int]:
     """Each distinct value with the total weight of its occurrences, in value order; values
     of weight 0 are left out.
 
-    With a table column as ``values`` and :func:`roll_weights` as ``weights`` this is how many
-    of the 7,776 rolls give each penalty: the one distribution behind :func:`truck_stats` and
-    :func:`penalty_summaries` (and so behind the deck pictures).
+    With the table's row volumes as ``values`` and
+    :meth:`~packing.table.OptimalTable.roll_weights` as ``weights`` this is how many of the
+    7,776 rolls give each load volume (:func:`volume_odds`).
 
     >>> weighted_distribution([3, 0, 3, 5], [1, 2, 4, 0])
     {0: 2, 3: 5}
@@ -66,45 +53,8 @@ def weighted_distribution(values: Iterable[int], weights: Iterable[int]) -> dict
     return dict(sorted(out.items()))
 
 
-def _distributions(table: OptimalTable) -> list[dict[int, int]]:
-    """Per truck (deck order): penalty -> number of rolls giving it."""
-    weights = roll_weights(table).tolist()
-    return [
-        weighted_distribution(table.penalties[:, j].tolist(), weights)
-        for j in range(len(table.deck))
-    ]
-
-
 def _mean(distribution: dict[int, int]) -> Fraction:
     return Fraction(sum(v * n for v, n in distribution.items()), sum(distribution.values()))
-
-
-def p_best(table: OptimalTable) -> tuple[Fraction, ...]:
-    """Each truck's exact probability (deck order) of being the deck's best or tied best for a
-    random roll: ties count as best, so the shares may sum to more than 1.
-
-    >>> from packing import SAMPLE_DECK
-    >>> sum(p_best(OptimalTable.for_deck(SAMPLE_DECK))) >= 1
-    True
-    """
-    table = _table_arg(table, "p_best")
-    penalties = table.penalties.astype(np.int64)
-    best = penalties == penalties.min(axis=1, keepdims=True)
-    weights = roll_weights(table)
-    return tuple(Fraction(int(weights @ best[:, j]), ROLLS) for j in range(len(table.deck)))
-
-
-def expected_penalties(table: OptimalTable) -> tuple[Fraction, ...]:
-    """Each truck's exact expected optimal penalty (deck order) over all rolls.
-
-    >>> from packing import SAMPLE_DECK
-    >>> expected_penalties(OptimalTable.for_deck(SAMPLE_DECK))[0]
-    Fraction(1781, 72)
-    """
-    table = _table_arg(table, "expected_penalties")
-    weights = roll_weights(table)
-    penalties = table.penalties.astype(np.int64)
-    return tuple(Fraction(int(weights @ penalties[:, j]), ROLLS) for j in range(len(table.deck)))
 
 
 def _truck_dict(truck: Truck) -> dict[str, Any]:
@@ -150,14 +100,14 @@ def truck_stats(table: OptimalTable) -> list[TruckStats]:
     being (tied) best for a random roll, and the rolls it handles perfectly.
 
     >>> from packing import SAMPLE_DECK
-    >>> s = truck_stats(OptimalTable.for_deck(SAMPLE_DECK))[29]
+    >>> s = truck_stats(find_table(SAMPLE_DECK))[29]
     >>> s.truck.name, s.perfect_rolls, len(s.perfect_cargos), sum(s.penalty_distribution.values())
     ('S30', 4, 1, Fraction(1, 1))
     """
     table = _table_arg(table, "truck_stats")
-    shares = p_best(table)
+    shares = table.p_best()
     out = []
-    for j, (truck, distribution) in enumerate(zip(table.deck, _distributions(table))):
+    for j, (truck, distribution) in enumerate(zip(table.deck, table.penalty_distributions())):
         column = table.penalties[:, j]
         out.append(
             TruckStats(
@@ -227,7 +177,7 @@ def penalty_summaries(table: OptimalTable) -> list[PenaltySummary]:
     table = _table_arg(table, "penalty_summaries")
     return [
         PenaltySummary(truck, distribution, float(_mean(distribution)))
-        for truck, distribution in zip(table.deck, _distributions(table))
+        for truck, distribution in zip(table.deck, table.penalty_distributions())
     ]
 
 
@@ -247,7 +197,7 @@ def expected_penalty_by_volume(table: OptimalTable) -> npt.NDArray[np.float64]:
     """
     table = _table_arg(table, "expected_penalty_by_volume")
     volumes = np.array([cargo.volume for cargo in table.cargos], dtype=np.int64)
-    weights = roll_weights(table).astype(np.float64)
+    weights = table.roll_weights().astype(np.float64)
     penalties = np.asarray(table.penalties, dtype=np.float64)
     out = np.full((len(table.deck), int(volumes.max())), np.nan)
     for volume in range(1, out.shape[1] + 1):
@@ -262,12 +212,12 @@ def volume_odds(table: OptimalTable) -> npt.NDArray[np.float64]:
     """The probability of each load volume 1..40 (index ``v - 1``), from the table's rows.
 
     >>> from packing import SAMPLE_DECK
-    >>> float(volume_odds(OptimalTable.for_deck(SAMPLE_DECK)).sum())
+    >>> float(volume_odds(find_table(SAMPLE_DECK)).sum())
     1.0
     """
     table = _table_arg(table, "volume_odds")
     volumes = [cargo.volume for cargo in table.cargos]
-    distribution = weighted_distribution(volumes, roll_weights(table).tolist())
+    distribution = weighted_distribution(volumes, table.roll_weights().tolist())
     rolls = np.array([distribution.get(v, 0) for v in range(1, max(volumes) + 1)], dtype=np.float64)
     odds: npt.NDArray[np.float64] = rolls / ROLLS
     return odds
@@ -503,7 +453,7 @@ def _heuristic_loss(
 ) -> HeuristicReport:
     """:func:`heuristic_loss` on a checked table, each revealed set done counted on ``bar``."""
     penalties = table.penalties.astype(np.int64)
-    weights = roll_weights(table) / ROLLS
+    weights = table.roll_weights() / ROLLS
     volumes = np.array([c.volume for c in table.cargos])
     capacities = [t.capacity for t in table.deck]
     n = len(table.deck)
@@ -636,7 +586,7 @@ def _table_arg(value: object, where: str) -> OptimalTable:
     """``value`` when it is an :class:`OptimalTable`; else a TypeError naming ``where``."""
     if not isinstance(value, OptimalTable):
         raise TypeError(
-            f"{where}: table must be an OptimalTable (OptimalTable.for_deck(deck)), not "
+            f"{where}: table must be an OptimalTable (packing.table.find_table(deck)), not "
             f"{type(value).__name__} {value!r}"
         )
     return value

@@ -177,6 +177,7 @@ class Import:
     target: str
     line: int
     at_import: bool  # runs when the importer is imported (not in a function nor TYPE_CHECKING)
+    typing_only: bool = False  # under TYPE_CHECKING: never runs, for the type checker alone
 
     def __str__(self) -> str:
         where = "at module level" if self.at_import else "inside a function"
@@ -218,28 +219,27 @@ def read_imports(
         base = base[: len(base) - (node.level - 1)]
         return ".".join([*base, *([node.module] if node.module else [])])
 
-    def visit(node: ast.AST, at_import: bool) -> None:
+    def visit(node: ast.AST, at_import: bool, typing_only: bool = False) -> None:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                found.append(Import(module, alias.name, node.lineno, at_import))
+                found.append(Import(module, alias.name, node.lineno, at_import, typing_only))
         elif isinstance(node, ast.ImportFrom):
             base = absolute(node)
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
-                found.append(
-                    Import(module, sub if sub in modules else base, node.lineno, at_import)
-                )
+                target = sub if sub in modules else base
+                found.append(Import(module, target, node.lineno, at_import, typing_only))
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             for child in ast.iter_child_nodes(node):
-                visit(child, False)
+                visit(child, False, typing_only)
         elif isinstance(node, ast.If) and _is_type_checking(node.test):
             for child in node.body:
-                visit(child, False)
+                visit(child, False, True)
             for child in node.orelse:
-                visit(child, at_import)
+                visit(child, at_import, typing_only)
         else:
             for child in ast.iter_child_nodes(node):
-                visit(child, at_import)
+                visit(child, at_import, typing_only)
 
     visit(ast.parse(source), True)
     return found
@@ -379,12 +379,101 @@ def no_library_imports_a_cli(tree: Mapping[str, list[Import]]) -> list[str]:
     ]
 
 
+#: The modules that draw pictures. A value may import its picture module inside the method
+#: that draws it (``plan.svg()``): the picture module imports the value's module to read it,
+#: and the method's import is the one circle the library keeps (the picture is the value's,
+#: yet drawing is a job of its own).
+PICTURE_MODULES = ("packing.svg", "packing.plot", "express.svg")
+
+#: The library's packages: no import circle among their modules.
+LIBRARY = ("arena", "packing", "express", "webapp")
+
+
+def _cycle_edges(tree: Mapping[str, list[Import]]) -> dict[str, dict[str, list[Import]]]:
+    """The imports that can close a circle: between two library modules, run at some point
+    (not for the type checker alone), other than a method importing its picture module."""
+    edges: dict[str, dict[str, list[Import]]] = {}
+    for module, imports in tree.items():
+        if _top(module) not in LIBRARY:
+            continue
+        for found in imports:
+            if (
+                found.target == module
+                or found.target not in tree
+                or _top(found.target) not in LIBRARY
+                or found.typing_only
+                or (found.target in PICTURE_MODULES and not found.at_import)
+            ):
+                continue
+            edges.setdefault(module, {}).setdefault(found.target, []).append(found)
+    return edges
+
+
+def no_import_circles(tree: Mapping[str, list[Import]]) -> list[str]:
+    """No two library modules import each other, directly or around a longer circle (at
+    module level or inside a function alike: either way neither can be read, tested or moved
+    without the other), except a method importing its picture module (:data:`PICTURE_MODULES`).
+    Each circle found is named with the imports that close it."""
+    edges = _cycle_edges(tree)
+    # Tarjan's strongly connected components, iteratively (no recursion limit to meet).
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, {}))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, {})))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    circles.append(sorted(component))
+    problems = []
+    for circle in circles:
+        inside = [
+            str(found)
+            for module in circle
+            for target, imports in sorted(edges.get(module, {}).items())
+            if target in circle
+            for found in imports[:1]
+        ]
+        problems.append(f"an import circle among {', '.join(circle)}: {'; '.join(inside)}")
+    return problems
+
+
 RULES = (
     games_apart,
     nothing_imports_the_web_app,
     extras_at_module_level,
     layers_point_down,
     no_library_imports_a_cli,
+    no_import_circles,
 )
 
 
@@ -515,6 +604,19 @@ def test_the_checker_passes_a_clean_tree(tmp_path: Path) -> None:
             "packing must not import the web app",
         ),
         ("webapp/store.py", "import uvicorn\n", extras_at_module_level, "the web extra"),
+        (
+            "packing/rules.py",
+            "def f():\n    from packing.model import Cargo\n",
+            no_import_circles,
+            "an import circle among packing.model, packing.rules: packing.model imports "
+            "packing.rules at module level",
+        ),
+        (
+            "packing/render.py",
+            "from packing.solver import solve\n",
+            no_import_circles,
+            "an import circle among packing.model, packing.render, packing.solver",
+        ),
     ],
 )
 def test_the_checker_fails_a_wrong_way_import(
@@ -527,3 +629,21 @@ def test_the_checker_fails_a_wrong_way_import(
     assert callable(rule)
     problems = rule(tree)
     assert any(expected in problem for problem in problems), problems
+
+
+def test_a_method_may_import_its_picture_module_and_nothing_else_closes_a_circle(
+    tmp_path: Path,
+) -> None:
+    files = dict(CLEAN)
+    files["packing/model.py"] += "def svg():\n    from packing.svg import plan_svg\n"
+    files["packing/svg.py"] = (
+        "from typing import TYPE_CHECKING\nfrom packing.model import Cargo\n"
+        "if TYPE_CHECKING:\n    from packing.game import Game\n"
+    )
+    tree = synthetic(tmp_path, files)
+    assert no_import_circles(tree) == []
+    files["packing/model.py"] += "from packing.svg import plan_svg\n"  # on import: a circle
+    assert no_import_circles(synthetic(tmp_path, files)) == [
+        "an import circle among packing.model, packing.svg: packing.model imports packing.svg "
+        "at module level (line 5); packing.svg imports packing.model at module level (line 2)"
+    ]

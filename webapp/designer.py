@@ -2,7 +2,7 @@
 (``POST /api/packing/compare``), and decks kept by name (``GET``/``POST /api/decks``).
 
 A comparison is :func:`packing.design.deck_report` of each deck's exact table: the table
-registry's (:meth:`packing.table.OptimalTable.for_deck`: registered, shipped or built before),
+registry's (:func:`packing.table.find_table`: registered, shipped or built before),
 else built here, one column per truck not already solved (the sample deck's shipped columns
 are reused, so a deck sharing trucks with it solves only its new ones), and saved in the user's
 table folder, so that ``packing stats`` of the same deck finds it at once. The charts are drawn
@@ -105,9 +105,9 @@ def _parsed(text: str, field: str) -> tuple[Any, ...]:
 def _table(deck: tuple[Any, ...], cache: Any) -> Any:
     """The deck's table from the registry, else built from ``cache`` and saved for later."""
     from packing.errors import PackingError
-    from packing.table import OptimalTable, register, table_filename, user_table_dir
+    from packing.table import find_table, register, table_filename, user_table_dir
 
-    found = OptimalTable.for_deck(deck)
+    found = find_table(deck)
     if found is not None:
         return found
     table = cache.table(deck)

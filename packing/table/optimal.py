@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from packing.deck import format_deck
 from packing.model import Cargo, Truck
-from packing.odds import roll_counts
+from packing.odds import ROLLS, roll_counts
 from packing.rules import EMPTY_COST, LEFT_OVER_COST
 from packing.table.files import (
     TABLE_FORMAT,
@@ -33,7 +33,8 @@ class OptimalTable:
     """Optimal loaded volume and penalty of each distinct roll (rows) on each truck (columns).
 
     >>> from packing import SAMPLE_DECK, Cargo
-    >>> table = OptimalTable.for_deck(SAMPLE_DECK)  # the shipped table of the sample deck
+    >>> from packing.table import find_table
+    >>> table = find_table(SAMPLE_DECK)  # the shipped table of the sample deck
     >>> table.penalty(Cargo.from_roll([3, 2, 3, 0, 1]), 0), table.shape
     (24, (900, 30))
     """
@@ -43,6 +44,8 @@ class OptimalTable:
     penalties: npt.NDArray[np.int32] = field(init=False, repr=False)
     _rows: dict[Cargo, int] = field(init=False, repr=False)
     _rankings: list[list[tuple[Truck, int]] | None] = field(init=False, repr=False)
+    _weights: npt.NDArray[np.int64] = field(init=False, repr=False)
+    _distributions: list[tuple[dict[int, int], ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         cargos = tuple(roll_counts())
@@ -61,6 +64,11 @@ class OptimalTable:
         object.__setattr__(self, "penalties", penalties)
         object.__setattr__(self, "_rows", {c: i for i, c in enumerate(cargos)})
         object.__setattr__(self, "_rankings", [None] * len(cargos))
+        counts = roll_counts()
+        weights = np.array([counts[cargo] for cargo in cargos], dtype=np.int64)
+        weights.setflags(write=False)
+        object.__setattr__(self, "_weights", weights)
+        object.__setattr__(self, "_distributions", [])  # filled on first use
 
     # Equal when built for the same deck with the same entries, in any process; a pickle
     # carries only those (the caches are rebuilt on arrival).
@@ -86,18 +94,15 @@ class OptimalTable:
     def _repr_html_(self) -> str:
         """Each truck's expected optimal penalty, chance of being the best and of a perfect
         fit over all rolls, as an HTML table for Jupyter."""
-        # Imported on use: the statistics and the pictures read tables, so they sit above.
-        from packing.stats import expected_penalties, p_best, roll_weights
         from packing.svg import trucks_html
 
-        weights = roll_weights(self)
-        total = int(weights.sum())
-        perfect = [int(weights[self.penalties[:, j] == 0].sum()) for j in range(len(self.deck))]
+        total = int(self._weights.sum())
+        perfect = [d.get(0, 0) for d in self.penalty_distributions()]
         return trucks_html(
             self.deck,
             {
-                "E[penalty]": [f"{float(e):.2f}" for e in expected_penalties(self)],
-                "P(best)": [f"{float(p):.1%}" for p in p_best(self)],
+                "E[penalty]": [f"{float(e):.2f}" for e in self.expected_penalties()],
+                "P(best)": [f"{float(p):.1%}" for p in self.p_best()],
                 "P(perfect)": [f"{n / total:.1%}" for n in perfect],
             },
             caption=f"{repr(self)[1:-1]}: each truck over all 7,776 rolls of the dice",
@@ -176,12 +181,63 @@ class OptimalTable:
             raise DamagedTableError(path, "its entries do not match its deck")
         return cls(table_deck, data["loaded"].astype(np.uint8))
 
-    @classmethod
-    def for_deck(cls, deck: Sequence[Truck]) -> OptimalTable | None:
-        """The table of exactly this deck if one is registered, shipped or built; else None."""
-        from packing.table.registry import find_table  # the registry loads tables: it sits above
+    def roll_weights(self) -> npt.NDArray[np.int64]:
+        """How many of the 7,776 equally likely rolls give each row (cargo), read-only.
 
-        return find_table(deck)
+        >>> from packing import SAMPLE_DECK
+        >>> from packing.table import find_table
+        >>> weights = find_table(SAMPLE_DECK).roll_weights()
+        >>> weights.shape, int(weights.sum())
+        ((900,), 7776)
+        """
+        return self._weights
+
+    def penalty_distributions(self) -> tuple[dict[int, int], ...]:
+        """Per truck (deck order): each optimal penalty with the number of rolls (of 7,776)
+        giving it, in penalty order; built once per table, the one distribution behind every
+        statistic of a truck (:func:`packing.stats.truck_stats`, the deck pictures).
+
+        >>> import numpy as np
+        >>> from packing import Truck
+        >>> table = OptimalTable((Truck.parse("###", height=1),), np.zeros((900, 1), np.uint8))
+        >>> table.penalty_distributions()[0][5]  # loads nothing: volume 1 only from (1,0,0,0,0)
+        8
+        """
+        if not self._distributions:
+            found = []
+            for j in range(len(self.deck)):
+                values, rows = np.unique(self.penalties[:, j], return_inverse=True)
+                totals = np.bincount(rows, weights=self._weights).astype(np.int64)
+                found.append({int(v): int(n) for v, n in zip(values, totals) if n})
+            self._distributions.append(tuple(found))
+        return self._distributions[0]
+
+    def expected_penalties(self) -> tuple[Fraction, ...]:
+        """Each truck's exact expected optimal penalty (deck order) over all rolls.
+
+        >>> from packing import SAMPLE_DECK
+        >>> from packing.table import find_table
+        >>> find_table(SAMPLE_DECK).expected_penalties()[0]
+        Fraction(1781, 72)
+        """
+        return tuple(
+            Fraction(sum(p * n for p, n in d.items()), ROLLS) for d in self.penalty_distributions()
+        )
+
+    def p_best(self) -> tuple[Fraction, ...]:
+        """Each truck's exact probability (deck order) of being the deck's best or tied best
+        for a random roll: ties count as best, so the shares may sum to more than 1.
+
+        >>> from packing import SAMPLE_DECK
+        >>> from packing.table import find_table
+        >>> sum(find_table(SAMPLE_DECK).p_best()) >= 1
+        True
+        """
+        penalties = self.penalties.astype(np.int64)
+        best = penalties == penalties.min(axis=1, keepdims=True)
+        return tuple(
+            Fraction(int(self._weights @ best[:, j]), ROLLS) for j in range(len(self.deck))
+        )
 
 
 def _deck_summary(deck: Sequence[Truck]) -> str:

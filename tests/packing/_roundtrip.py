@@ -23,14 +23,14 @@ from packing import (
     verify,
 )
 from packing.game import FROM_PILE, Grab, GrabOrder, Source
-from packing.table import OptimalTable, find_table
+from packing.table import find_table
 
 
 def sample_values() -> dict[str, object]:
     """One of every public packing value, built the same way in any process."""
     truck = Truck.parse("#####/###../#####", height=3, name="T07")
     cargo = Cargo.from_roll([3, 2, 3, 0, 1])
-    table = OptimalTable.for_deck(SAMPLE_DECK)
+    table = find_table(SAMPLE_DECK)
     assert table is not None, "the sample deck's table ships with the package"
     values: dict[str, object] = {
         "cargo": cargo,

@@ -29,9 +29,9 @@ from packing import (
     verify,
 )
 from packing.stats import closest_capacity
-from packing.table import OptimalTable
+from packing.table import find_table
 
-TABLE = OptimalTable.for_deck(SAMPLE_DECK)
+TABLE = find_table(SAMPLE_DECK)
 
 
 @dataclass

@@ -16,7 +16,6 @@ from packing.stats import (
     PenaltySummary,
     expected_penalty_by_volume,
     penalty_summaries,
-    roll_weights,
     truck_stats,
     volume_odds,
     weighted_distribution,
@@ -74,16 +73,16 @@ def test_expected_penalty_by_volume_loading_nothing() -> None:
 
 def test_expected_penalty_by_volume_is_nan_without_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
     """A volume no roll gives is NaN (unknown), never 0 (which would read as a perfect fit)."""
-    table = OptimalTable((SPLIT,), np.zeros((900, 1), dtype=np.uint8))
     odds = {c: (0 if c.volume == 7 else n) for c, n in roll_counts().items()}
-    monkeypatch.setattr("packing.stats.roll_counts", lambda: odds)
+    monkeypatch.setattr("packing.table.optimal.roll_counts", lambda: odds)
+    table = OptimalTable((SPLIT,), np.zeros((900, 1), dtype=np.uint8))
     grid = expected_penalty_by_volume(table)
     assert np.isnan(grid[0, 6])
     assert not np.isnan(np.delete(grid[0], 6)).any()
 
 
 def test_roll_weights_follow_table_rows(table: OptimalTable) -> None:
-    weights = roll_weights(table)
+    weights = table.roll_weights()
     counts = roll_counts()
     assert int(weights.sum()) == 7776
     assert [int(w) for w in weights] == [counts[c] for c in table.cargos]
@@ -153,3 +152,22 @@ def test_stats_import_without_matplotlib() -> None:
         "import packing.stats; assert 'matplotlib' not in [m for m in sys.modules if sys.modules[m]]"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_tables_own_figures_agree_with_the_rolls_summed_here(table: OptimalTable) -> None:
+    counts = roll_counts()
+    for j in range(len(table.deck)):
+        column = [(table.penalty(cargo, j), rolls) for cargo, rolls in counts.items()]
+        distribution: dict[int, int] = {}
+        for penalty, rolls in column:
+            distribution[penalty] = distribution.get(penalty, 0) + rolls
+        assert table.penalty_distributions()[j] == dict(sorted(distribution.items()))
+        assert table.expected_penalties()[j] == Fraction(sum(p * n for p, n in column), 7776)
+        best = sum(
+            rolls
+            for cargo, rolls in counts.items()
+            if table.penalty(cargo, j) == min(table.penalty(cargo, k) for k in range(len(DECK)))
+        )
+        assert table.p_best()[j] == Fraction(best, 7776)
+    # Built once per table: the second call hands back the same tuple.
+    assert table.penalty_distributions() is table.penalty_distributions()

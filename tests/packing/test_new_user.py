@@ -27,7 +27,7 @@ from packing.game import play_game
 from packing.model import LARGEST_HEIGHT, LARGEST_SIDE, Engine, LoadPlan, Placement, Status
 from packing.render import labels
 from packing.solver import LARGEST_MODEL, model_size, solve
-from packing.table import OptimalTable
+from packing.table import find_table
 from packing.verify import verify
 from tests.cli import Done, Run, assert_usage_error
 
@@ -69,7 +69,7 @@ def test_a_capacity_past_int16_gives_stats_and_comparisons(packing: Run, tmp_pat
     truck = json.loads(done.stdout)["trucks"][0]
     # Every roll leaves most of the 45,000 cubes empty: the penalty is past int16's range.
     assert truck["expected_penalty"] > 32_767
-    table = OptimalTable.for_deck(load_deck(deck))  # the one stats built into the folder
+    table = find_table(load_deck(deck))  # the one stats built into the folder
     assert table is not None
     roll = Cargo.from_roll([3, 2, 3, 0, 1])
     assert table.penalty(roll, 0) == 45_000 - roll.volume
@@ -350,7 +350,7 @@ def test_control_characters_in_truck_names_are_refused(
 def test_the_statistics_refuse_what_is_not_a_table() -> None:
     from packing import stats
 
-    for function in (stats.deck_stats, stats.p_best, stats.expected_penalties, stats.truck_stats):
+    for function in (stats.deck_stats, stats.truck_stats, stats.penalty_summaries):
         with pytest.raises(TypeError, match="OptimalTable"):
             function(None)  # type: ignore[arg-type]
 
