@@ -51,9 +51,9 @@ import numpy as np
 from express.cabooses import Caboose, caboose_named
 from express.cards import Card
 from express.errors import ExpressError, LimitError, RulesError
-from express.exact_multi import _FACE_DOWN_VALUE, _INFINITY, Move, _Limit, _MaxN, _Paranoid, _World
+from express.exact_multi import INFINITY, MaxN, Move, NodeBudgetSpent, Paranoid, World
 from express.game import Game, GameAction, Observation
-from express.rules import hand_size_for, rounds_for
+from express.rules import FACE_DOWN_VALUE, hand_size_for, rounds_for
 from express.train import Play, Train
 
 __all__ = [
@@ -114,22 +114,22 @@ class _TwoPlayer:
     ``end(p0, p1)`` and ``nodes()``.
     """
 
-    def __init__(self, world: _World, node_limit: int | None = None) -> None:
+    def __init__(self, world: World, node_limit: int | None = None) -> None:
         self.world = world
         self._build(world, node_limit)
 
-    def _build(self, world: _World, node_limit: int | None) -> None:
+    def _build(self, world: World, node_limit: int | None) -> None:
         table: dict[tuple[int, int, int], tuple[int, int]] = {}
         finals: dict[tuple[int, int, int], int] = {}
         move_lists: dict[tuple[int, int], list[Move]] = {}
         end_terms: dict[tuple[int, int], int] = {}
         counter = [0]
-        limit = _INFINITY if node_limit is None else node_limit
+        limit = INFINITY if node_limit is None else node_limit
         last_turn = world.turns - 1
         plays_left, longest, reach, bare = world.plays_left, world.longest, world.reach, world.bare
-        best_gains, points, down = world.best_gains, world.caboose_points, _FACE_DOWN_VALUE
+        best_gains, points, down = world.best_gains, world.caboose_points, FACE_DOWN_VALUE
         new_moves, world_ends = world.moves, world.ends
-        infinity = _INFINITY
+        infinity = INFINITY
 
         def moves(hand: int, position: int) -> list[Move]:
             found = move_lists.get((hand, position))
@@ -158,6 +158,9 @@ class _TwoPlayer:
             finals[key] = value
             return value
 
+        # Hot-loop twin of express.exact_multi.Paranoid's search (the same bound, move order and
+        # table): two players need no rival vector, and this closure without it is what makes
+        # two-player deals fast; a change to one is a change to both.
         def search(t: int, hand: int, p0: int, p1: int, alpha: int, beta: int) -> int:
             if t == last_turn:
                 return final(hand, p0, p1)
@@ -188,7 +191,7 @@ class _TwoPlayer:
                     return low
             counter[0] += 1
             if counter[0] > limit:
-                raise _Limit
+                raise NodeBudgetSpent
             a = alpha if alpha > low else low
             b = beta if beta < high else high
             chosen = 0
@@ -239,7 +242,7 @@ class _TwoPlayer:
     def mtd(self, t: int, hand: int, p0: int, p1: int, guess: int = 0) -> int:
         """The exact value-to-go by MTD(f): null-window searches closing in on the value from
         ``guess``, each reusing the bounds the others stored (fewer states than one wide window)."""
-        low, high = -_INFINITY, _INFINITY
+        low, high = -INFINITY, INFINITY
         value = guess
         while low < high:
             beta = value + 1 if value == low else value
@@ -256,8 +259,8 @@ class _TwoPlayer:
         move: Move,
         p0: int,
         p1: int,
-        alpha: int = -_INFINITY,
-        beta: int = _INFINITY,
+        alpha: int = -INFINITY,
+        beta: int = INFINITY,
         guess: int = 0,
     ) -> int:
         """Player 0's value-to-go after ``move`` at turn ``t`` (its gain included)."""
@@ -266,7 +269,7 @@ class _TwoPlayer:
         after = (moved, p1) if t % 2 == 0 else (p0, moved)
         if t + 1 == self.world.turns:
             return g + self.end(after[0], after[1])
-        if alpha == -_INFINITY and beta == _INFINITY:
+        if alpha == -INFINITY and beta == INFINITY:
             return g + self.mtd(t + 1, rest, after[0], after[1], guess - g)
         return g + self.search(t + 1, rest, after[0], after[1], alpha - g, beta - g)
 
@@ -310,7 +313,7 @@ def _two_player_solution(
     trains: tuple[Train, Train],
 ) -> DealSolution:
     """Solve from turn ``turn`` with ``held`` (that turn's draw included) and the two trains."""
-    world = _World(sorted(set(order), key=str), order, caboose, rounds, 2)
+    world = World(sorted(set(order), key=str), order, caboose, rounds, 2)
     solver = _TwoPlayer(world)
     p0, p1 = world.start(trains[0]), world.start(trains[1])
     target, line = solver.solve(turn, world.start_hand(turn, held), p0, p1)
@@ -454,7 +457,7 @@ def play_values_with_states(
     players = game.players
     seats = game.seat_order()
     # Card ids follow the deck's order, the order legal_actions() lists plays in (max-n's ties).
-    world = _World(
+    world = World(
         [card for card, _ in game.deck_left()], game.order, game.caboose, game.rounds, players
     )
     positions = tuple(world.start(game.trains[seat]) for seat in seats)
@@ -463,7 +466,7 @@ def play_values_with_states(
     hand = world.start_hand(t, game.hand_cards())
     mover = t % players
     moves: dict[Move, int]
-    solver: _TwoPlayer | _Paranoid | _MaxN
+    solver: _TwoPlayer | Paranoid | MaxN
     try:
         if players == 2:
             lead = values[0] - values[1]
@@ -472,12 +475,12 @@ def play_values_with_states(
             sign = 1 if mover == 0 else -1
             moves = {move: sign * (lead + value) for move, value in moves.items()}
         elif rule == "paranoid":
-            solver = _Paranoid(world, mover, node_limit)
+            solver = Paranoid(world, mover, node_limit)
             moves = solver.play_values(t, hand, positions, values)
         else:
-            solver = _MaxN(world, mover, node_limit)
+            solver = MaxN(world, mover, node_limit)
             moves = solver.play_values(t, hand, positions, values)
-    except _Limit:
+    except NodeBudgetSpent:
         raise SearchLimitReached(
             f"play_values: node_limit {node_limit} reached before the values were exact",
             node_limit or 0,

@@ -1,6 +1,6 @@
 """The positions and hands of a known deal, and its exact searches for three to five players.
 
-A deal whose whole deck order is known is a game without chance. :class:`_World` turns it into
+A deal whose whole deck order is known is a game without chance. :class:`World` turns it into
 small ints — distinct cards, cars and colours are indices, and each train's *position* (what of
 it the rest of the game depends on, see :mod:`express.exact`) is interned once with one
 representative train — and both the two-player minimax of :mod:`express.exact` and the
@@ -44,11 +44,11 @@ from express.rules import FACE_DOWN_VALUE, hand_size_for
 from express.scoring import score_game
 from express.train import Play, Train, connects
 
-_FACE_DOWN_VALUE = FACE_DOWN_VALUE
-_INFINITY = 10**9
+INFINITY = 10**9
+"""Beyond any score difference: the searches' open window."""
 _COLORS = list(Color)
 
-# The end terms of final positions, by what they depend on (see _World.ends), for every deal.
+# The end terms of final positions, by what they depend on (see World.ends), for every deal.
 _END_TERMS: dict[Hashable, tuple[int, ...]] = {}
 _END_TERMS_LIMIT = 200_000
 
@@ -56,8 +56,9 @@ _END_TERMS_LIMIT = 200_000
 Move = tuple[int, int, bool, int, int]
 
 
-class _Limit(Exception):
-    """Internal: the node budget ran out (turned into :class:`SearchLimitReached`)."""
+class NodeBudgetSpent(Exception):
+    """The searches' node budget ran out: raised deep in a search, turned into
+    :class:`express.SearchLimitReached` by the function that started it."""
 
 
 def _caboose_key(caboose: Caboose | None, row: tuple[Car, ...]) -> Hashable:
@@ -69,7 +70,7 @@ def _caboose_key(caboose: Caboose | None, row: tuple[Car, ...]) -> Hashable:
     return row if caboose.summary is None else caboose.summary(row)
 
 
-class _World:
+class World:
     """One known deal as small ints: cards, cars and colours are indices, positions interned.
 
     ``cards`` are the distinct cards in the order ties are broken in (a card's id is its index);
@@ -128,7 +129,7 @@ class _World:
         self._hand_ids: dict[tuple[int, tuple[int, ...]], int] = {}
         self._offers: list[list[tuple[int, int, bool, int]] | None] = []
         self.best_gains: list[list[int]] = []
-        self.gain = [max(value, _FACE_DOWN_VALUE) for value in self.value]
+        self.gain = [max(value, FACE_DOWN_VALUE) for value in self.value]
         self._future = [
             [self.gain[card] for card in self.order[self.hand_size + t + 1 :]]
             for t in range(self.turns + 1)
@@ -286,7 +287,7 @@ class _World:
             found = []
             for card, rest in self.passes(hand):
                 found.append((value[card], card, True, rest))
-                found.append((_FACE_DOWN_VALUE, card, False, rest))
+                found.append((FACE_DOWN_VALUE, card, False, rest))
             found.sort(key=itemgetter(0), reverse=True)
             self._offers[hand] = found
         return found
@@ -311,7 +312,7 @@ class _World:
         return out
 
 
-def _key_positions(world: _World, positions: tuple[int, ...]) -> tuple[int, ...]:
+def _key_positions(world: World, positions: tuple[int, ...]) -> tuple[int, ...]:
     """``positions`` with every train whose runs decide nothing any more merged (see above)."""
     found = world.keyed.get(positions)
     if found is None:
@@ -319,7 +320,7 @@ def _key_positions(world: _World, positions: tuple[int, ...]) -> tuple[int, ...]
     return found
 
 
-def _merged(world: _World, positions: tuple[int, ...]) -> tuple[int, ...]:
+def _merged(world: World, positions: tuple[int, ...]) -> tuple[int, ...]:
     longest, reach, bare = world.longest, world.reach, world.bare
     runs = [longest[p] for p in positions]
     top = max(runs)
@@ -330,7 +331,7 @@ def _merged(world: _World, positions: tuple[int, ...]) -> tuple[int, ...]:
     )
 
 
-class _Paranoid:
+class Paranoid:
     """The root player against a coalition of rivals (see the module docstring).
 
     ``search(t, hand, positions, rel, alpha, beta)`` is the root player's value-to-go: its final
@@ -339,7 +340,7 @@ class _Paranoid:
     reference).
     """
 
-    def __init__(self, world: _World, root: int, node_limit: int | None = None) -> None:
+    def __init__(self, world: World, root: int, node_limit: int | None = None) -> None:
         self.world = world
         self.root = root
         self.reference = (root + 1) % world.players
@@ -351,13 +352,13 @@ class _Paranoid:
         table: dict[Hashable, tuple[int, int]] = {}
         move_lists: dict[tuple[int, int], list[Move]] = {}
         counter = [0]
-        limit = _INFINITY if node_limit is None else node_limit
+        limit = INFINITY if node_limit is None else node_limit
         new_moves, world_ends = world.moves, world.ends
-        infinity = _INFINITY
+        infinity = INFINITY
         rivals = [j for j in range(players) if j != root]
         keyed = world.keyed
         best_gains, left, reach = world.best_gains, world.plays_left, world.reach
-        points, down = world.caboose_points, _FACE_DOWN_VALUE
+        points, down = world.caboose_points, FACE_DOWN_VALUE
 
         def moves(hand: int, position: int) -> list[Move]:
             found = move_lists.get((hand, position))
@@ -377,6 +378,8 @@ class _Paranoid:
                 )
             return rel[:mover] + (rel[mover] + gain,) + rel[mover + 1 :]
 
+        # Hot-loop twin of express.exact._TwoPlayer's search, for any number of rivals (see
+        # there why the two-player one stays apart); a change to one is a change to both.
         def search(
             t: int,
             hand: int,
@@ -422,7 +425,7 @@ class _Paranoid:
                     return low
             counter[0] += 1
             if counter[0] > limit:
-                raise _Limit
+                raise NodeBudgetSpent
             a = alpha if alpha > low else low
             b = beta if beta < high else high
             mover = t % players
@@ -486,7 +489,7 @@ class _Paranoid:
         self, t: int, hand: int, positions: tuple[int, ...], rel: tuple[int, ...], guess: int
     ) -> int:
         """The exact value-to-go by MTD(f) null-window searches from ``guess``."""
-        low, high = -_INFINITY, _INFINITY
+        low, high = -INFINITY, INFINITY
         value = guess
         while low < high:
             beta = value + 1 if value == low else value
@@ -520,13 +523,13 @@ class _Paranoid:
         return out
 
 
-class _MaxN:
+class MaxN:
     """Every player maximising its own final score (see the module docstring for ties).
 
     ``search(t, hand, positions)`` is the vector of what each player (play order) still adds.
     """
 
-    def __init__(self, world: _World, root: int, node_limit: int | None = None) -> None:
+    def __init__(self, world: World, root: int, node_limit: int | None = None) -> None:
         self.world = world
         self.root = root
         self._build(node_limit)
@@ -537,7 +540,7 @@ class _MaxN:
         table: dict[Hashable, tuple[int, ...]] = {}
         move_lists: dict[tuple[int, int], list[Move]] = {}
         counter = [0]
-        limit = _INFINITY if node_limit is None else node_limit
+        limit = INFINITY if node_limit is None else node_limit
         new_moves, world_ends = world.moves, world.ends
         keyed = world.keyed
 
@@ -561,7 +564,7 @@ class _MaxN:
                 return found
             counter[0] += 1
             if counter[0] > limit:
-                raise _Limit
+                raise NodeBudgetSpent
             mover = t % players
             last = t + 1 == turns
             best: tuple[int, ...] = ()
