@@ -31,7 +31,6 @@ import hashlib
 import io
 import os
 import pickle
-import tempfile
 import time
 from collections.abc import Callable, Hashable
 from pathlib import Path
@@ -39,6 +38,7 @@ from types import TracebackType
 from typing import Any, BinaryIO
 
 from arena.errors import ArenaError
+from arena.files import atomic_writer
 
 __all__ = ["Checkpoint", "CheckpointError", "CheckpointMismatch", "SAVE_EVERY", "fingerprint"]
 
@@ -163,25 +163,15 @@ class Checkpoint:
         pickle.dump({"kind": self.kind, "fingerprint": self.fingerprint}, data, protocol=4)
         if self.entries:
             pickle.dump(list(self.entries.items()), data, protocol=4)
-        where = os.fspath(self.path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name, suffix=".tmp")
-        except OSError as error:
-            raise CheckpointError(
-                f"cannot write checkpoint {where!r}: {error.strerror or error}"
-            ) from None
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data.getvalue())
-            os.replace(tmp, self.path)
-        except BaseException as error:
-            Path(tmp).unlink(missing_ok=True)
-            if isinstance(error, OSError):
-                raise CheckpointError(
-                    f"cannot write checkpoint {where!r}: {error.strerror or error}"
-                ) from None
-            raise
+        with atomic_writer(
+            self.path,
+            what="checkpoint",
+            error=CheckpointError,
+            caller="Checkpoint",
+            make_folders=True,
+            mode=0o600,
+        ) as handle:
+            handle.write(data.getvalue())
 
     def __enter__(self) -> Checkpoint:
         return self

@@ -41,6 +41,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from contextlib import ExitStack
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
@@ -62,6 +63,7 @@ __all__ = [
     "GameRecord",
     "PolicyStats",
     "TournamentResult",
+    "bot_tournament",
     "deal_seed",
     "seat_labels",
     "tournament",
@@ -93,6 +95,49 @@ def seat_labels(names: Sequence[str]) -> tuple[str, ...]:
             label = f"{name}#{copy}"
         labels.append(label)
     return tuple(labels)
+
+
+def bot_tournament(
+    make_bot: Callable[..., Policy],
+    players: Sequence[str],
+    new_game: Callable[[int], S],
+    *,
+    games: int,
+    seed: int,
+    bot_options: Mapping[str, Mapping[str, Any]] | None = None,
+    executor: Executor | None = None,
+    workers: int = 1,
+    progress: bool = False,
+    summarise: Callable[[S], Hashable] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+) -> TournamentResult:
+    """A duplicate-deal :func:`tournament` between bots named in ``players``, one per seat:
+    each made by the game's ``make_bot(name, **bot_options.get(name, {}))`` and seated under
+    its :func:`seat_labels` label (a name given twice plays as ``name``, ``name#2``, ...).
+    ``new_game(players)`` makes a fresh game for that many players (picklable, as
+    :func:`tournament` needs: a class or a ``functools.partial`` of one); it is called once
+    before any deal, so bad game options fail before a worker starts. The other arguments are
+    :func:`tournament`'s. Both games' ``tournament(players=...)`` are this function.
+    """
+    if isinstance(players, str):
+        raise TypeError("players must be a sequence of bot names, not one str")
+    seats = {
+        label: make_bot(name, **(bot_options or {}).get(name, {}))
+        for name, label in zip(players, seat_labels(players))
+    }
+    make_game = partial(new_game, len(seats))
+    make_game()  # bad game options fail here, before any worker starts
+    return tournament(
+        make_game,
+        seats,
+        games=games,
+        seed=seed,
+        executor=executor,
+        workers=workers,
+        progress=progress,
+        checkpoint=checkpoint,
+        summarise=summarise,
+    )
 
 
 def deal_seed(seed: int, deal: int) -> int:

@@ -15,7 +15,6 @@ from express.advise import Advice, advise
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
 from express.cards import (
-    COMMENT,
     DECK,
     DECK_ENTRIES,
     ENGINE,
@@ -27,11 +26,8 @@ from express.cards import (
     Provenance,
     deck_for,
     format_cards,
-    format_deck,
-    load_deck,
-    parse_deck,
-    save_deck,
 )
+from express.deck import COMMENT, format_deck, load_deck, parse_deck, save_deck
 from express.errors import (
     ExpressError,
     IllegalPlayError,

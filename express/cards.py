@@ -18,30 +18,19 @@ Source of the deck: the project's rules page (``docs/rules/yardmaster-express.md
 transcribes the only complete public card list, a mid-2014 prototype of 31 cards, and infers
 the 32nd (a second G2|G2: every other colour has two 2|2 cards).
 
-A deck file (``express best --deck-file``, :func:`load_deck`) lists cards in the same notation,
-one or more per line; ``;`` starts a comment (the comment character of Pack & Stack's deck
-files too). :func:`format_deck` gives the text of one, one card per line with its provenance
-as a comment, which is what ``express deck`` prints (:func:`save_deck` writes it to a file):
-
->>> print(format_deck(DECK[:3]))
-B2|B2  ; listed in the mid-2014 prototype card list
-B2|B2  ; listed in the mid-2014 prototype card list
-R2|R2  ; listed in the mid-2014 prototype card list
->>> parse_deck(format_deck(DECK)) == DECK
-True
+Deck text and deck files (:func:`express.parse_deck`, :func:`express.load_deck`) are
+:mod:`express.deck`'s.
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from pathlib import Path
 
 from arena.memo import HashedOnce
-from express.errors import ExpressError, ParseError, type_error
+from express.errors import ParseError, type_error
 from express.rules import CAR_VALUES, ENGINE_VALUE, WILD_CAR_VALUE, check_players, left_out_colors
 
 __all__ = [
@@ -55,15 +44,9 @@ __all__ = [
     "DECK_ENTRIES",
     "DECK",
     "deck_for",
-    "parse_deck",
     "format_cards",
-    "format_deck",
-    "save_deck",
-    "load_deck",
-    "COMMENT",
 ]
 
-COMMENT = ";"
 """The comment character of deck files (shared with Pack & Stack's, whose masks use ``#``)."""
 
 
@@ -321,55 +304,6 @@ def deck_for(players: int) -> tuple[Card, ...]:
     return DECK
 
 
-def parse_deck(text: str) -> tuple[Card, ...]:
-    """Cards from deck text, in order: the format of ``--cards`` and of deck files.
-
-    Cards are written in the card notation (``R4|B4``) and separated by commas and/or
-    whitespace, so one card per line (what :func:`format_deck` writes) and
-    ``"R4|B4,B4|G4"`` (what :func:`format_cards` writes) are the same format. A copy of a card
-    is listed again: there is no count syntax. ``;`` starts a comment that runs to the end of
-    the line. Errors name the line when the text has line breaks.
-
-    >>> parse_deck("R4|B4, B4|G4  ; two of the 4|4 cards")
-    (Card.parse('R4|B4'), Card.parse('B4|G4'))
-    """
-    if not isinstance(text, str):
-        raise type_error(
-            "parse_deck: text", "deck text (str); for a file use load_deck(path)", text
-        )
-    cards: list[Card] = []
-    lines = text.splitlines()
-    numbered = "\n" in text or "\r" in text
-    for number, line in enumerate(lines, start=1):
-        content = line.split(COMMENT, 1)[0]
-        try:
-            cards.extend(_parse_token(token) for token in re.split(r"[,\s]+", content) if token)
-        except ParseError as error:
-            if numbered:
-                raise ParseError(f"line {number}: {error}") from None
-            raise
-    return tuple(cards)
-
-
-_LONGEST_TOKEN = 24
-
-
-def _parse_token(token: str) -> Card:
-    if token.startswith("#"):
-        raise ParseError(f"invalid card: {token!r} (comments in deck text start with {COMMENT!r})")
-    if token.isdigit():
-        raise ParseError(
-            f"invalid card: {token!r} (a deck lists each copy of a card again; there is no count syntax)"
-        )
-    if len(token) > _LONGEST_TOKEN:
-        # Quote the start only: a damaged file can hold one enormous token.
-        shown = repr(token[:_LONGEST_TOKEN])
-        raise ParseError(
-            f"invalid card: {shown}... (expected two cars joined by '|', like 'R3|G3')"
-        )
-    return Card.parse(token)
-
-
 def format_cards(cards: Iterable[Card]) -> str:
     """The one-line text of some cards that :func:`parse_deck` reads back (the form of
     ``--cards``): ``"R4|B4,B4|G4"``. For a deck file, see :func:`format_deck`.
@@ -377,97 +311,19 @@ def format_cards(cards: Iterable[Card]) -> str:
     >>> format_cards(DECK[:2])
     'B2|B2,B2|B2'
     """
-    _not_text(cards, "format_cards")
-    return ",".join(str(_checked_card(card, "format_cards")) for card in cards)
+    refuse_text(cards, "format_cards")
+    return ",".join(str(checked_card(card, "format_cards")) for card in cards)
 
 
-def _not_text(cards: object, where: str) -> None:
-    # A str is an iterable too: its letters would each be refused as a card, one by one.
+def refuse_text(cards: object, where: str) -> None:
+    """Refuse text where cards are expected: a str is an iterable too, and its letters would
+    each be refused as a card, one by one."""
     if isinstance(cards, str):
         raise type_error(f"{where}: cards", "Card values (parse_deck(text) reads text)", cards)
 
 
-def _checked_card(card: object, where: str) -> Card:
+def checked_card(card: object, where: str) -> Card:
+    """``card``, refused unless it is a :class:`Card` (``where`` names the caller)."""
     if not isinstance(card, Card):
         raise type_error(f"{where}: each card", "a Card (e.g. Card.parse('R4|B4'))", card)
     return card
-
-
-def format_deck(cards: Iterable[Card]) -> str:
-    """The text of a deck file of ``cards``, one card per line, that :func:`parse_deck` and
-    :func:`load_deck` read back (the same cards in the same order); :func:`save_deck` writes it.
-
-    Each copy of a standard card carries its provenance (:class:`Provenance`) as a ``;``
-    comment, copies taking the :data:`DECK_ENTRIES` in order (so the inferred G2|G2 is the
-    second one); a card the standard deck does not hold, or holds fewer times, has no comment.
-    """
-    _not_text(cards, "format_deck")
-    provenances: defaultdict[Card, deque[Provenance]] = defaultdict(deque)
-    for entry in DECK_ENTRIES:
-        provenances[entry.card].extend([entry.provenance] * entry.count)
-    lines = []
-    for card in cards:
-        _checked_card(card, "format_deck")
-        known = provenances[card]
-        lines.append(f"{card}  {COMMENT} {known.popleft().value}" if known else str(card))
-    return "\n".join(lines)
-
-
-def save_deck(cards: Iterable[Card], path: str | Path) -> None:
-    """Write the deck file of ``cards`` (:func:`format_deck`, UTF-8) to ``path``; :func:`load_deck`
-    reads it back. No card, or a problem writing it, raises an :class:`ExpressError` quoting
-    the file."""
-    if not isinstance(path, (str, Path)):
-        raise type_error("save_deck: path", "a file path (str or pathlib.Path)", path)
-    _not_text(cards, "save_deck")
-    text = format_deck(cards)
-    if not text:
-        # load_deck refuses a file without a card: never write one it cannot read back.
-        raise ExpressError(f"save_deck: no card to write to {str(path)!r} (a deck holds cards)")
-    text += "\n"
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise ExpressError(
-            f"cannot write deck file: {str(path)!r} ({error.strerror or error})"
-        ) from None
-
-
-_LARGEST_DECK_FILE = 1_000_000  # bytes; a deck of 32 cards takes about 1,700 with comments
-
-
-def load_deck(path: str | Path) -> tuple[Card, ...]:
-    """The cards of a deck file (see :func:`parse_deck` for the format; UTF-8, a byte-order mark
-    is fine). Every problem raises an :class:`ExpressError` quoting the file: it cannot be read,
-    it is binary, not UTF-8 or over a megabyte, a card in it is invalid (with its line), or it
-    holds no card.
-    """
-    if not isinstance(path, (str, Path)):
-        raise type_error("load_deck: path", "a file path (str or pathlib.Path)", path)
-    name = str(path)
-    try:
-        with open(path, "rb") as handle:
-            # Read a bounded amount: a device such as /dev/zero would otherwise never end.
-            data = handle.read(_LARGEST_DECK_FILE + 1)
-    except OSError as error:
-        raise ExpressError(f"cannot read deck file: {name!r} ({error.strerror or error})") from None
-    if len(data) > _LARGEST_DECK_FILE:
-        raise ExpressError(
-            f"deck file {name!r} is larger than {_LARGEST_DECK_FILE:,} bytes: not a deck file"
-        )
-    if b"\0" in data:
-        raise ExpressError(f"deck file {name!r} is binary, not a text deck file")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        byte = data[error.start]
-        raise ExpressError(
-            f"deck file {name!r} is not UTF-8 text (byte 0x{byte:02x} at offset {error.start})"
-        ) from None
-    try:
-        cards = parse_deck(text)
-    except ParseError as error:
-        raise ParseError(f"deck file {name!r}: {error}") from None
-    if not cards:
-        raise ExpressError(f"deck file {name!r} holds no card")
-    return cards

@@ -95,7 +95,8 @@ import numpy as np
 from arena.codec import HiddenInformationCodec, Limits, Parameters, elements
 from arena.text import plural
 from express.cabooses import CABOOSES, caboose_named
-from express.cards import Card, deck_for, format_cards, parse_deck
+from express.cards import Card, deck_for, format_cards
+from express.deck import parse_deck
 from express.errors import RulesError
 from express.game import CabooseDraw, Game, Observation, rounds_for
 from express.train import Play

@@ -61,7 +61,8 @@ from fractions import Fraction
 from arena import CHANCE, TERMINAL, Action
 from arena.memo import IdentityMemo
 from express.cabooses import CABOOSES, Caboose, caboose_named
-from express.cards import WILD, Card, deck_for, parse_deck
+from express.cards import WILD, Card, deck_for
+from express.deck import parse_deck
 from express.errors import IllegalPlayError, RulesError
 from express.rules import PLAYER_COUNTS, hand_size_for, rounds_for
 from express.scoring import GameScore, PlayerScore, score_game

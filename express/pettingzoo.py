@@ -34,8 +34,9 @@ from arena.pettingzoo import CodecEnv, SeatEnv, opponent_policies
 from arena.protocol import GameState, Policy
 from express.bots import bot
 from express.cabooses import Caboose
-from express.cards import Card, parse_deck
+from express.cards import Card
 from express.codec import CODEC
+from express.deck import parse_deck
 from express.errors import RulesError
 from express.game import Game
 from express.report import play_text

@@ -38,7 +38,7 @@ def tournament(
     bot_options: Mapping[str, Mapping[str, Any]] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
 ) -> arena.TournamentResult:
-    """A duplicate-deal tournament (:func:`arena.tournament`) between the bots named in
+    """A duplicate-deal tournament (:func:`arena.bot_tournament`) between the bots named in
     ``players``, one per seat; a name given twice plays as ``name``, ``name#2``, ...
     (:func:`arena.seat_labels`). ``match`` plays the strategic variant (:class:`express.Match`)
     per deal; ``caboose`` is a caboose's name or ``"random"``; ``bot_options`` gives options by
@@ -50,21 +50,14 @@ def tournament(
 
     Needs the ``tournament`` extra (scipy, openskill).
     """
-    if isinstance(players, str):
-        raise TypeError("players must be a sequence of bot names, not one str")
-    seats = {
-        label: bot(name, **(bot_options or {}).get(name, {}))
-        for name, label in zip(players, arena.seat_labels(players))
-    }
-    new_game: Callable[[], Game | Match] = partial(
-        Match if match else Game, len(seats), caboose=caboose
-    )
-    new_game()  # bad game options fail here, before any worker starts
-    return arena.tournament(
+    new_game: Callable[[int], Game | Match] = partial(Match if match else Game, caboose=caboose)
+    return arena.bot_tournament(
+        bot,
+        players,
         new_game,
-        seats,
         games=games,
         seed=seed,
+        bot_options=bot_options,
         executor=executor,
         workers=workers,
         progress=progress,

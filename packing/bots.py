@@ -33,7 +33,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -400,8 +400,8 @@ def tournament(
     bot_options: Mapping[str, Mapping[str, Any]] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
 ) -> arena.TournamentResult:
-    """A duplicate-deal tournament (:func:`arena.tournament`) between bots named in ``players``,
-    one per seat; a name given twice plays as ``name``, ``name#2``, ...
+    """A duplicate-deal tournament (:func:`arena.bot_tournament`) between bots named in
+    ``players``, one per seat; a name given twice plays as ``name``, ``name#2``, ...
     (:func:`arena.seat_labels`). ``bot_options`` gives options by bot name
     (``{"mcts": {"simulations": 100}}``), passed to :func:`bot`.
 
@@ -414,18 +414,13 @@ def tournament(
     >>> result.stat("optimal").win_rate > result.stat("random").win_rate
     True
     """
-    if isinstance(players, str):
-        raise TypeError("players must be a sequence of bot names, not one str")
-    made: dict[str, Any] = {}
-    for name, label in zip(players, arena.seat_labels(players)):
-        made[label] = replace(bot(name, **(bot_options or {}).get(name, {})), name=label)
-    new_game = partial(Game, len(made), deck=tuple(deck), start_points=start_points)
-    new_game()  # bad options (player count, deck) fail here, before any worker starts
-    return arena.tournament(
-        new_game,
-        made,
+    return arena.bot_tournament(
+        bot,
+        players,
+        partial(Game, deck=tuple(deck), start_points=start_points),
         games=games,
         seed=seed,
+        bot_options=bot_options,
         executor=executor,
         workers=workers,
         progress=progress,

@@ -16,12 +16,11 @@ lines are the mask rows, ``#`` usable and ``.`` not. ``format_deck`` writes this
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
+from arena.files import checked_path, read_text, write_text
 from packing.errors import DeckError, ParseError
 from packing.model import LARGEST_HEIGHT, Truck
 
@@ -186,30 +185,10 @@ def load_deck(path: str | os.PathLike[str]) -> tuple[Truck, ...]:
     Raises :class:`DeckError`, naming the file, for a file that cannot be read, is not UTF-8
     text (a binary file, another encoding) or does not describe a deck.
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"load_deck takes a file path, not {type(path).__name__} {path!r}")
-    source = os.fspath(path)
-    if not source:
-        raise DeckError("cannot read deck '': an empty path names no file")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(LARGEST_DECK_FILE + 1)
-    except OSError as error:
-        raise DeckError(f"cannot read deck {source!r}: {error.strerror or error}") from None
-    if len(data) > LARGEST_DECK_FILE:
-        raise DeckError(
-            f"deck {source!r} is larger than {LARGEST_DECK_FILE:,} bytes: not a deck file"
-        )
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise DeckError(
-            f"deck {source!r} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
-            f"{error.start}): save it as UTF-8"
-        ) from None
-    if "\0" in text:  # valid UTF-8, but no text file holds NUL bytes
-        raise DeckError(f"deck {source!r} is a binary file, not a text deck file")
-    return parse_deck(text, source=source)
+    text = read_text(
+        path, what="deck", limit=LARGEST_DECK_FILE, error=DeckError, caller="load_deck"
+    )
+    return parse_deck(text, source=os.fspath(path))
 
 
 def save_deck(trucks: Iterable[Truck], path: str | os.PathLike[str]) -> None:
@@ -219,19 +198,5 @@ def save_deck(trucks: Iterable[Truck], path: str | os.PathLike[str]) -> None:
     twice, a name of more than one word) and a file it cannot write, quoting the path; the
     file is replaced whole or not at all.
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"save_deck takes a file path, not {type(path).__name__} {path!r}")
-    text = format_deck(trucks)
-    target = Path(path)
-    if not os.fspath(path):
-        raise DeckError("cannot write deck '': an empty path names no file")
-    partial = target.with_name(f".{target.name}.partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, target)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
-        raise DeckError(
-            f"cannot write deck {os.fspath(path)!r}: {error.strerror or error}"
-        ) from None
+    checked_path(path, "save_deck", DeckError, "deck")
+    write_text(path, format_deck(trucks), what="deck", error=DeckError, caller="save_deck")

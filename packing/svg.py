@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
+from arena.files import write_text
 from arena.svg import Point, Svg, escape, html_table, text_width
 from packing.errors import PackingError
 from packing.model import Cargo, Cube, LoadPlan, Placement, Truck
@@ -544,13 +545,11 @@ def write_plan_svg(
 
     Raises :class:`PackingError` naming the path when it cannot be written.
     """
-    out = Path(path)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(_XML + plan_svg(plan, title=title) + "\n", encoding="utf-8")
-    except OSError as error:
-        raise PackingError(f"cannot write {os.fspath(path)!r}: {error.strerror or error}") from None
-    return out
+    text = _XML + plan_svg(plan, title=title) + "\n"
+    write_text(
+        path, text, what="picture", error=PackingError, caller="write_plan_svg", make_folders=True
+    )
+    return Path(path)
 
 
 # --- tables -----------------------------------------------------------------------------------

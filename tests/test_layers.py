@@ -116,6 +116,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "rules",
                     "errors",
                     "cards",
+                    "deck",
                     "train",
                     "cabooses",
                     "caboose_bounds",

@@ -44,9 +44,10 @@ from arena.cli import (
 from arena.search_bots import MAX_SIMULATIONS, MIN_SIMULATIONS
 from arena.text import plural
 from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
-from express.cards import deck_for, load_deck
+from express.cards import deck_for
 from express.cli.trains import add_json_option, output, shown
 from express.cli.values import count, integer, seed, simulations
+from express.deck import load_deck
 from express.errors import ExpressError
 from express.exact import solve_deal
 from express.game import Game, Turn

@@ -10,8 +10,9 @@ from typing import Any
 from arena.cli import add_command, print_json
 from arena.text import plural
 from express.cabooses import CABOOSES, caboose_named
-from express.cards import COMMENT, DECK, Card, deck_for, format_deck, load_deck, parse_deck
+from express.cards import DECK, Card, deck_for
 from express.cli.values import count, integer, seconds
+from express.deck import COMMENT, format_deck, load_deck, parse_deck
 from express.errors import ExpressError, ParseError, PoolError
 from express.rules import MAX_PLAYERS, MIN_PLAYERS, rounds_for
 from express.scoring import GameScore, score_game

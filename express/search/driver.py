@@ -15,7 +15,8 @@ from arena.progress import Progress
 from arena.progress import progress as show_progress
 from express.caboose_bounds import MetRules, met_rules
 from express.cabooses import Caboose, caboose_named
-from express.cards import Card, parse_deck
+from express.cards import Card
+from express.deck import parse_deck
 from express.errors import LimitError, PoolError, type_error
 from express.scoring import solo_score
 from express.search.core import Interrupted, Search, root_state

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from arena.cli import (
     whole_number_to,
 )
 from arena.cli import whole_number as whole
+from arena.files import write_text
 from arena.progress import progress as show_progress
 from packing.cli.common import (
     check_file,
@@ -55,9 +55,7 @@ def cmd_decks_random(args: argparse.Namespace) -> int:
                     f"; random deck {i} of seed {args.seed}: honours the published facts, not "
                     f"the printed cards\n" + format_deck(random_deck(seed=f"{args.seed}.{i}"))
                 )
-                partial = path.with_name(f".{path.name}.partial")
-                partial.write_text(text, encoding="utf-8")
-                os.replace(partial, path)
+                write_text(path, text, what="deck", error=UsageError, caller="decks random")
                 written += 1
                 print(path, flush=True)
                 bar.update()

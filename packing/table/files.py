@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import zipfile
 import zlib
 from collections.abc import Sequence
@@ -22,6 +21,7 @@ import numpy.typing as npt
 import platformdirs
 
 from arena.extras import DISTRIBUTION
+from arena.files import atomic_writer
 from packing.deck import format_deck, parse_deck
 from packing.errors import PackingError
 from packing.model import Truck
@@ -84,26 +84,10 @@ def cargo_matrix() -> npt.NDArray[np.uint8]:
 
 
 def save_npz(path: Path, **arrays: npt.NDArray[np.generic]) -> Path:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    except OSError as error:
-        raise TableError(
-            f"cannot write table {os.fspath(path)!r}: {error.strerror or error}"
-        ) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a table is ordinary data
-        os.replace(tmp, path)
-    except OSError as error:
-        Path(tmp).unlink(missing_ok=True)
-        raise TableError(
-            f"cannot write table {os.fspath(path)!r}: {error.strerror or error}"
-        ) from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_writer(
+        path, what="table", error=TableError, caller="save_npz", make_folders=True
+    ) as handle:
+        np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
     return path
 
 
