@@ -79,6 +79,7 @@ __all__ = [
     "EXIT_FAILURE",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "EXAMPLES_HEADING",
     "EXIT_USAGE",
     "Interrupted",
     "Parser",
@@ -87,16 +88,16 @@ __all__ = [
     "add_command",
     "add_completion_option",
     "add_executor_options",
+    "add_json_option",
     "add_version_option",
     "all_parsers",
     "attach_values",
     "check_file",
     "check_folder",
     "derive_metavars",
-    "examples_of",
     "executor_for",
     "fail",
-    "help_problems",
+    "integer",
     "json_answers",
     "output_path",
     "parse_bot_list",
@@ -105,6 +106,7 @@ __all__ = [
     "run_tournament",
     "seat_labels",
     "seconds",
+    "takes_value",
     "seed",
     "simulations",
     "version_text",
@@ -148,18 +150,37 @@ class Parser(argparse.ArgumentParser):
 # --- option values: each quotes the input it refuses -----------------------------------------
 
 
+# One rule for every number a command line reads: ASCII digits only. int() and float() also
+# read other scripts' digits ('٣' is 3) and underscores ('1_000'), which a command line would
+# accept as nonsense it cannot echo back the way it was typed.
 _DIGITS = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def _at_least(text: str, low: int, what: str, too_low: str) -> int:
     """``text`` as a whole number of at least ``low``; ``what`` names the value in the error."""
     if not _DIGITS.fullmatch(text.strip()):
-        # int() would also read other scripts' digits ('٣'), '1_000' and '١٠'.
         raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: a whole number is needed")
     value = int(text)
     if value < low:
         raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: {too_low}")
     return value
+
+
+def integer(text: str) -> int:
+    """A whole number of any sign, whose range the library checks and quotes (``--length``,
+    ``--players``, ``--rounds``).
+
+    >>> integer("-3")
+    -3
+    >>> integer("٣")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid value '٣': a whole number is needed
+    """
+    if _DIGITS.fullmatch(text.strip()) is None:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: a whole number is needed")
+    return int(text)
 
 
 def whole_number(text: str) -> int:
@@ -229,11 +250,12 @@ def seconds(text: str) -> float:
 
     >>> seconds("2.5")
     2.5
+    >>> seconds("1_0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: invalid value '1_0': a positive, finite number of seconds is needed
     """
-    try:
-        value = float(text) if text.isascii() else math.nan
-    except ValueError:
-        value = math.nan
+    value = float(text) if _DECIMAL.fullmatch(text.strip()) else math.nan
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(
             f"invalid value {text!r}: a positive, finite number of seconds is needed"
@@ -326,6 +348,17 @@ def version_text(prog: str) -> str:
     return f"{prog} {arena.__version__} ({arena.extras.DISTRIBUTION})"
 
 
+def add_json_option(parser: argparse.ArgumentParser) -> None:
+    """``--json``: the answer, or the error as an object with ``"error"``, as JSON on stdout
+    (:func:`run_main` reads it to answer errors in JSON too). Every command of both games with
+    an answer takes it."""
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="machine-readable output (errors too: an object with 'error')",
+    )
+
+
 def add_version_option(parser: argparse.ArgumentParser, prog: str) -> None:
     """``--version``: prints :func:`version_text` and exits with status 0."""
     parser.add_argument("--version", action="version", version=version_text(prog))
@@ -345,7 +378,9 @@ _COMPLETE_FOLDER = {"bash": "_shtab_compgen_dirs", "zsh": "_files -/"}
 _FILE_METAVARS = ("FILE", "PNG", "PATH", "DECK")
 _FOLDER_METAVARS = ("DIR", "FOLDER")
 
-_EXAMPLES_HEADING = "examples:"
+EXAMPLES_HEADING = "examples:"
+"""The line of a command's ``--help`` after which its example command lines follow
+(:func:`with_examples`)."""
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -388,19 +423,10 @@ def with_examples(
     if not examples:
         raise ValueError(f"{parser.prog!r} needs an example")
     lines = [note, ""] if note else []
-    lines += [_EXAMPLES_HEADING, *(f"  {example}" for example in examples)]
+    lines += [EXAMPLES_HEADING, *(f"  {example}" for example in examples)]
     parser.epilog = "\n".join(lines)
     parser.formatter_class = _HelpFormatter
     return parser
-
-
-def examples_of(parser: argparse.ArgumentParser) -> list[str]:
-    """The example command lines at the end of ``parser``'s ``--help`` (:func:`add_command`)."""
-    lines = (parser.epilog or "").splitlines()
-    if _EXAMPLES_HEADING not in lines:
-        return []
-    rest = lines[lines.index(_EXAMPLES_HEADING) + 1 :]
-    return [line.strip() for line in rest if line.startswith("  ") and line.strip()]
 
 
 def all_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
@@ -418,7 +444,8 @@ def all_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentPa
                 todo.extend(action.choices.values())
 
 
-def _takes_value(action: argparse.Action) -> bool:
+def takes_value(action: argparse.Action) -> bool:
+    """Whether ``action`` is an option or argument the user gives a value to."""
     return action.nargs != 0 and not isinstance(
         action, (argparse._SubParsersAction, argparse._HelpAction, argparse._VersionAction)
     )
@@ -442,7 +469,7 @@ def derive_metavars(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                 # A missing command is reported by this name: the commands, not the dest.
                 commands = [choice.dest for choice in action._choices_actions]
                 action.metavar = "{" + ",".join(commands) + "}"
-            if not _takes_value(action) or action.choices is not None:
+            if not takes_value(action) or action.choices is not None:
                 continue
             if action.metavar is None and action.type in METAVARS:
                 action.metavar = METAVARS[action.type]
@@ -453,48 +480,6 @@ def derive_metavars(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
                 elif any(word in names for word in _FILE_METAVARS):
                     action.complete = _COMPLETE_FILE  # type: ignore[attr-defined]
     return parser
-
-
-def help_problems(parser: argparse.ArgumentParser) -> list[str]:
-    """What the ``--help`` of ``parser`` or of a subcommand below it lacks, one line each: a
-    one-line description, an example starting with the command's own words, a help text for
-    every option and argument, a metavar that says what the value is (not the option's name in
-    capitals, ``--top TOP``). Empty when nothing is missing.
-
-    >>> parser = Parser(prog="demo", description="a demo", epilog="examples:\\n  demo --top 2")
-    >>> _ = parser.add_argument("--top", type=int, help="the best K")
-    >>> help_problems(parser)
-    ["demo: --top's value is shown as TOP, its own name: give it a metavar"]
-    """
-    problems: list[str] = []
-    for current in all_parsers(parser):
-        prog = current.prog
-        description = (current.description or "").strip()
-        if not description or "\n" in description:
-            problems.append(f"{prog}: the description is not one line: {description!r}")
-        examples = examples_of(current)
-        if not examples:
-            problems.append(f"{prog}: no example in its --help")
-        for example in examples:
-            if not (example + " ").startswith(prog + " "):
-                problems.append(f"{prog}: the example {example!r} runs another command")
-        for action in current._actions:
-            if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
-                continue
-            name = "/".join(action.option_strings) or action.dest
-            if not action.help:
-                problems.append(f"{prog}: {name} has no help text")
-            if not _takes_value(action) or action.choices is not None:
-                continue
-            metavar = action.metavar
-            shown = metavar if metavar is not None else action.dest
-            if action.option_strings and metavar is None:
-                shown = action.dest.upper()
-            if shown in (action.dest.upper(), action.dest):
-                problems.append(
-                    f"{prog}: {name}'s value is shown as {shown}, its own name: give it a metavar"
-                )
-    return problems
 
 
 class _PrintCompletion(argparse.Action):

@@ -42,6 +42,7 @@ import numpy as np
 
 import arena
 from arena.play import RandomPolicy
+from arena.protocol import Policy
 from arena.search_bots import openspiel_bot
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
@@ -345,7 +346,7 @@ SEARCH_SIMULATIONS = 300
 def bot(
     name: str,
     **options: Any,
-) -> OptimalBot | BonusAwareBot | CapacityBot | GreedyLoaderBot | RandomBot | SearchPolicy:
+) -> Policy:
     """The bot called ``name`` (see the module docstring), with its options
     (``use_table`` for ``optimal``/``bonus-aware``, ``loader`` for every bot but ``mcts``,
     ``name``; for ``mcts``: ``simulations``, ``rollouts``, ``uct_c``).

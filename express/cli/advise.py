@@ -20,10 +20,18 @@ import argparse
 import textwrap
 from typing import Any
 
-from arena.cli import add_command, print_json, whole_number_to, with_examples
+from arena.cli import (
+    add_command,
+    add_json_option,
+    integer,
+    print_json,
+    seconds,
+    seed,
+    whole_number_to,
+    with_examples,
+)
 from express.advise import advise
-from express.cli.trains import add_json_option, output
-from express.cli.values import integer, seconds, seed
+from express.cli.trains import output
 from express.game import Observation
 from express.pimc import DEFAULT_RULE, MAX_WORLDS, RULES
 from express.table_view import position_text, table_observation

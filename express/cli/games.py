@@ -36,17 +36,21 @@ from arena.cli import (
     add_checkpoint_option,
     add_command,
     add_executor_options,
+    add_json_option,
+    integer,
     parse_bot_list,
     print_json,
     run_tournament,
     seat_labels,
+    seed,
+    simulations,
+    whole_number,
 )
 from arena.search_bots import MAX_SIMULATIONS, MIN_SIMULATIONS
 from arena.text import plural
 from express.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot
 from express.cards import deck_for
-from express.cli.trains import add_json_option, output, shown
-from express.cli.values import count, integer, seed, simulations
+from express.cli.trains import output, shown
 from express.deck import load_deck
 from express.errors import ExpressError
 from express.exact import solve_deal
@@ -291,7 +295,7 @@ def add_commands(commands: Any) -> None:
     )
     tour.add_argument(
         "--games",
-        type=count,
+        type=whole_number,
         default=2000,
         metavar="N",
         help="deals, each played once per seat rotation (default 2000)",

@@ -7,11 +7,17 @@ import json
 import sys
 from typing import Any
 
-from arena.cli import add_command, print_json
+from arena.cli import (
+    add_command,
+    add_json_option,
+    integer,
+    print_json,
+    seconds,
+    whole_number,
+)
 from arena.text import plural
 from express.cabooses import CABOOSES, caboose_named
 from express.cards import DECK, Card, deck_for
-from express.cli.values import count, integer, seconds
 from express.deck import COMMENT, format_deck, load_deck, parse_deck
 from express.errors import ExpressError, ParseError, PoolError
 from express.rules import MAX_PLAYERS, MIN_PLAYERS, rounds_for
@@ -245,11 +251,6 @@ def cmd_deck(args: argparse.Namespace) -> int:
     return output(deck_text(args.players))
 
 
-def add_json_option(parser: Any) -> None:
-    """``--json``: the answer (or the error) as JSON on stdout."""
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-
-
 def add_commands(commands: Any) -> None:
     """``best``, ``score``, ``cabooses``, ``deck``."""
     best = add_command(
@@ -297,7 +298,7 @@ def add_commands(commands: Any) -> None:
     best.add_argument("--count", action="store_true", help="also count the distinct optimal trains")
     best.add_argument(
         "--node-limit",
-        type=count,
+        type=whole_number,
         metavar="N",
         help="stop after this many states (result may not be optimal)",
     )

@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.cli import UsageError, add_command, print_json, seconds, whole_number
+from arena.cli import UsageError, add_command, add_json_option, print_json, seconds, whole_number
 from packing.cli.common import (
     cargo_of,
     cargo_options,
     deck_of,
     deck_option,
-    json_option,
     plural,
     print_ranking,
     truck_of,
@@ -135,7 +134,7 @@ def add_commands(sub: Any) -> None:
     cargo_options(p)
     truck_options(p)
     time_limit_option(p)
-    json_option(p)
+    add_json_option(p)
     p.set_defaults(run=cmd_solve)
 
     p = add_command(
@@ -153,7 +152,7 @@ def add_commands(sub: Any) -> None:
         "--top", type=whole_number, default=None, metavar="K", help="only the best K trucks"
     )
     time_limit_option(p)
-    json_option(p)
+    add_json_option(p)
     p.set_defaults(run=cmd_best)
 
     p = add_command(
@@ -180,7 +179,7 @@ def add_commands(sub: Any) -> None:
         help="names of the trucks the pile may hold "
         "(default: the deck without the revealed ones; none may be revealed too)",
     )
-    json_option(p)
+    add_json_option(p)
     p.set_defaults(run=cmd_grab)
 
     p = add_command(

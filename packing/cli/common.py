@@ -115,14 +115,6 @@ def deck_option(p: argparse.ArgumentParser, help: str = DECK_HELP) -> None:
     p.add_argument("--deck", metavar="FILE", help=help)
 
 
-def json_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--json",
-        action="store_true",
-        help="machine-readable output (errors too: an object with 'error')",
-    )
-
-
 def cargo_of(args: argparse.Namespace) -> Cargo:
     cargo: Cargo = args.roll if args.roll is not None else args.cargo
     return cargo

@@ -13,6 +13,7 @@ from arena.cli import (
     add_checkpoint_option,
     add_command,
     add_executor_options,
+    add_json_option,
     executor_for,
     print_json,
     seconds,
@@ -227,7 +228,7 @@ def add_commands(sub: Any) -> None:
         examples=[compare_example, "packing decks compare my-deck.txt --json"],
     )
     p.add_argument("decks", nargs="+", metavar="DECK", help="deck files")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_option(p)
     p.add_argument(
         "--out",
         metavar="PNG",

@@ -18,6 +18,7 @@ from arena.cli import (
     add_checkpoint_option,
     add_command,
     add_executor_options,
+    add_json_option,
     parse_bot_list,
     print_json,
     run_tournament,
@@ -110,7 +111,7 @@ def _common_options(p: argparse.ArgumentParser, seat_help: str, seed_help: str) 
         f"(default {SEARCH_SIMULATIONS})",
     )
     deck_option(p, help="a deck file (default: the sample deck, not the printed cards)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_json_option(p)
 
 
 def add_commands(sub: Any) -> None:

@@ -17,6 +17,7 @@ from arena.cli import (
     UsageError,
     add_command,
     add_executor_options,
+    add_json_option,
     executor_for,
     executor_where,
     print_json,
@@ -29,7 +30,6 @@ from packing.cli.common import (
     check_folder,
     deck_of,
     deck_option,
-    json_option,
     output_path,
     plural,
     print_ranking,
@@ -277,7 +277,7 @@ def add_commands(sub: Any) -> None:
         help=f"revealed sets sampled for the heuristic comparison (default 200, at most "
         f"{LARGEST_SAMPLES:,})",
     )
-    json_option(p)
+    add_json_option(p)
     p.set_defaults(run=cmd_stats)
 
     build_examples = [
@@ -303,6 +303,6 @@ def add_commands(sub: Any) -> None:
         help="rebuild even when the folder holds the complete, current table (without "
         "--deck or --out: rebuild the shipped sample table into the table folder)",
     )
-    json_option(p)
+    add_json_option(p)
     add_executor_options(p)
     p.set_defaults(run=cmd_table_build)

@@ -1,7 +1,7 @@
 """Both commands explain themselves: every subcommand's ``--help`` has a one-line description,
 metavars that say what a value is and runnable examples; shell completion comes from shtab.
 
-The walk over every subcommand is :func:`arena.cli.help_problems`, so a new command of either
+The walk over every subcommand is ``tests.cli_help.help_problems``, so a new command of either
 game is checked without touching this file.
 """
 
@@ -26,12 +26,11 @@ from arena.cli import (
     all_parsers,
     attach_values,
     derive_metavars,
-    examples_of,
-    help_problems,
     seconds,
     seed,
     whole_number,
 )
+from tests.cli_help import examples_of, help_problems
 
 PARSERS: dict[str, Callable[[], argparse.ArgumentParser]] = {
     "packing": packing.cli.build_parser,

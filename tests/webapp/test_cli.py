@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from arena.cli import help_problems
+from tests.cli_help import help_problems
 from webapp.cli import build_parser, main
 
 
