@@ -14,7 +14,7 @@ from importlib.metadata import version as _version
 from arena.errors import ArenaError
 from arena.extras import MissingExtraError, import_extra
 from arena.play import RandomPolicy, outcome_drawer, play, sample_outcome, seat_streams
-from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
+from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy, SeatsPolicies
 from arena.tournament import (
     GameRecord,
     PolicyStats,
@@ -43,6 +43,7 @@ __all__ = [
     "Policy",
     "PolicyStats",
     "RandomPolicy",
+    "SeatsPolicies",
     "TournamentResult",
     "bot_tournament",
     "deal_seed",

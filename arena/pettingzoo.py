@@ -50,7 +50,7 @@ from arena.codec import Codec, Parameters
 from arena.errors import ArenaError
 from arena.extras import import_extra
 from arena.play import outcome_drawer, sample_outcome
-from arena.protocol import CHANCE, TERMINAL, GameState, Policy
+from arena.protocol import CHANCE, TERMINAL, GameState, Policy, show_seating
 
 if TYPE_CHECKING:
     import gymnasium
@@ -368,8 +368,9 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
 
 
 class _Learner:
-    """The learning seat in a game that seats its policies (``seat_policies``): it brings
-    nothing but decisions (Pack & Stack then loads its trucks optimally)."""
+    """The learning seat in a game that takes its seating
+    (:class:`arena.protocol.SeatsPolicies`): it brings nothing but decisions (Pack & Stack
+    then loads its trucks optimally)."""
 
     name = "learner"
 
@@ -433,9 +434,7 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
             self._opponent_rng = np.random.default_rng(int(self.np_random.integers(2**63)))
         self._seed = seed
         self.state = self._t.initial.clone()
-        seat_policies = getattr(self.state, "seat_policies", None)
-        if seat_policies is not None:
-            seat_policies(self._policies)
+        show_seating(self.state, self._policies)
         self._over = False
         self._standing = float(self._t.standing(self.state)[self.seat])
         self._advance()

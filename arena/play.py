@@ -21,7 +21,7 @@ import numpy as np
 
 from arena.errors import ArenaError
 from arena.memo import IdentityMemo
-from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy
+from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy, show_seating
 
 __all__ = ["RandomPolicy", "outcome_drawer", "play", "sample_outcome", "seat_streams"]
 
@@ -182,18 +182,14 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     Chance nodes are sampled exactly from a generator seeded by ``seed``; player ``p`` is asked
     by ``policies[p]`` with its observation, the legal actions and the players' seeded generator
     (chance has its own).
-    A state with a ``seat_policies(policies)`` method is first shown who sits where (a game
-    whose players bring more than ``act``, such as Pack & Stack's loaders, takes it from there).
+    A state that takes who sits where (:class:`arena.protocol.SeatsPolicies`, such as Pack &
+    Stack's, whose players also load their trucks) is shown the seating first.
     Same state, policies and seed → the same game, event for event.
     """
     if len(policies) != state.num_players:
         raise ArenaError(f"{len(policies)} policies for {state.num_players} players")
     chance_rng, seat_rngs = seat_streams(seed, state.num_players)
-    # A game whose players bring more than ``act`` (Pack & Stack's loaders) takes it from the
-    # policies in their seats; everything else still goes through the protocol.
-    seat_policies = getattr(state, "seat_policies", None)
-    if seat_policies is not None:
-        seat_policies(policies)
+    show_seating(state, policies)
     # chance_rng is this game's alone, so the drawer's reading ahead changes nothing anyone sees.
     draw = outcome_drawer(chance_rng)
     for _ in range(max_actions):

@@ -10,7 +10,9 @@ seating.
 
 The names follow OpenSpiel's ``pyspiel.State`` so an adapter is thin; two additions serve the
 rules of real games: ``winners()`` (the rules' winners: shared wins and tie-breaks that
-``returns()`` alone cannot express) and ``events`` (a readable log of what happened).
+``returns()`` alone cannot express) and ``events`` (a readable log of what happened). One part
+is optional (:class:`SeatsPolicies`): a game whose players bring more than ``act`` is shown
+who sits where before the first action.
 
 Before the end, ``returns()`` is all zeros and ``winners()`` empty: the game's result exists
 only once ``is_terminal()``. That is OpenSpiel's meaning for games that reward only at the end
@@ -33,7 +35,15 @@ from typing import Any, Protocol, Self, runtime_checkable
 
 import numpy as np
 
-__all__ = ["CHANCE", "TERMINAL", "Action", "GameState", "Policy"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Action",
+    "GameState",
+    "Policy",
+    "SeatsPolicies",
+    "show_seating",
+]
 
 CHANCE = -1
 """``current_player()`` at a chance node (OpenSpiel's ``kChancePlayerId``)."""
@@ -120,3 +130,28 @@ class Policy(Protocol):
         """Choose one of ``legal_actions``; ``rng`` is the players' seeded generator (chance
         draws from another)."""
         ...
+
+
+@runtime_checkable
+class SeatsPolicies(Protocol):
+    """The protocol's optional part: a game whose players bring more than ``act`` to it.
+
+    In Pack & Stack a player also loads their truck, and how (optimally, or by a bot's own
+    heuristic) is part of the player, not a decision the game asks for: the policy in each seat
+    carries it (``loader``). Whoever seats policies at such a game — :func:`arena.play`, a
+    tournament's every rotation, the PettingZoo and Gymnasium environments — calls
+    ``seat_policies(policies)`` once before the first action (:func:`show_seating`), so what a
+    player brings follows it to whichever seat it takes. A game without the method is played
+    through ``act`` alone.
+    """
+
+    def seat_policies(self, policies: Sequence[Policy]) -> None:
+        """Take from ``policies`` (one per seat, in seat order) what the players bring."""
+        ...
+
+
+def show_seating(state: object, policies: Sequence[Policy]) -> None:
+    """Show ``state`` who sits where, when it takes that (:class:`SeatsPolicies`); else
+    nothing: most games need only the policies' ``act``."""
+    if isinstance(state, SeatsPolicies):
+        state.seat_policies(policies)
