@@ -97,7 +97,7 @@ def _duration(seconds: float) -> str:
 
 
 class Progress:
-    """The progress of one piece of work (made by :func:`progress`): call :meth:`update` as
+    """The progress of one piece of work (also called :data:`progress`): call :meth:`update` as
     the work advances and :meth:`close` at the end (or use it as a context manager).
 
     ``total`` may be ``None`` when the amount of work is not known in advance (the lines then
@@ -214,25 +214,8 @@ class Progress:
             self._line(self._clock())
 
 
-def progress(
-    total: int | None,
-    *,
-    desc: str,
-    unit: str,
-    enabled: bool = True,
-    file: IO[str] | None = None,
-    clock: Callable[[], float] = time.monotonic,
-    initial: int = 0,
-) -> Progress:
-    """A :class:`Progress` for ``total`` units of ``unit`` (``None``: unknown), shown on
-    ``file`` (default stderr) as the module docstring says; ``enabled=False`` shows nothing.
-    ``initial`` units are already done (a resumed run)."""
-    return Progress(
-        total,
-        desc=desc,
-        unit=unit,
-        enabled=enabled,
-        file=file,
-        clock=clock,
-        initial=initial,
-    )
+progress = Progress
+"""The name the progress of long work is made by: :class:`Progress` itself (``progress(total,
+desc=..., unit=...)``), for ``total`` units of ``unit`` (``None``: unknown), shown on ``file``
+(default stderr) as the module docstring says; ``enabled=False`` shows nothing, ``initial``
+units are already done (a resumed run)."""
