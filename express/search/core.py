@@ -19,11 +19,13 @@ from express.search.plain import PlainBound
 from express.search.pool import NEG, CardPool, Move, car_id
 from express.train import Play, Train
 
-__all__ = ["Interrupted", "Search", "root_state"]
+__all__ = ["LimitReached", "Search", "root_state"]
 
 
-class Interrupted(Exception):
-    """Raised inside the search when a caller's node or time limit is reached."""
+class LimitReached(Exception):
+    """Raised inside the search when a caller's node or time limit is reached: the search
+    unwinds and the driver keeps the best train found so far (not Ctrl-C, which is
+    :class:`arena.cli.Interrupted`'s)."""
 
 
 def root_state(start: Train, bonus: bool) -> tuple[int, int, int]:
@@ -193,14 +195,14 @@ class Search:
             self.memo[key] = (False, bound, 0, None)
             return bound, False, 0
         if self.node_limit is not None and self.nodes >= self.node_limit:
-            raise Interrupted
+            raise LimitReached
         # The clock is read every 256 states: cheap, and fine-grained enough for a limit in seconds.
         if (
             self.deadline is not None
             and self.nodes % 256 == 0
             and time.perf_counter() > self.deadline
         ):
-            raise Interrupted
+            raise LimitReached
         self.nodes += 1
         children: Iterable[tuple[int, Move]]
         if self.met_bound is None:

@@ -19,7 +19,7 @@ from express.cards import Card
 from express.deck import parse_deck
 from express.errors import LimitError, PoolError, type_error
 from express.scoring import solo_score
-from express.search.core import Interrupted, Search, root_state
+from express.search.core import LimitReached, Search, root_state
 from express.search.pool import Move
 from express.search.result import TrainSolution
 from express.train import Play, Train
@@ -212,7 +212,7 @@ def _run(search: Search, length: int, last: int, cur: int, longest: int, alpha: 
     """Solve from the root with threshold ``alpha``; on a limit, keep the search's incumbent."""
     try:
         value, exact, count = search.solve(length, last, cur, longest, alpha)
-    except Interrupted:
+    except LimitReached:
         return _Outcome(search.incumbent_path, False, False, 0, 0)
     if not exact or value < 0:
         # Below the threshold, or (met case, length 0) the start train fails the caboose.

@@ -40,7 +40,6 @@ from packing.model import Truck
 from packing.stats import deck_stats, ranking
 from packing.table import (
     SHIPPED_DIR,
-    CheckpointError,
     DamagedTableError,
     OptimalTable,
     TableBuild,
@@ -82,7 +81,7 @@ def table_path(deck: Sequence[Truck], folder: Path, option: str) -> Path:
 
 def explain(error: Exception, args: argparse.Namespace | None) -> str:
     """The error's line; for a damaged table, the exact command that rebuilds it."""
-    if isinstance(error, DamagedTableError) and not isinstance(error, CheckpointError):
+    if isinstance(error, DamagedTableError):
         command = rebuild_command(error.path)
         deck = getattr(args, "deck", None) if args is not None else None
         if deck and command != "make table":
@@ -115,7 +114,6 @@ def _build(
             workers=workers,
             executor=executor,
             progress=progress_bar("building table"),
-            note=note,
         )
     except KeyboardInterrupt:
         raise Interrupted(
@@ -195,7 +193,7 @@ def table_for(deck: Sequence[Truck]) -> OptimalTable:
             file=sys.stderr,
         )
         try:
-            return ensure_table(deck, progress=progress_bar("building table"), note=note)
+            return ensure_table(deck, progress=progress_bar("building table"))
         except KeyboardInterrupt:
             raise Interrupted(
                 f"finished work is saved in {os.fspath(checkpoint_for(path))!r}; "

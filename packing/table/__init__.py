@@ -21,7 +21,6 @@ from packing.table.build import BuildReport, Progress, SolvedColumn, build_table
 from packing.table.files import (
     SHIPPED_DIR,
     TABLE_FORMAT,
-    CheckpointError,
     DamagedTableError,
     TableError,
     deck_key,
@@ -37,7 +36,6 @@ __all__ = [
     "SHIPPED_DIR",
     "TABLE_FORMAT",
     "BuildReport",
-    "CheckpointError",
     "DamagedTableError",
     "OptimalTable",
     "Progress",

@@ -153,7 +153,8 @@ def build_table(
     With ``checkpoint``, finished work is saved there every ``save_every`` seconds and on
     interruption (Ctrl-C), and a later build with the same checkpoint resumes from it; the
     checkpoint is removed when the build completes. A checkpoint that cannot be resumed
-    (damaged, another deck's) raises :class:`CheckpointError` before any work starts.
+    (damaged, another deck's) raises :class:`arena.checkpoint.CheckpointError` before any work
+    starts.
     """
     deck = tuple(deck)
     if not deck:

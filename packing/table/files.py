@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from arena.checkpoint import CheckpointError, CheckpointMismatch
 from arena.extras import DISTRIBUTION
 from arena.files import atomic_writer
 from packing.deck import format_deck, parse_deck
@@ -144,33 +145,27 @@ def deck_of(data: dict[str, npt.NDArray[np.generic]], path: Path) -> tuple[Truck
         raise DamagedTableError(path, f"its deck does not read: {error}") from None
 
 
-class CheckpointError(DamagedTableError):
-    """A checkpoint that cannot resume this build (damaged, or made for another deck).
-    Nothing is lost by deleting it: the build then starts afresh."""
-
-    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
-        TableError.__init__(
-            self,
-            f"checkpoint {os.fspath(path)!r} cannot be resumed ({reason}): "
-            "delete it and build again",
-        )
-        self.path = Path(path)
-        self.reason = reason
+_DELETE = "delete it to build afresh"
 
 
 def read_checkpoint(
     path: Path, deck: tuple[Truck, ...]
 ) -> tuple[npt.NDArray[np.generic], npt.NDArray[np.generic], npt.NDArray[np.generic]]:
-    """The (loaded, proven, done) arrays of a checkpoint of ``deck``'s build."""
+    """The (loaded, proven, done) arrays of a checkpoint of ``deck``'s build. One that cannot
+    resume it is refused, as a tournament's is (:mod:`arena.checkpoint`): damaged
+    (:class:`~arena.checkpoint.CheckpointError`) or another deck's
+    (:class:`~arena.checkpoint.CheckpointMismatch`), the message saying to delete it — nothing
+    is lost then but the work it held."""
+    where = f"checkpoint {os.fspath(path)!r}"
     try:
         data = load_npz(path)
     except DamagedTableError as error:
-        raise CheckpointError(path, error.reason) from None
+        raise CheckpointError(f"{where} is damaged ({error.reason}): {_DELETE}") from None
     if "done" not in data or "proven" not in data:
-        raise CheckpointError(path, "a finished table, not a checkpoint")
+        raise CheckpointError(f"{where} is a finished table, not a checkpoint: {_DELETE}")
     if data["deck"].shape != () or str(data["deck"]) != format_deck(deck):
-        raise CheckpointError(path, "made for another deck")
+        raise CheckpointMismatch(f"{where} was made for another deck: {_DELETE}")
     shape = (len(data["cargos"]), len(deck))
     if any(data[name].shape != shape for name in ("loaded", "proven", "done")):
-        raise CheckpointError(path, "its arrays do not match the deck")
+        raise CheckpointError(f"{where} is damaged (its arrays do not match the deck): {_DELETE}")
     return data["loaded"], data["proven"].astype(bool), data["done"].astype(bool)

@@ -1,10 +1,10 @@
-"""A table file of the user's: built into a file (resuming or discarding its checkpoint) and
+"""A table file of the user's: built into a file (resuming its checkpoint) and
 built at most once per deck, so "a missing table is built once" is a library call."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +13,7 @@ from typing import Any
 from arena.executors import check_workers, usable_cores
 from packing.model import Truck
 from packing.table.build import BuildReport, Progress, build_table
-from packing.table.files import CheckpointError, TableError, table_filename, user_table_dir
+from packing.table.files import table_filename, user_table_dir
 from packing.table.optimal import OptimalTable
 from packing.table.registry import find_table, register
 
@@ -26,13 +26,12 @@ def checkpoint_for(path: str | os.PathLike[str]) -> Path:
 @dataclass(frozen=True)
 class TableBuild:
     """What :func:`build_table_file` did: the file it wrote, whether it resumed from a
-    checkpoint, why it discarded one (``None`` when it did not), and the build's report."""
+    checkpoint, and the build's report."""
 
     path: Path
     report: BuildReport
     workers: int
     resumed: bool
-    discarded: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready summary (``up_to_date`` is False: the table was built)."""
@@ -47,38 +46,23 @@ def build_table_file(
     workers: int = 1,
     executor: Executor | None = None,
     progress: Progress | None = None,
-    note: Callable[[str], None] | None = None,
 ) -> TableBuild:
     """Build the table of ``deck`` into the file ``path``, save and :func:`register` it.
 
     Finished work is saved in :func:`checkpoint_for` ``(path)`` as it goes (and on Ctrl-C), and
     the next call resumes from it. A checkpoint that cannot resume this build (damaged, another
-    deck's) is only saved work: it is deleted and the build starts afresh, after ``note(text)``
-    says so.
+    deck's) is refused before any work starts, as a tournament's is
+    (:class:`arena.checkpoint.CheckpointError`, saying to delete it).
     """
     check_workers(workers)
     target = Path(path)
     checkpoint = checkpoint_for(target)
-    resumed, discarded = checkpoint.exists(), None
+    resumed = checkpoint.exists()
     options: dict[str, Any] = {"workers": workers, "executor": executor, "progress": progress}
-    try:
-        report = build_table(deck, checkpoint=checkpoint, **options)
-    except CheckpointError as error:
-        discarded, resumed = error.reason, False
-        if note is not None:
-            note(
-                f"discarding checkpoint {os.fspath(checkpoint)!r} ({error.reason}); building afresh"
-            )
-        try:
-            checkpoint.unlink(missing_ok=True)
-        except OSError as failure:
-            raise TableError(
-                f"cannot delete checkpoint {os.fspath(checkpoint)!r}: {failure.strerror or failure}"
-            ) from None
-        report = build_table(deck, checkpoint=checkpoint, **options)
+    report = build_table(deck, checkpoint=checkpoint, **options)
     report.table.save(target)
     register(report.table)
-    return TableBuild(target, report, workers, resumed, discarded)
+    return TableBuild(target, report, workers, resumed)
 
 
 def ensure_table(
@@ -87,7 +71,6 @@ def ensure_table(
     folder: str | os.PathLike[str] | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
-    note: Callable[[str], None] | None = None,
 ) -> OptimalTable:
     """The table of ``deck``: the one :func:`find_table` finds, else built once into ``folder``
     (default :func:`user_table_dir`) by :func:`build_table_file` on ``workers`` processes
@@ -101,4 +84,4 @@ def ensure_table(
     where = Path(folder) if folder is not None else user_table_dir()
     path = where / table_filename(deck)
     count = workers if workers is not None else usable_cores()
-    return build_table_file(deck, path, workers=count, progress=progress, note=note).report.table
+    return build_table_file(deck, path, workers=count, progress=progress).report.table

@@ -225,7 +225,7 @@ def test_a_damaged_table_names_the_file_and_the_rebuild(
 
 
 @pytest.mark.parametrize("kind", DAMAGE)
-def test_a_damaged_checkpoint_is_discarded_and_the_build_runs(
+def test_a_damaged_checkpoint_is_refused_as_a_tournaments_is_until_deleted(
     tmp_path: Path, kind: str, small_table: OptimalTable, packing: Run
 ) -> None:
     deck = tmp_path / "deck.txt"
@@ -234,10 +234,14 @@ def test_a_damaged_checkpoint_is_discarded_and_the_build_runs(
     checkpoint = out / table_filename(SMALL_DECK).replace(".npz", ".partial.npz")
     small_table.save(checkpoint)
     _damage(checkpoint, kind)
-    result = packing("table", "build", "--deck", str(deck), "--out", str(out), "--workers", "1")
+    build = ("table", "build", "--deck", str(deck), "--out", str(out), "--workers", "1")
+    result = packing(*build)
+    assert result.returncode == 2 and result.stdout == ""
+    assert_error(result, f"checkpoint {str(checkpoint)!r} is damaged", "delete it to build afresh")
+    assert checkpoint.exists() and not (out / table_filename(SMALL_DECK)).exists()
+    checkpoint.unlink()
+    result = packing(*build)
     assert result.returncode == 0 and "Traceback" not in result.stderr
-    assert "discarding checkpoint" in result.stderr and repr(str(checkpoint)) in result.stderr
-    assert not checkpoint.exists()
     rebuilt = OptimalTable.load(out / table_filename(SMALL_DECK), deck=SMALL_DECK)
     assert rebuilt.penalties.tolist() == small_table.penalties.tolist()
 

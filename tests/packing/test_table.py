@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from arena.checkpoint import CheckpointMismatch
 from packing import (
     SAMPLE_DECK,
     Cargo,
@@ -175,7 +176,7 @@ def test_a_checkpoint_is_not_loaded_as_a_table(tmp_path: Path) -> None:
         build_table(SMALL_DECK, checkpoint=checkpoint, progress=stop)
     with pytest.raises(TableError, match="unfinished"):
         OptimalTable.load(checkpoint)
-    with pytest.raises(TableError, match="another deck"):
+    with pytest.raises(CheckpointMismatch, match="another deck"):
         build_table(SMALL_DECK[:2], checkpoint=checkpoint)
 
 
