@@ -104,7 +104,8 @@ FLOORS_PYTHON ?= $(PYTHON)
 CORE_PYTHON ?= $(PYTHON)
 SDIST_PYTHON ?= $(PYTHON)
 # What the floors install: the core, the runners, and the extras whose floors the run exercises
-# (with httpx, FastAPI's test client, at the test extra's floor).
+# (with httpx, FastAPI's test client, and SciPy, the tests' reference for the intervals, at the
+# test extra's floors).
 FLOORS_EXTRAS := test-core,plot,progress,tournament,completion,rl,web
 
 # The declared minimum of every direct dependency, pinned by a constraints file generated from
@@ -114,7 +115,7 @@ $(FLOORS_VENV)/.installed: pyproject.toml tools/constraints_from_pyproject.py
 	rm -rf $(FLOORS_VENV)
 	$(FLOORS_PYTHON) -m venv $(FLOORS_VENV)
 	$(FLOORS_VENV)/bin/python tools/constraints_from_pyproject.py pyproject.toml > $(FLOORS_VENV)/floors.txt
-	$(FLOORS_VENV)/bin/python -m pip install --quiet -c $(FLOORS_VENV)/floors.txt -e '.[$(FLOORS_EXTRAS)]' httpx
+	$(FLOORS_VENV)/bin/python -m pip install --quiet -c $(FLOORS_VENV)/floors.txt -e '.[$(FLOORS_EXTRAS)]' httpx scipy
 	touch $@
 
 test-floors: $(FLOORS_VENV)/.installed

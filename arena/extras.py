@@ -31,7 +31,7 @@ EXTRAS = ("plot", "progress", "tournament", "dask", "openspiel", "completion", "
 EXTRA_MODULES: Mapping[str, tuple[str, ...]] = {
     "plot": ("matplotlib",),
     "progress": ("tqdm",),
-    "tournament": ("scipy", "openskill"),
+    "tournament": ("openskill",),
     "dask": ("dask", "distributed"),
     "openspiel": ("pyspiel",),
     "completion": ("shtab",),

@@ -1,11 +1,11 @@
-"""The interval of a sample mean, without SciPy: for estimates the core reports (a bot's or an
-advisor's mean over sampled worlds).
+"""The 95 % intervals the library reports, without SciPy: a sample mean's (a bot's or an
+advisor's mean over sampled worlds, a tournament's win shares over its deals) and a
+proportion's (a tournament's wins when the deals show no spread).
 
-Tournaments use ``scipy.stats`` (the ``tournament`` extra) for their win shares; an estimate the
-core prints must not need an extra, and the one quantile it needs is small enough to hold here:
-Student's t at 0.975 (a two-sided 95 % interval) — tabulated for 1 to 30 degrees of freedom,
-beyond that the Cornish–Fisher expansion around the normal quantile (error under 1e-6 from 30
-on; the tests compare both with SciPy).
+The one quantile they need is small enough to hold here: Student's t at 0.975 (a two-sided
+95 % interval), tabulated for 1 to 30 degrees of freedom, beyond that the Cornish–Fisher
+expansion around the normal quantile (error under 1e-6 from 30 on). The Wilson score interval
+is closed-form. The tests compare all three with SciPy, which the library itself never needs.
 
 >>> [round(x, 3) for x in mean_interval([1.0, 2.0, 3.0])]
 [2.0, -0.484, 4.484]
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["CONFIDENCE", "mean_interval", "t_quantile"]
+__all__ = ["CONFIDENCE", "mean_interval", "t_quantile", "wilson_interval"]
 
 CONFIDENCE = 0.95
 """The confidence of :func:`mean_interval`'s intervals."""
@@ -92,3 +92,26 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     variance = math.fsum((x - mean) ** 2 for x in values) / (n - 1)
     half = t_quantile(n - 1) * math.sqrt(variance / n)
     return (mean, mean - half, mean + half)
+
+
+def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion, ``successes`` out of ``trials`` (without
+    continuity correction): it stays inside ``[0, 1]`` and is sound at 0 and at ``trials``,
+    where the normal approximation's collapses to a point.
+
+    >>> [round(x, 4) for x in wilson_interval(12, 25)]
+    [0.3003, 0.665]
+    >>> [round(x, 4) for x in wilson_interval(0, 10)]
+    [0.0, 0.2775]
+    """
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise ValueError(f"trials must be a whole number ≥ 1, not {trials!r}")
+    if isinstance(successes, bool) or not isinstance(successes, int):
+        raise ValueError(f"successes must be a whole number, not {successes!r}")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must lie in [0, {trials}], not {successes}")
+    z2 = _Z975 * _Z975
+    p = successes / trials
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = _Z975 / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials**2))
+    return (max(0.0, centre - half), min(1.0, centre + half))

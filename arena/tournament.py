@@ -17,8 +17,8 @@ fresh game and fresh copies of the policies' generators, and the results are com
 order. (Policies must not change their choices from game to game: a task works on its own
 pickled copy of them.)
 
-The statistics need the ``tournament`` extra (``scipy`` for the confidence interval,
-``openskill`` for the rating), imported when a tournament starts; progress is shown by
+The rating needs the ``tournament`` extra (``openskill``), imported when a tournament starts
+(the win-rate intervals are :mod:`arena.stats`', which needs none); progress is shown by
 :mod:`arena.progress` (a ``tqdm`` bar on a terminal with the ``progress`` extra, plain lines
 elsewhere). A ``checkpoint`` file lets an interrupted tournament continue where it stopped. For example, with a game's
 ``Game`` class and two of its bots::
@@ -42,7 +42,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -54,10 +54,8 @@ from arena.play import play
 from arena.progress import Progress
 from arena.progress import progress as show_progress
 from arena.protocol import GameState, Policy
+from arena.stats import mean_interval, wilson_interval
 from arena.text import plural
-
-if TYPE_CHECKING:
-    from types import ModuleType
 
 __all__ = [
     "GameRecord",
@@ -241,11 +239,11 @@ class TournamentResult:
     **Win-rate interval.** The games of one deal share their luck, so they are not independent;
     deals are. For each deal the policy's mean win share over the rotations is one observation
     in ``[0, 1]``; the interval is Student's t interval on the mean of those observations
-    (``scipy.stats.t.interval`` with ``scipy.stats.sem``), clipped to ``[0, 1]``. It accounts
+    (:func:`arena.stats.mean_interval`), clipped to ``[0, 1]``. It accounts
     for shared wins, for the correlation inside a deal, and it shrinks as duplicate deals cancel
     the luck. When the observations have no spread (fewer than two deals, or every deal the
     same share) the t interval is degenerate; the interval is then the Wilson score interval
-    (``scipy.stats.binomtest(...).proportion_ci(method="wilson")``) for the rounded sum of the
+    (:func:`arena.stats.wilson_interval`) for the rounded sum of the
     shares over the number of deals, which is conservative: a variable in ``[0, 1]`` with mean
     ``p`` has a variance of at most ``p(1 - p)``.
 
@@ -395,12 +393,11 @@ def _play_task(task: _Task[S]) -> tuple[tuple[GameRecord, ...], ...]:
     return tuple(_play_deal(task, deal, seed) for deal, seed in task.deals)
 
 
-def _require_stats() -> tuple[ModuleType, type[Any]]:
-    """``scipy.stats`` and openskill's Plackett–Luce model, or :class:`MissingExtraError`
-    naming the ``tournament`` extra."""
-    stats = import_extra("scipy.stats", "tournament")
+def _rating_model() -> type[Any]:
+    """openskill's Plackett–Luce model, or :class:`MissingExtraError` naming the
+    ``tournament`` extra."""
     models = import_extra("openskill.models", "tournament")
-    return stats, models.PlackettLuce
+    return models.PlackettLuce  # type: ignore[no-any-return]
 
 
 def _check_policies(
@@ -496,8 +493,8 @@ def tournament(
     the deals completed so far, with ``interrupted=True``. Any other error is raised.
 
     Bad input raises :class:`ArenaError` (wrong number of policies, repeated names, ``games`` or
-    ``workers`` below 1, a negative seed) or :class:`TypeError` (wrong types); missing scipy or
-    openskill raise :class:`arena.extras.MissingExtraError` naming the ``tournament`` extra.
+    ``workers`` below 1, a negative seed) or :class:`TypeError` (wrong types); a missing
+    openskill raises :class:`arena.extras.MissingExtraError` naming the ``tournament`` extra.
     """
     if not callable(new_game):
         raise TypeError(f"expected a zero-argument callable returning a game, got {new_game!r}")
@@ -517,7 +514,7 @@ def tournament(
         raise TypeError(f"new_game() returned {first!r}, not a game state")
     if len(seated) != first.num_players:
         raise ArenaError(f"{len(seated)} policies for {first.num_players} players")
-    stats_module, model = _require_stats()  # fail before playing, not after
+    model = _rating_model()  # fail before playing, not after
 
     saved = None
     if checkpoint is not None:
@@ -573,7 +570,6 @@ def tournament(
             deals_requested=games,
             deals=len(done),
             interrupted=interrupted,
-            stats_module=stats_module,
             model=model,
         )
 
@@ -663,19 +659,15 @@ def _run_parallel(
             own.shutdown(wait=True)
 
 
-def _win_interval(shares: list[float], stats_module: Any) -> tuple[float, float]:
+def _win_interval(shares: list[float]) -> tuple[float, float]:
     """The 95 % interval of the mean of per-deal win shares (see :class:`TournamentResult`)."""
     n = len(shares)
     if n == 0:
         return (0.0, 1.0)
-    mean = math.fsum(shares) / n
     if n >= 2 and any(x != shares[0] for x in shares):
-        sem = float(stats_module.sem(shares))
-        low, high = stats_module.t.interval(CONFIDENCE, n - 1, loc=mean, scale=sem)
-        return (max(0.0, float(low)), min(1.0, float(high)))
-    wins = round(math.fsum(shares))
-    ci = stats_module.binomtest(wins, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
-    return (float(ci.low), float(ci.high))
+        _, low, high = mean_interval(shares)
+        return (max(0.0, low), min(1.0, high))
+    return wilson_interval(round(math.fsum(shares)), n)
 
 
 def _ranks(record: GameRecord) -> list[int]:
@@ -696,7 +688,6 @@ def _result(
     deals_requested: int,
     deals: int,
     interrupted: bool,
-    stats_module: Any,
     model: type[Any],
 ) -> TournamentResult:
     """The statistics of ``records`` (in deal order): see :class:`TournamentResult`."""
@@ -731,7 +722,7 @@ def _result(
                 games=played,
                 wins=Fraction(wins[i], unit),
                 win_rate=wins[i] / (unit * played) if played else 0.0,
-                win_interval=_win_interval(shares, stats_module),
+                win_interval=_win_interval(shares),
                 mean_points=math.fsum(points[i]) / played if played else 0.0,
                 mu=float(ratings[i].mu),
                 sigma=float(ratings[i].sigma),

@@ -48,7 +48,7 @@ def tournament(
     ``checkpoint`` is a file where completed deals are saved as they finish, so a rerun with
     the same arguments continues (see :func:`arena.tournament`).
 
-    Needs the ``tournament`` extra (scipy, openskill).
+    Needs the ``tournament`` extra (openskill).
     """
     new_game: Callable[[int], Game | Match] = partial(Match if match else Game, caboose=caboose)
     return arena.bot_tournament(

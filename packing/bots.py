@@ -409,7 +409,7 @@ def tournament(
     ``checkpoint`` is a file where completed deals are saved as they finish, so a rerun with
     the same arguments continues (see :func:`arena.tournament`).
 
-    Needs the ``tournament`` extra (scipy, openskill).
+    Needs the ``tournament`` extra (openskill).
 
     >>> result = tournament(["optimal", "random"], games=20, seed=1)
     >>> result.stat("optimal").win_rate > result.stat("random").win_rate

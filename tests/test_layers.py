@@ -5,7 +5,7 @@ module level and inside functions; an ``if TYPE_CHECKING:`` block never runs, so
 count as an import at run time) and checked against these rules:
 
 - ``arena`` imports neither game; ``packing`` and ``express`` never import each other;
-- an optional extra (matplotlib, dask/distributed, pyspiel/open_spiel, scipy, openskill, tqdm,
+- an optional extra (matplotlib, dask/distributed, pyspiel/open_spiel, openskill, tqdm,
   pettingzoo, gymnasium) is imported at module level, directly or through the modules it
   imports at module level, only by the modules that exist for that extra (:data:`FOR_EXTRA`);
 - within each game the layers point down: rules and values import no solver, the solver
@@ -37,7 +37,6 @@ EXTRA_MODULES: Mapping[str, str] = {
     "distributed": "dask",
     "pyspiel": "openspiel",
     "open_spiel": "openspiel",
-    "scipy": "tournament",
     "openskill": "tournament",
     "tqdm": "progress",
     "pettingzoo": "rl",
@@ -516,7 +515,7 @@ def synthetic(tmp_path: Path, files: Mapping[str, str]) -> dict[str, list[Import
 CLEAN = {
     "arena/__init__.py": "from arena.play import play\n",
     "arena/play.py": "import math\n",
-    "arena/tournament.py": "def stats():\n    import scipy.stats\n",
+    "arena/tournament.py": "def ratings():\n    import openskill\n",
     "packing/__init__.py": "from packing.game import Game\n",
     "packing/model.py": "from packing import render\nfrom . import rules\n",
     "packing/render.py": "",

@@ -149,6 +149,7 @@ def test_numbers_are_read_by_one_rule_in_both_command_lines(
         assert len(err) <= 2 and typed in err[-1], err  # usage line, then the one quoting line
 
 
+@pytest.mark.extra("tournament")
 def test_bots_named_twice_are_seated_alike_in_both_games() -> None:
     players = ["random", "random", "random"]
     expected = arena.seat_labels(players)

@@ -304,7 +304,7 @@ def test_run_main_turns_each_failure_into_its_status(capsys: pytest.CaptureFixtu
     def command(args: argparse.Namespace) -> int:
         raise {
             "game": GameError("bad 'x'"),
-            "extra": arena.MissingExtraError("scipy", "tournament"),
+            "extra": arena.MissingExtraError("openskill", "tournament"),
         }[args.what]
 
     parser = Parser(prog="demo")
@@ -314,7 +314,7 @@ def test_run_main_turns_each_failure_into_its_status(capsys: pytest.CaptureFixtu
     assert run_main("demo", parser, ["extra"], errors=(GameError,)) == EXIT_USAGE
     assert capsys.readouterr().err.splitlines() == [
         "demo: error: bad 'x'",
-        "demo: error: scipy is not installed: it comes with the tournament extra "
+        "demo: error: openskill is not installed: it comes with the tournament extra "
         "(pip install 'tabletop-solvers[tournament]')",
     ]
     assert run_main("demo", parser, ["--help"], errors=()) == 0
@@ -359,6 +359,6 @@ def test_the_core_runs_without_any_extra_and_names_the_missing_one() -> None:
     refused = packing_without_extras("tournament", "--players", "optimal,random", "--games", "1")
     assert refused.returncode == EXIT_USAGE and refused.stdout == ""
     assert refused.stderr.splitlines() == [
-        "packing: error: scipy.stats is not installed: it comes with the tournament extra "
+        "packing: error: openskill.models is not installed: it comes with the tournament extra "
         "(pip install 'tabletop-solvers[tournament]')"
     ]

@@ -1,26 +1,30 @@
-"""arena.stats against SciPy's Student t (the tournament extra)."""
+"""arena.stats against SciPy (the tests' reference; the library never needs SciPy)."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
-from arena.stats import mean_interval, t_quantile
+from arena.stats import mean_interval, t_quantile, wilson_interval
 
 
-@pytest.mark.extra("tournament")
+@pytest.fixture
+def stats() -> Any:
+    """SciPy's statistics, the independent reference: the test extra brings it, and the run on
+    the core alone (make test-core) skips what compares with it."""
+    return pytest.importorskip(
+        "scipy.stats", reason="SciPy comes with the test extra: pip install 'tabletop-solvers[test]'"
+    )
+
+
 @pytest.mark.parametrize("df", [*range(1, 41), 50, 75, 100, 1000, 10**6])
-def test_the_quantile_is_scipys(df: int) -> None:
-    from scipy import stats
-
+def test_the_quantile_is_scipys(df: int, stats: Any) -> None:
     assert t_quantile(df) == pytest.approx(float(stats.t.ppf(0.975, df)), abs=2e-6)
 
 
-@pytest.mark.extra("tournament")
-def test_the_interval_is_scipys() -> None:
-    from scipy import stats
-
+def test_the_interval_is_scipys(stats: Any) -> None:
     values = [3.0, -1.0, 4.0, 1.0, 5.0, -9.0, 2.0, 6.0]
     mean, low, high = mean_interval(values)
     expected = stats.t.interval(0.95, len(values) - 1, loc=mean, scale=stats.sem(values))
@@ -37,3 +41,17 @@ def test_no_spread_no_width_and_bad_input() -> None:
         with pytest.raises(ValueError, match="degrees of freedom"):
             t_quantile(df)  # type: ignore[arg-type]
     assert math.isfinite(t_quantile(31))
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials"), [(0, 1), (1, 1), (12, 25), (0, 10), (10, 10), (3, 1000)]
+)
+def test_the_wilson_interval_is_scipys(successes: int, trials: int, stats: Any) -> None:
+    expected = stats.binomtest(successes, trials).proportion_ci(method="wilson")
+    assert wilson_interval(successes, trials) == pytest.approx((expected.low, expected.high))
+
+
+def test_the_wilson_interval_refuses_what_is_no_proportion() -> None:
+    for successes, trials in ((1, 0), (-1, 4), (5, 4), (True, 4)):
+        with pytest.raises(ValueError):
+            wilson_interval(successes, trials)
