@@ -13,8 +13,9 @@ from importlib.metadata import version as _version
 
 from arena.errors import ArenaError
 from arena.extras import MissingExtraError, import_extra
-from arena.play import RandomPolicy, outcome_drawer, play, sample_outcome, seat_streams
+from arena.play import RandomPolicy, play, seat_streams
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy, SeatsPolicies
+from arena.sampling import outcome_drawer, sample_outcome
 from arena.tournament import (
     GameRecord,
     PolicyStats,

@@ -49,8 +49,8 @@ import numpy as np
 from arena.codec import Codec, Parameters
 from arena.errors import ArenaError
 from arena.extras import import_extra
-from arena.play import outcome_drawer, sample_outcome
 from arena.protocol import CHANCE, TERMINAL, GameState, Policy, show_seating
+from arena.sampling import outcome_drawer, sample_outcome
 
 if TYPE_CHECKING:
     import gymnasium

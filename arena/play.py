@@ -1,162 +1,21 @@
-"""Seeded play: chance sampled exactly from a seeded generator, policies asked in turn.
-
->>> from arena.play import RandomPolicy, sample_outcome
->>> import numpy as np
->>> from fractions import Fraction
->>> sample_outcome([("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))], np.random.default_rng(0))
-'tails'
-"""
+"""Seeded play: chance sampled exactly from a seeded generator (:mod:`arena.sampling`),
+policies asked in turn."""
 
 from __future__ import annotations
 
-import itertools
-import math
-from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
 
 from arena.errors import ArenaError
-from arena.memo import IdentityMemo
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy, show_seating
+from arena.sampling import outcome_drawer
 
-__all__ = ["RandomPolicy", "outcome_drawer", "play", "sample_outcome", "seat_streams"]
+__all__ = ["RandomPolicy", "play", "seat_streams"]
 
 S = TypeVar("S", bound=GameState)
-
-
-#: A sampler keeps the outcome of every residue when its common denominator is at most this
-#: and at most ``_RESIDUE_TABLE_PER_OUTCOME`` times its number of outcomes: the table then costs
-#: about what the outcomes' fractions cost to read, and a cache of samplers stays small.
-_RESIDUE_TABLE_LIMIT = 1 << 13
-_RESIDUE_TABLE_PER_OUTCOME = 16
-
-
-class _Sampler:
-    """Exact sampling from one list of outcomes: an integer draw below the common denominator.
-
-    Drawing an integer in ``[0, lcm of denominators)`` and walking the cumulative numerators
-    gives each outcome exactly its probability — no float rounding, so the same generator state
-    gives the same outcome on every machine. The integer comes from the generator's raw 64-bit
-    words by rejection (words below the largest multiple of the denominator are kept, so every
-    residue is equally likely): exact for any denominator, and several times cheaper than
-    ``Generator.integers`` per call, which matters at a hundred chance nodes a game.
-    """
-
-    __slots__ = ("actions", "cumulative", "denominator", "words", "limit", "by_residue")
-
-    def __init__(self, outcomes: Sequence[tuple[Action, Fraction]]) -> None:
-        if not outcomes:
-            raise ArenaError("a chance node with no outcomes")
-        denominator = math.lcm(*(Fraction(p).denominator for _, p in outcomes))
-        cumulative: list[int] = []
-        total = 0
-        for _, probability in outcomes:
-            p = Fraction(probability)
-            if p < 0:
-                raise ArenaError(f"negative chance probability: {p}")
-            total += p.numerator * (denominator // p.denominator)
-            cumulative.append(total)
-        if total != denominator:
-            raise ArenaError(f"chance probabilities sum to {Fraction(total, denominator)}, not 1")
-        self.actions = [action for action, _ in outcomes]
-        self.cumulative = cumulative
-        self.denominator = denominator
-        self.words = max(1, -(-denominator.bit_length() // 64))
-        span = 1 << (64 * self.words)
-        self.limit = span - span % denominator
-        # For a small denominator, the walk's answer for every residue, worked out once: a
-        # draw is then one index (the 7,776 equally likely rolls of five dice, a pile's trucks).
-        self.by_residue: list[Action] | None = None
-        if denominator <= min(_RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME * len(cumulative)):
-            self.by_residue = [
-                self.actions[bisect_right(cumulative, r)] for r in range(denominator)
-            ]
-
-    def draw(self, rng: np.random.Generator) -> Action:
-        return self.draw_from(rng.bit_generator.random_raw)
-
-    def draw_from(self, raw: Callable[[], int]) -> Action:
-        """The draw, from a source of the generator's raw 64-bit words, one per call (its bound
-        ``random_raw``, or ``_raw_words``)."""
-        if self.denominator == 1:
-            return self.actions[0]
-        limit = self.limit
-        if self.words == 1:  # the usual case: one word (an int already), no loop to build one
-            r = raw()
-            while r >= limit:
-                r = raw()
-        else:
-            while True:
-                r = int(raw())
-                for _ in range(self.words - 1):
-                    r = (r << 64) | int(raw())
-                if r < limit:
-                    break
-        r %= self.denominator
-        if self.by_residue is not None:
-            return self.by_residue[r]
-        return self.actions[bisect_right(self.cumulative, r)]
-
-
-def _raw_words(bit_generator: np.random.BitGenerator, batch: int = 64) -> Iterator[int]:
-    """The bit generator's raw 64-bit words, in the order successive ``random_raw()`` calls
-    give them, fetched ``batch`` at a time: the same words, so the same draws, for a fraction
-    of the cost of one call per word (``random_raw()`` parses its arguments and builds its
-    result every time; ``next`` on this chain of lists runs in C between batches)."""
-    batches = map(lambda _: bit_generator.random_raw(batch).tolist(), itertools.repeat(None))
-    return itertools.chain.from_iterable(batches)
-
-
-# Games return the same outcome tuple at recurring chance nodes (the 900 cargos of a roll, the 16
-# cabooses), and a sampler for 900 fractions costs far more to build than to use: samplers are
-# kept across games, found again by the tuple's identity. Only tuples (immutable) are kept.
-_SAMPLERS: IdentityMemo[Sequence[tuple[Action, Fraction]], _Sampler] = IdentityMemo(limit=256)
-
-
-def _sampler_for(outcomes: Sequence[tuple[Action, Fraction]]) -> _Sampler:
-    sampler = _SAMPLERS.get(outcomes)
-    if sampler is not None:
-        return sampler
-    sampler = _Sampler(outcomes)
-    if isinstance(outcomes, tuple):  # a list may change in place: only tuples are kept
-        _SAMPLERS.put(outcomes, sampler)
-    return sampler
-
-
-def sample_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: np.random.Generator) -> Action:
-    """One outcome drawn with exactly its probability (the same draw as :func:`play` makes)."""
-    return _sampler_for(outcomes).draw(rng)
-
-
-def outcome_drawer(
-    rng: np.random.Generator,
-) -> Callable[[Sequence[tuple[Action, Fraction]]], Action]:
-    """A function that draws one outcome of the outcomes it is given, as successive
-    :func:`sample_outcome` calls with ``rng`` would (the same draws), for less: it reads the
-    generator's words in batches. So the generator must serve the drawer alone from then on —
-    the generator itself runs ahead of the draws.
-
-    >>> import numpy as np
-    >>> from fractions import Fraction
-    >>> coin = (("heads", Fraction(1, 2)), ("tails", Fraction(1, 2)))
-    >>> draw = outcome_drawer(np.random.default_rng(0))
-    >>> [draw(coin) for _ in range(4)] == [
-    ...     sample_outcome(coin, rng) for rng in [np.random.default_rng(0)] for _ in range(4)
-    ... ]
-    True
-    """
-    raw = _raw_words(rng.bit_generator).__next__
-    cached_sampler = _SAMPLERS.get
-
-    def draw(outcomes: Sequence[tuple[Action, Fraction]]) -> Action:
-        # The memo's lookup first, inline: one call per chance node when the sampler is known.
-        return (cached_sampler(outcomes) or _sampler_for(outcomes)).draw_from(raw)
-
-    return draw
 
 
 def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:

@@ -49,8 +49,8 @@ import numpy as np
 
 from arena.errors import ArenaError
 from arena.memo import IdentityMemo
-from arena.play import sample_outcome
 from arena.protocol import CHANCE, TERMINAL, Action, GameState
+from arena.sampling import sample_outcome
 
 __all__ = ["ProtocolError", "check_random_playouts"]
 

@@ -174,6 +174,18 @@ class GameRecord:
         """The part of the win that ``seat`` takes: ``1/k`` for each of ``k`` winners, else 0."""
         return Fraction(1, len(self.winners)) if seat in self.winners else Fraction(0)
 
+    def ranks(self) -> tuple[int, ...]:
+        """Each seat's finishing rank (0 best), as the rating counts it: the winners together,
+        then the others by points, equal points equal rank.
+
+        >>> record = GameRecord(0, 0, 0, ("a", "b", "c", "d"), (5, 9, 7, 7), frozenset({0}))
+        >>> record.ranks()  # a tie-break winner ranks first without the most points
+        (0, 1, 2, 2)
+        """
+        keys = [(seat not in self.winners, -points) for seat, points in enumerate(self.returns)]
+        order = sorted(set(keys))
+        return tuple(order.index(key) for key in keys)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (the summary as the hook gave it)."""
         return {
@@ -670,15 +682,6 @@ def _win_interval(shares: list[float]) -> tuple[float, float]:
     return wilson_interval(round(math.fsum(shares)), n)
 
 
-def _ranks(record: GameRecord) -> list[int]:
-    """Plackett–Luce ranks by seat (0 best): the winners together, then by points, ties equal."""
-    keys = [
-        (0 if seat in record.winners else 1, -points) for seat, points in enumerate(record.returns)
-    ]
-    order = sorted(set(keys))
-    return [order.index(key) for key in keys]
-
-
 def _result(
     names: tuple[str, ...],
     records: tuple[GameRecord, ...],
@@ -708,7 +711,7 @@ def _result(
             points[i].append(record.returns[seat])
             deal_wins[i][record.deal] = deal_wins[i].get(record.deal, 0) + share
         seated = [ratings[index[name]] for name in record.seating]
-        rated = rater.rate([[r] for r in seated], ranks=_ranks(record))
+        rated = rater.rate([[r] for r in seated], ranks=list(record.ranks()))
         for name, team in zip(record.seating, rated):
             ratings[index[name]] = team[0]
     stats = []

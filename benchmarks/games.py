@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from functools import partial
 
 import arena
-from arena.play import _raw_words, _Sampler, seat_streams
+from arena.play import seat_streams
+from arena.sampling import Sampler, raw_words
 from packing import SAMPLE_DECK, Game, bot, play_game, roll_counts
 from packing.game import optimal_plan, roll_outcomes
 from packing.table import find_table
@@ -78,11 +79,11 @@ def _rate(games: int, use_table: bool, repeat: int) -> _Rate:
 def _sampling_alone(games: int, chance: int) -> float:
     """CPU seconds ``arena.play`` spends seeding ``games`` games and drawing ``chance`` outcomes
     (as it does: from chance's batched raw words, here all from the roll's sampler)."""
-    sampler = _Sampler(roll_outcomes())
+    sampler = Sampler(roll_outcomes())
     started = time.process_time()
     for seed in range(games):
         rng, _ = seat_streams(seed, 4)
-    raw = _raw_words(rng.bit_generator).__next__
+    raw = raw_words(rng.bit_generator).__next__
     for _ in range(chance):
         sampler.draw_from(raw)
     return time.process_time() - started

@@ -19,7 +19,7 @@ from arena import (
     play,
     sample_outcome,
 )
-from arena.play import _RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME, _raw_words, _Sampler
+from arena.sampling import RESIDUE_TABLE_LIMIT, RESIDUE_TABLE_PER_OUTCOME, Sampler, raw_words
 from arena.testing import check_random_playouts
 from tests.arena.toy import DiceRace
 
@@ -59,7 +59,7 @@ def test_chance_does_not_depend_on_the_policies() -> None:
 
 
 def test_sampler_gives_each_outcome_exactly_its_share() -> None:
-    sampler = _Sampler([("a", Fraction(1, 3)), ("b", Fraction(1, 2)), ("c", Fraction(1, 6))])
+    sampler = Sampler([("a", Fraction(1, 3)), ("b", Fraction(1, 2)), ("c", Fraction(1, 6))])
     assert sampler.denominator == 6
     counts: dict[object, int] = {a: 0 for a in "abc"}
     for r in range(sampler.denominator):  # every integer draw, once: the exact distribution
@@ -80,9 +80,9 @@ def test_a_draw_is_the_outcome_whose_cumulative_share_holds_the_word(weights: li
     # outcome whose cumulative share exceeds it (small denominators keep a table of the answers,
     # large ones search: both must land there).
     total = sum(weights)
-    sampler = _Sampler([(k, Fraction(w, total)) for k, w in enumerate(weights)])
+    sampler = Sampler([(k, Fraction(w, total)) for k, w in enumerate(weights)])
     tabled = sampler.denominator <= min(
-        _RESIDUE_TABLE_LIMIT, _RESIDUE_TABLE_PER_OUTCOME * len(weights)
+        RESIDUE_TABLE_LIMIT, RESIDUE_TABLE_PER_OUTCOME * len(weights)
     )
     assert (sampler.by_residue is not None) == tabled
     for word in [0, 1, 5, 6, 24, 899, 2**40 + 3, sampler.limit - 1]:
@@ -100,7 +100,7 @@ def test_a_draw_is_the_outcome_whose_cumulative_share_holds_the_word(weights: li
 def test_raw_words_are_the_generators_words_in_order() -> None:
     one_by_one = np.random.PCG64(11)
     expected = [one_by_one.random_raw() for _ in range(150)]  # across batch boundaries
-    words = _raw_words(np.random.PCG64(11), batch=64)
+    words = raw_words(np.random.PCG64(11), batch=64)
     assert [next(words) for _ in range(150)] == expected
 
 

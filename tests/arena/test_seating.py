@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena import RandomPolicy, play
-from arena.play import _SAMPLERS
+from arena.sampling import known_sampler
 from tests.arena.toy import DIE, DiceRace
 
 
@@ -30,7 +30,7 @@ def test_play_seats_the_policies_before_the_first_action() -> None:
 
 def test_a_recurring_outcome_tuple_keeps_its_sampler_across_games() -> None:
     play(DiceRace(), [RandomPolicy(), RandomPolicy()], seed=2)
-    cached = _SAMPLERS.get(DIE)
+    cached = known_sampler(DIE)
     assert cached is not None and cached.actions == [face for face, _ in DIE]
     play(DiceRace(), [RandomPolicy(), RandomPolicy()], seed=3)
-    assert _SAMPLERS.get(DIE) is cached
+    assert known_sampler(DIE) is cached

@@ -15,7 +15,8 @@ def stats() -> Any:
     """SciPy's statistics, the independent reference: the test extra brings it, and the run on
     the core alone (make test-core) skips what compares with it."""
     return pytest.importorskip(
-        "scipy.stats", reason="SciPy comes with the test extra: pip install 'tabletop-solvers[test]'"
+        "scipy.stats",
+        reason="SciPy comes with the test extra: pip install 'tabletop-solvers[test]'",
     )
 
 

@@ -245,8 +245,6 @@ def test_the_stronger_policy_rates_higher() -> None:
 
 
 def test_ranks_put_the_winners_first_then_points() -> None:
-    from arena.tournament import _ranks
-
     def record(returns: tuple[float, ...], winners: set[int]) -> GameRecord:
         return GameRecord(
             deal=0,
@@ -257,9 +255,9 @@ def test_ranks_put_the_winners_first_then_points() -> None:
             winners=frozenset(winners),
         )
 
-    assert _ranks(record((5, 9, 9, 1), {1, 2})) == [1, 0, 0, 2]
+    assert record((5, 9, 9, 1), {1, 2}).ranks() == (1, 0, 0, 2)
     # A tie-break winner ranks first even without the most points.
-    assert _ranks(record((5, 9, 7, 7), {0})) == [0, 1, 2, 2]
+    assert record((5, 9, 7, 7), {0}).ranks() == (0, 1, 2, 2)
 
 
 def test_result_pickles_equal_and_reads_as_json() -> None:
