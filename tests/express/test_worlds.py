@@ -8,6 +8,7 @@ import importlib
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from express.worlds import (
     DealSeen,
     OtherTurnSeen,
     OwnTurnSeen,
+    census,
     deck_kinds,
     game_view,
     resample,
@@ -41,10 +43,10 @@ def small_budget(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A counting budget small enough that the bigger tables take the approximate search: both
     ways of drawing a world are checked here, at a fraction of the default budget's time (the
     exact law is test_worlds_exact.py's)."""
-    monkeypatch.setattr(express.worlds, "_BUDGET", 2_000)
-    express.worlds._census.cache_clear()
+    monkeypatch.setattr(census, "BUDGET", 2_000)
+    census.census_for.cache_clear()
     yield
-    express.worlds._census.cache_clear()
+    census.census_for.cache_clear()
 
 
 def decisions(seeds: range) -> Iterator[Game]:
@@ -104,7 +106,7 @@ def test_sample_world_matches_the_observation() -> None:
         world = sample_world(state.observation(player), rng)
         assert_consistent(world, state, player)
         checked += 1
-        approximate += express.worlds._census(game_view(state.observation(player)), ()) is None
+        approximate += census.census_for(game_view(state.observation(player)), ()) is None
     assert checked > 100 and 0 < approximate < checked  # both ways of drawing were checked
 
 
@@ -265,10 +267,11 @@ def test_an_impossible_observation_is_reported() -> None:
 
 
 def test_the_module_knows_nothing_of_openspiel(monkeypatch: pytest.MonkeyPatch) -> None:
-    source = open(express.worlds.__file__, encoding="utf-8").read()
+    package = Path(express.worlds.__file__).parent
     imported = {
         name
-        for node in ast.walk(ast.parse(source))
+        for source in package.glob("*.py")
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
         if isinstance(node, (ast.Import, ast.ImportFrom))
         for name in (
             [alias.name for alias in node.names]
@@ -279,6 +282,7 @@ def test_the_module_knows_nothing_of_openspiel(monkeypatch: pytest.MonkeyPatch) 
     assert not {name for name in imported if "spiel" in name}, imported
     # And it imports with OpenSpiel missing.
     monkeypatch.setitem(sys.modules, "pyspiel", None)
-    monkeypatch.delitem(sys.modules, "express.worlds")
+    for name in [name for name in sys.modules if name.startswith("express.worlds")]:
+        monkeypatch.delitem(sys.modules, name)
     monkeypatch.setattr(express, "worlds", express.worlds)  # the package's attribute comes back too
     assert importlib.import_module("express.worlds").sample_world is not sample_world
