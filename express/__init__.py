@@ -11,7 +11,6 @@ the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bot
 from typing import TYPE_CHECKING, Any
 
 from arena import __version__ as __version__
-from express.advise import Advice, advise
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
 from express.cards import (
@@ -49,7 +48,7 @@ from express.exact import (
 # The draft on the arena protocol, the strategic variant, bots and reviews (they sit on the above).
 from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Turn
 from express.match import Match, MatchEvent, MatchObservation
-from express.pimc import PimcBot, PlayEstimate
+from express.pimc import Advice, PimcBot, PlayEstimate, advise
 from express.review import Decisive, PlayerHindsight, decisive, hindsight
 from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
 from express.search import TrainSolution, best_train

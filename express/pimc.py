@@ -8,7 +8,8 @@ observation), values every candidate play in each with :func:`express.exact.play
 exact search per world for all the plays; playouts where an exact search would be too long,
 see below), and reports each play's mean over the worlds with a
 95 % interval. :class:`PimcBot` (``express.bot("pimc")``) plays the best mean; the advisor
-(:func:`express.advise`) shows them all.
+(:func:`advise`, ``express advise`` at the command line) shows them all, best first, as an
+:class:`Advice`.
 
 What a value measures, for the player to move (``measure``):
 
@@ -40,7 +41,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,7 @@ from arena import Action
 from arena.memo import HashedOnce
 from arena.progress import progress as show_progress
 from arena.stats import mean_interval
+from arena.text import plural
 from express.cards import ENGINE, Car
 from express.errors import ExpressError
 from express.exact import SearchLimitReached, play_values_with_states
@@ -59,6 +61,7 @@ from express.train import Play, Train, connects, runs_of
 from express.worlds import game_view, sample_worlds
 
 __all__ = [
+    "Advice",
     "DEFAULT_DECISION_STATES",
     "DEFAULT_RULE",
     "DEFAULT_TIME_LIMIT",
@@ -69,6 +72,7 @@ __all__ = [
     "PlayEstimate",
     "estimate_plays",
     "measure_of",
+    "advise",
 ]
 
 DEFAULT_WORLDS = 16
@@ -298,6 +302,96 @@ def estimate_plays(
         mean, low, high = mean_interval(sums[play])
         estimates.append(PlayEstimate(play, mean, low, high, len(sums[play]), exact))
     return tuple(estimates)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The advisor's answer: every candidate play, best mean first, and the recommendation."""
+
+    player: int
+    """The seat asking."""
+    measure: str
+    """What a value is, in words (e.g. "your final score minus your opponent's")."""
+    plays: tuple[PlayEstimate, ...]
+    """Every legal play, best mean first (ties in the legal order)."""
+    recommended: Play
+    """The play with the best mean: what ``bot("pimc")`` plays with the same worlds."""
+    worlds: int
+    """How many worlds were solved."""
+    seconds: float = field(compare=False)
+    """How long it took (not compared: the same advice takes another time elsewhere)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for JSON."""
+        return {
+            "player": self.player,
+            "measure": self.measure,
+            "worlds": self.worlds,
+            "exact": self.plays[0].exact,
+            "seconds": round(self.seconds, 3),
+            "recommended": str(self.recommended),
+            "plays": [estimate.to_dict() for estimate in self.plays],
+        }
+
+    def __str__(self) -> str:
+        width = max(len(str(e.play)) for e in self.plays)
+        how = (
+            "each world solved exactly"
+            if self.plays[0].exact
+            else "each world played out by the greedy rule (too early for an exact search)"
+        )
+        lines = [
+            f"value: {self.measure}, mean over {plural(self.worlds, 'world')} (95 % interval); {how}"
+        ]
+        for estimate in self.plays:
+            mark = "  <- play this" if estimate.play == self.recommended else ""
+            lines.append(
+                f"  {str(estimate.play):<{width}}  {estimate.mean:+7.2f}  "
+                f"[{estimate.low:+.2f}, {estimate.high:+.2f}]{mark}"
+            )
+        return "\n".join(lines)
+
+
+def advise(
+    observation: Observation | MatchObservation,
+    *,
+    worlds: int = DEFAULT_WORLDS,
+    rng: np.random.Generator | int | None = None,
+    time_limit: float | None = None,
+    rule: str = DEFAULT_RULE,
+    progress: bool = False,
+) -> Advice:
+    """Every legal play of the observing player valued over ``worlds`` sampled worlds (fewer if
+    ``time_limit`` seconds run out first), best first; ``rng`` a generator or a seed (None:
+    fresh entropy); ``progress``: the worlds valued so far on stderr when it takes more than
+    two seconds (``express advise`` shows it). Raises :class:`express.ExpressError` when it is
+    not the player's turn or no game matches the observation.
+
+    >>> import numpy as np
+    >>> from arena import sample_outcome
+    >>> from express import Game
+    >>> game, rng = Game(2, rounds=2), np.random.default_rng(3)
+    >>> while game.is_chance_node():
+    ...     game.apply_action(sample_outcome(game.chance_outcomes(), rng))
+    >>> advice = advise(game.observation(game.current_player()), worlds=4, rng=5)
+    >>> advice.recommended == advice.plays[0].play, advice.worlds
+    (True, 4)
+    """
+    view = game_view(observation)
+    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    began = time.perf_counter()
+    estimates = estimate_plays(
+        view, worlds=worlds, rng=generator, time_limit=time_limit, rule=rule, progress=progress
+    )
+    ranked = tuple(sorted(estimates, key=lambda e: -e.mean))  # stable: ties in legal order
+    return Advice(
+        player=view.player,
+        measure=measure_of(view.players, rule),
+        plays=ranked,
+        recommended=ranked[0].play,
+        worlds=ranked[0].worlds,
+        seconds=time.perf_counter() - began,
+    )
 
 
 @dataclass(frozen=True)

@@ -139,7 +139,6 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "review",
                     "report",
                     "tournament",
-                    "advise",
                     "table_view",
                     "codec",
                     "openspiel",

@@ -307,7 +307,7 @@ class Session:
             by_truck = {c.truck: float(c.expected_penalty) for c in choices}
             values = [by_truck[a.truck] for a in legal]
             return values, "expected points", "the exact expected penalty of the grab"
-        from express.advise import advise
+        from express.pimc import advise
 
         advice = advise(
             observation,

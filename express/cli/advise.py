@@ -30,10 +30,9 @@ from arena.cli import (
     whole_number_to,
     with_examples,
 )
-from express.advise import advise
 from express.cli.trains import output
 from express.game import Observation
-from express.pimc import DEFAULT_RULE, MAX_WORLDS, RULES
+from express.pimc import DEFAULT_RULE, MAX_WORLDS, RULES, advise
 from express.table_view import position_text, table_observation
 
 __all__ = ["add_commands", "observation_of"]

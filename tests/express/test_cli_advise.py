@@ -13,8 +13,8 @@ import pytest
 import arena.progress
 import express.cli.advise as express_cli_advise
 from express import ExpressError
-from express.advise import advise
 from express.cli.advise import EXAMPLES
+from express.pimc import advise
 from express.table_view import position_text, table_observation
 from tests.cli import Run, assert_usage_error
 
