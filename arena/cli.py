@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 __all__ = [
+    "LiveText",
     "EXIT_FAILURE",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
@@ -542,6 +543,30 @@ def print_json(data: Any) -> None:
         collected.append(json.loads(json.dumps(data)))  # exactly what the text would read as
         return
     print(json.dumps(data, indent=2))
+
+
+class LiveText:
+    """A game's text printed as it grows, each line once and flushed at once: an ``on_action``
+    observer of :func:`arena.play`, so a game between slow bots shows every move as it is
+    played. ``text(state)`` is the text so far — a game's text under way must be the start of
+    its later text (``express play``'s turns are) — or None while nothing may show yet."""
+
+    def __init__(self, text: Callable[[Any], str | None]) -> None:
+        self.text = text
+        self.printed = 0
+
+    def __call__(self, state: Any) -> None:
+        text = self.text(state)
+        if text is not None:
+            self.show(text)
+
+    def show(self, text: str) -> None:
+        """Print the lines of ``text`` (the text so far) not printed yet."""
+        lines = text.splitlines()
+        for line in lines[self.printed :]:
+            print(line)
+        sys.stdout.flush()
+        self.printed = max(self.printed, len(lines))
 
 
 def fail(prog: str, message: str, *, as_json: bool) -> int:

@@ -61,15 +61,24 @@ else:
     pettingzoo = import_extra("pettingzoo", "rl")
     spaces = import_extra("gymnasium.spaces", "rl")
 
-__all__ = ["REWARDS", "CodecEnv", "RenderText", "SeatEnv", "agent_name", "opponent_policies"]
+__all__ = [
+    "REWARDS",
+    "CodecEnv",
+    "Environments",
+    "RenderText",
+    "SeatEnv",
+    "agent_name",
+    "opponent_policies",
+]
 
 REWARDS = ("score", "win")
 """The reward schemes (module docstring)."""
 
 RENDER_MODES = ["ansi", "human"]
 
-RenderText = Callable[[GameState, Sequence[str], "int | None"], str]
-"""A game's text of a state: ``(state, seat names, the episode's seed or None) -> str``."""
+RenderText = Callable[[Any, Sequence[str], "int | None"], str]
+"""A game's text of a state: ``(state, seat names, the episode's seed or None) -> str`` (each
+game's ``play_text``, which takes that game's state)."""
 
 
 def agent_name(seat: int) -> str:
@@ -99,6 +108,82 @@ def opponent_policies(
         else:
             raise error(f"an opponent is a bot name or a policy, not {opponent!r}")
     return policies
+
+
+class Environments:
+    """A game's two environments, made from its codec: what each game's ``pettingzoo`` module
+    shares, so the module keeps only its parameters and their docs.
+
+    ``name`` is the PettingZoo name (``…_v0``), ``gym_id`` the Gymnasium id, ``play_text`` the
+    game's text of a state, ``bot`` makes an opponent from a bot name and ``error`` is the
+    game's error class for a bad opponent. A game's ``raw_env(...)`` is
+    ``environments.aec(params, ...)`` and its ``gym_env(...)`` is
+    ``environments.seat(opponents, params_for, ...)``; ``env`` is ``raw_env`` itself:
+    PettingZoo's own games wrap the raw environment in checks, and :class:`CodecEnv` makes them
+    itself (the wrapper forwards every attribute through Python and cost about a third of a
+    random agent's step: ``python -m benchmarks envs``).
+    """
+
+    def __init__(
+        self,
+        codec: Codec,
+        *,
+        name: str,
+        gym_id: str,
+        play_text: RenderText,
+        bot: Callable[[str], Policy],
+        error: Callable[[str], Exception],
+    ) -> None:
+        self.codec = codec
+        self.name = name
+        self.gym_id = gym_id
+        self.play_text = play_text
+        self.bot = bot
+        self.error = error
+
+    def aec(self, params: Parameters, *, reward: str, render_mode: str | None) -> CodecEnv:
+        """The PettingZoo environment of the game ``params`` describes."""
+        return CodecEnv(
+            self.codec,
+            params,
+            name=self.name,
+            render_text=self.play_text,
+            render_mode=render_mode,
+            reward=reward,
+        )
+
+    def seat(
+        self,
+        opponents: Sequence[str | Policy],
+        params_for: Callable[[int], Parameters],
+        *,
+        seat: int,
+        reward: str,
+        illegal: str,
+        illegal_reward: float,
+        render_mode: str | None,
+    ) -> SeatEnv:
+        """The Gymnasium environment of one seat against ``opponents`` (bot names or policies),
+        in the game ``params_for(players)`` describes for their number plus the learner."""
+        policies = opponent_policies(opponents, self.bot, self.error)
+        return SeatEnv(
+            self.codec,
+            params_for(len(policies) + 1),
+            opponents=policies,
+            seat=seat,
+            render_text=self.play_text,
+            render_mode=render_mode,
+            reward=reward,
+            illegal=illegal,
+            illegal_reward=illegal_reward,
+        )
+
+    def register(self, entry_point: str) -> None:
+        """Register ``gym_id`` with Gymnasium (``gymnasium.make(gym_id, ...)``), once per
+        process: importing the game's module again (a reload) must not warn that the id is
+        overridden."""
+        if self.gym_id not in gymnasium.registry:
+            gymnasium.register(id=self.gym_id, entry_point=entry_point)
 
 
 def _check_reward(reward: str) -> str:

@@ -3,7 +3,7 @@ policies asked in turn."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -35,7 +35,14 @@ def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.
     return chance, [policies] * players
 
 
-def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 1_000_000) -> S:
+def play(
+    state: S,
+    policies: Sequence[Policy],
+    seed: int,
+    *,
+    max_actions: int = 1_000_000,
+    on_action: Callable[[S], object] | None = None,
+) -> S:
     """Play ``state`` to the end in place and return it.
 
     Chance nodes are sampled exactly from a generator seeded by ``seed``; player ``p`` is asked
@@ -44,6 +51,9 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
     A state that takes who sits where (:class:`arena.protocol.SeatsPolicies`, such as Pack &
     Stack's, whose players also load their trucks) is shown the seating first.
     Same state, policies and seed → the same game, event for event.
+    ``on_action`` (if given) is called with the state after every action, chance's included:
+    an observer, such as a live log of the game (``express play`` prints its turns so), that
+    must not change the state.
     """
     if len(policies) != state.num_players:
         raise ArenaError(f"{len(policies)} policies for {state.num_players} players")
@@ -63,6 +73,8 @@ def play(state: S, policies: Sequence[Policy], seed: int, *, max_actions: int = 
             legal = state.legal_actions()
             action = policies[player].act(state.observation(player), legal, seat_rngs[player])
             state.apply_action(action)
+        if on_action is not None:
+            on_action(state)
     raise ArenaError(f"the game did not end within {max_actions} actions")
 
 

@@ -28,25 +28,17 @@ uses — so everything :mod:`arena.pettingzoo` says holds; what is particular to
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from arena.pettingzoo import CodecEnv, SeatEnv, opponent_policies
-from arena.protocol import GameState, Policy
+from arena.pettingzoo import CodecEnv, Environments, SeatEnv
+from arena.protocol import Policy
 from express.bots import bot
 from express.cabooses import Caboose
 from express.cards import Card
 from express.codec import CODEC
 from express.deck import parse_deck
 from express.errors import RulesError
-from express.game import Game
 from express.report import play_text
-
-if TYPE_CHECKING:
-    import gymnasium
-else:
-    from arena.extras import import_extra
-
-    gymnasium = import_extra("gymnasium", "rl")
 
 __all__ = ["GYM_ID", "NAME", "env", "gym_env", "raw_env"]
 
@@ -57,11 +49,9 @@ GYM_ID = "tabletop/YardmasterExpress-v0"
 """The single-seat environment's id in Gymnasium's registry (registered on import):
 ``gymnasium.make(GYM_ID, opponents=[...])`` is :func:`gym_env`."""
 
-
-def _text(state: GameState, names: Sequence[str], seed: int | None) -> str:
-    if not isinstance(state, Game):
-        raise TypeError(f"an express.Game is expected, not {type(state).__name__}")
-    return play_text(state, names, seed)
+_ENVIRONMENTS = Environments(
+    CODEC, name=NAME, gym_id=GYM_ID, play_text=play_text, bot=bot, error=RulesError
+)
 
 
 def _params(
@@ -98,34 +88,14 @@ def raw_env(
     ``"random"``), ``deck`` (None: the standard deck for the player count; cards or deck-file
     text), ``rounds`` (None: the rules' 9 − N), ``reward`` (``"score"`` or ``"win"``),
     ``render_mode`` (``"ansi"``, ``"human"`` or None)."""
-    return CodecEnv(
-        CODEC,
-        _params(players, caboose, deck, rounds),
-        name=NAME,
-        render_text=_text,
-        render_mode=render_mode,
-        reward=reward,
+    return _ENVIRONMENTS.aec(
+        _params(players, caboose, deck, rounds), reward=reward, render_mode=render_mode
     )
 
 
-def env(
-    players: int = 3,
-    *,
-    caboose: Caboose | str | None = None,
-    deck: Iterable[Card] | str | None = None,
-    rounds: int | None = None,
-    reward: str = "score",
-    render_mode: str | None = None,
-) -> CodecEnv:
-    """The game as a PettingZoo ``AECEnv`` (options: :func:`raw_env`). PettingZoo's games
-    wrap their raw environment in checks; this one makes them itself, so ``env`` is
-    ``raw_env``: an illegal or out-of-range id, and ``step``/``observe``/``render`` before
-    ``reset``, raise :class:`arena.ArenaError` (PettingZoo's ``OrderEnforcingWrapper``
-    forwards every attribute through Python and cost about a third of a random agent's step:
-    ``python -m benchmarks envs``)."""
-    return raw_env(
-        players, caboose=caboose, deck=deck, rounds=rounds, reward=reward, render_mode=render_mode
-    )
+env = raw_env
+"""The game as a PettingZoo ``AECEnv``: :func:`raw_env` itself, which makes the checks
+PettingZoo's games add by a wrapper (:class:`arena.pettingzoo.Environments` says why)."""
 
 
 def gym_env(
@@ -148,21 +118,15 @@ def gym_env(
     >>> from gymnasium.utils.env_checker import check_env
     >>> check_env(gym_env(["greedy", "random"], caboose="random"), skip_render_check=True)
     """
-    policies = opponent_policies(opponents, bot, RulesError)
-    return SeatEnv(
-        CODEC,
-        _params(len(policies) + 1, caboose, deck, rounds),
-        opponents=policies,
+    return _ENVIRONMENTS.seat(
+        opponents,
+        lambda players: _params(players, caboose, deck, rounds),
         seat=seat,
-        render_text=_text,
-        render_mode=render_mode,
         reward=reward,
         illegal=illegal,
         illegal_reward=illegal_reward,
+        render_mode=render_mode,
     )
 
 
-# Registered once per process: importing this module again (a reload) must not warn that the id
-# is overridden.
-if GYM_ID not in gymnasium.registry:
-    gymnasium.register(id=GYM_ID, entry_point=f"{__name__}:gym_env")
+_ENVIRONMENTS.register(f"{__name__}:gym_env")

@@ -56,7 +56,7 @@ def score_lines(score: GameScore, names: Sequence[str], trains: Sequence[Train])
 
 
 def play_text(
-    game: Game, names: Sequence[str], seed: int | None, with_hindsight: bool = False
+    game: Game, names: Sequence[str], seed: int | None = None, *, with_hindsight: bool = False
 ) -> str:
     """The game turn by turn (what ``express play`` prints); ``names`` label the seats,
     ``seed`` is named in the title (None: not named). A game still under way shows its turns so

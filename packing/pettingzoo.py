@@ -16,7 +16,7 @@ so everything :mod:`arena.pettingzoo` says holds; what is particular to this gam
   points less the start points; ``reward="win"``: the win shares at the end.
 - **The end**: a player at 0 points or below ends the game (every agent terminated); the round
   cap ``max_rounds`` (default 40, far above every measured game) truncates it instead.
-- **Rendering**: the text ``packing play`` prints (:func:`packing.report.report`), the seats
+- **Rendering**: the text ``packing play`` prints (:func:`packing.report.play_text`), the seats
   named by their agents.
 
 >>> game = env(players=2, render_mode="ansi")
@@ -31,25 +31,17 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from arena.pettingzoo import CodecEnv, SeatEnv, opponent_policies
-from arena.protocol import GameState, Policy
+from arena.pettingzoo import CodecEnv, Environments, SeatEnv
+from arena.protocol import Policy
 from packing.bots import bot
 from packing.codec import CODEC, deck_parameter
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
-from packing.game import Game
 from packing.model import Truck
-from packing.report import report
+from packing.report import play_text
 from packing.rules import DEFAULT_MAX_ROUNDS, START_POINTS
-
-if TYPE_CHECKING:
-    import gymnasium
-else:
-    from arena.extras import import_extra
-
-    gymnasium = import_extra("gymnasium", "rl")
 
 __all__ = ["GYM_ID", "NAME", "env", "gym_env", "raw_env"]
 
@@ -60,11 +52,9 @@ GYM_ID = "tabletop/PackAndStack-v0"
 """The single-seat environment's id in Gymnasium's registry (registered on import):
 ``gymnasium.make(GYM_ID, opponents=[...])`` is :func:`gym_env`."""
 
-
-def _text(state: GameState, names: Sequence[str], seed: int | None) -> str:
-    if not isinstance(state, Game):
-        raise TypeError(f"a packing.Game is expected, not {type(state).__name__}")
-    return report(state, names)
+_ENVIRONMENTS = Environments(
+    CODEC, name=NAME, gym_id=GYM_ID, play_text=play_text, bot=bot, error=PackingError
+)
 
 
 def _params(
@@ -92,39 +82,14 @@ def raw_env(
     names must not hold ``| , = ( )``, as in OpenSpiel's game strings), ``start_points``,
     ``max_rounds`` (the cap), ``reward`` (``"score"`` or ``"win"``), ``render_mode``
     (``"ansi"``, ``"human"`` or None)."""
-    return CodecEnv(
-        CODEC,
-        _params(players, deck, start_points, max_rounds),
-        name=NAME,
-        render_text=_text,
-        render_mode=render_mode,
-        reward=reward,
+    return _ENVIRONMENTS.aec(
+        _params(players, deck, start_points, max_rounds), reward=reward, render_mode=render_mode
     )
 
 
-def env(
-    players: int = 4,
-    *,
-    deck: Sequence[Truck] = SAMPLE_DECK,
-    start_points: int = START_POINTS,
-    max_rounds: int = DEFAULT_MAX_ROUNDS,
-    reward: str = "score",
-    render_mode: str | None = None,
-) -> CodecEnv:
-    """The game as a PettingZoo ``AECEnv`` (options: :func:`raw_env`). PettingZoo's games
-    wrap their raw environment in checks; this one makes them itself, so ``env`` is
-    ``raw_env``: an illegal or out-of-range id, and ``step``/``observe``/``render`` before
-    ``reset``, raise :class:`arena.ArenaError` (PettingZoo's ``OrderEnforcingWrapper``
-    forwards every attribute through Python and cost about a third of a random agent's step:
-    ``python -m benchmarks envs``)."""
-    return raw_env(
-        players,
-        deck=deck,
-        start_points=start_points,
-        max_rounds=max_rounds,
-        reward=reward,
-        render_mode=render_mode,
-    )
+env = raw_env
+"""The game as a PettingZoo ``AECEnv``: :func:`raw_env` itself, which makes the checks
+PettingZoo's games add by a wrapper (:class:`arena.pettingzoo.Environments` says why)."""
 
 
 def gym_env(
@@ -148,21 +113,15 @@ def gym_env(
     >>> from gymnasium.utils.env_checker import check_env
     >>> check_env(gym_env(["optimal", "random"]), skip_render_check=True)
     """
-    policies = opponent_policies(opponents, bot, PackingError)
-    return SeatEnv(
-        CODEC,
-        _params(len(policies) + 1, deck, start_points, max_rounds),
-        opponents=policies,
+    return _ENVIRONMENTS.seat(
+        opponents,
+        lambda players: _params(players, deck, start_points, max_rounds),
         seat=seat,
-        render_text=_text,
-        render_mode=render_mode,
         reward=reward,
         illegal=illegal,
         illegal_reward=illegal_reward,
+        render_mode=render_mode,
     )
 
 
-# Registered once per process: importing this module again (a reload) must not warn that the id
-# is overridden.
-if GYM_ID not in gymnasium.registry:
-    gymnasium.register(id=GYM_ID, entry_point=f"{__name__}:gym_env")
+_ENVIRONMENTS.register(f"{__name__}:gym_env")

@@ -8,22 +8,26 @@ from collections.abc import Sequence
 from arena.text import plural
 from packing.game import Game, RoundRecord
 
-__all__ = ["report"]
+__all__ = ["play_text"]
 
 
-def report(state: Game, names: Sequence[str]) -> str:
+def play_text(state: Game, names: Sequence[str], seed: int | None = None) -> str:
     """The game round by round, like a game report (what ``packing play`` prints); ``names``
-    label the seats. A game still under way shows its finished rounds and where it stands.
+    label the seats, ``seed`` is named in the title (None: not named). A game still under way
+    shows its finished rounds and where it stands.
 
     >>> from packing import bot, play_game
     >>> state = play_game([bot("optimal"), bot("capacity")], seed=1)
-    >>> report(state, ["optimal", "capacity"]).splitlines()[:2]
-    ['Pack & Stack: 2 players, 75 points each', 'players: P0 optimal, P1 capacity']
+    >>> play_text(state, ["optimal", "capacity"], 1).splitlines()[:2]
+    ['Pack & Stack: 2 players, 75 points each, seed 1', 'players: P0 optimal, P1 capacity']
     """
     label = [f"P{p} {name}" for p, name in enumerate(names)]
     width = max(map(len, label))
     data = state.to_dict()
-    lines = [f"Pack & Stack: {state.num_players} players, {data['start_points']} points each"]
+    lines = [
+        f"Pack & Stack: {state.num_players} players, {data['start_points']} points each"
+        + ("" if seed is None else f", seed {seed}")
+    ]
     lines.append("players: " + ", ".join(label))
     records: list[RoundRecord] = list(state.round_records)
     for record in records:

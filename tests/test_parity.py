@@ -38,7 +38,7 @@ SHARED_NAMES = (
 
 #: Parameters a game adds to a shared function for its own rules (the deck of trucks, the
 #: strategic variant, a caboose): compared only where both games have them.
-OWN_PARAMETERS = {"deck", "start_points", "match", "caboose"}
+OWN_PARAMETERS = {"deck", "start_points", "match", "caboose", "with_hindsight"}
 
 
 def _parameters(function: Callable[..., Any]) -> tuple[object, ...]:
@@ -106,6 +106,14 @@ def option_drift(
 
 def test_the_shared_names_have_the_same_signatures() -> None:
     assert signature_drift(packing, express, SHARED_NAMES) == []
+
+
+def test_both_games_print_a_game_alike() -> None:
+    # What each play command prints, and what each environment renders.
+    import express.report
+    import packing.report
+
+    assert signature_drift(packing.report, express.report, ["play_text"]) == []
 
 
 def test_both_bot_factories_hand_out_arena_policies() -> None:

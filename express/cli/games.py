@@ -24,15 +24,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from arena import Action, Policy, TournamentResult, play
+from arena import TournamentResult, play
 from arena.cli import (
+    LiveText,
     add_checkpoint_option,
     add_command,
     add_executor_options,
@@ -87,50 +85,6 @@ def _bot_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     return {name: {"simulations": args.simulations} for name in OPENSPIEL_BOTS}
 
 
-@dataclass
-class _TurnLog:
-    """The turn log of a game under way, printed as it grows: each line once, flushed at once,
-    so a game between slow bots shows every turn as it is played. The lines are those of
-    :func:`express.report.play_text`, whose text of a game under way is the start of the
-    finished game's text."""
-
-    game: Game
-    labels: list[str]
-    seed: int
-    printed: int = 0
-    events: int = -1
-
-    def show(self, text: str) -> None:
-        """Print the lines of ``text`` (the log so far) not printed yet."""
-        lines = text.splitlines()
-        for line in lines[self.printed :]:
-            print(line)
-        sys.stdout.flush()
-        self.printed = max(self.printed, len(lines))
-
-    def update(self) -> None:
-        """Print what happened since the last call (nothing before a random caboose shows)."""
-        events = len(self.game.events)
-        if events != self.events and not self.game.caboose_pending:
-            self.events = events
-            self.show(play_text(self.game, self.labels, self.seed))
-
-
-@dataclass(frozen=True)
-class _Logged:
-    """A seat's policy that prints the turn log so far before each of its decisions: what the
-    others played shows while this one thinks."""
-
-    policy: Policy
-    log: _TurnLog
-
-    def act(
-        self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator
-    ) -> Action:
-        self.log.update()
-        return self.policy.act(observation, legal_actions, rng)
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     names = players_of(args)
     options = _bot_options(args)
@@ -139,9 +93,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     labels = list(seat_labels(names))
     if not args.json:
         # The turns as they happen; the scoring (and the hindsight) once the game is over.
-        log = _TurnLog(game, labels, args.seed)
-        play(game, [_Logged(policy, log) for policy in bots], args.seed)
-        log.show(play_text(game, labels, args.seed, args.hindsight))
+        # The text of a random caboose's game starts once the caboose shows.
+        log = LiveText(lambda g: None if g.caboose_pending else play_text(g, labels, args.seed))
+        play(game, bots, args.seed, on_action=log)
+        log.show(play_text(game, labels, args.seed, with_hindsight=args.hindsight))
         return 0
     play(game, bots, args.seed)
     data: dict[str, Any] = {"players": labels, "seed": args.seed} | game.to_dict()

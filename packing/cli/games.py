@@ -32,9 +32,9 @@ from packing.bots import BOT_NAMES, OPENSPIEL_BOTS, SEARCH_SIMULATIONS, bot, tou
 from packing.cli.common import deck_of, deck_option
 from packing.errors import PackingError
 from packing.game import MAX_PLAYERS, MIN_PLAYERS, play_game
-from packing.report import report
+from packing.report import play_text
 
-__all__ = ["add_commands", "report"]
+__all__ = ["add_commands", "play_text"]
 
 
 def _refusal(name: str) -> str:
@@ -73,7 +73,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"players": labels, "seed": args.seed} | state.to_dict())
     else:
-        print(report(state, labels))
+        print(play_text(state, labels, args.seed))
     return 0
 
 

@@ -131,3 +131,31 @@ def test_bad_chance_nodes_are_refused(outcomes: list[tuple[str, Fraction]]) -> N
 def test_one_policy_per_player() -> None:
     with pytest.raises(ArenaError, match="1 policies for 2 players"):
         play(DiceRace(), [RandomPolicy()], seed=0)
+
+
+def test_an_observer_sees_the_state_after_every_action_and_changes_nothing() -> None:
+    seen: list[tuple[str, ...]] = []
+    watched = play(
+        DiceRace(),
+        [RandomPolicy(), AlwaysKeep()],
+        seed=5,
+        on_action=lambda s: seen.append(s.events),
+    )
+    unwatched = play(DiceRace(), [RandomPolicy(), AlwaysKeep()], seed=5)
+    assert watched == unwatched
+    # One call per action (chance's included), each after its action: the events grow by one.
+    assert [len(events) for events in seen] == list(range(1, len(watched.events) + 1))
+    assert seen[-1] == tuple(watched.events)
+
+
+def test_live_text_prints_each_line_once_as_the_text_grows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from arena.cli import LiveText
+
+    texts = iter([None, "a", "a\nb", "a\nb", None, "a\nb\nc"])
+    live = LiveText(lambda _: next(texts))
+    for _ in range(6):
+        live(None)
+    live.show("a\nb\nc\nd")
+    assert capsys.readouterr().out == "a\nb\nc\nd\n"

@@ -52,7 +52,7 @@ def test_play_prints_each_turn_as_it_is_played(
     assert len(set(seen)) == turns
     # The same text as the whole game printed at once.
     game = play(Game(len(players), caboose=caboose), [bot(name) for name in players], seed)
-    assert out.getvalue() == play_text(game, list(players), seed, True) + "\n"
+    assert out.getvalue() == play_text(game, list(players), seed, with_hindsight=True) + "\n"
 
 
 def test_best_shows_the_states_searched_on_stderr_and_the_same_answer(

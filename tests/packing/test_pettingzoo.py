@@ -21,7 +21,7 @@ import packing  # noqa: E402
 from packing import Game, PackingError, bot  # noqa: E402
 from packing.codec import CODEC  # noqa: E402
 from packing.pettingzoo import GYM_ID, NAME, env, gym_env, raw_env  # noqa: E402
-from packing.report import report  # noqa: E402
+from packing.report import play_text  # noqa: E402
 
 
 def quiet(check: Callable[[], object]) -> None:
@@ -137,8 +137,8 @@ def test_ansi_render_is_the_play_report_and_human_prints_it(
     play_out(game, 3, random_pick(3))
     text = game.render()
     state = game.unwrapped.state
-    assert text == report(state, ["player_0", "player_1"])
-    assert text.startswith("Pack & Stack: 2 players, 75 points each\nplayers: P0 player_0")
+    assert text == play_text(state, ["player_0", "player_1"], 3)
+    assert text.startswith("Pack & Stack: 2 players, 75 points each, seed 3\nplayers: P0 player_0")
     assert "game over after" in text.splitlines()[-1]
     shown = env(players=2, render_mode="human")
     shown.reset(seed=3)
