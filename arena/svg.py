@@ -19,9 +19,10 @@ any character.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from typing import Protocol
 
-__all__ = ["FONT", "Point", "Svg", "escape", "html_table", "number", "text_width"]
+__all__ = ["FONT", "Page", "Point", "Svg", "escape", "html_table", "number", "text_width"]
 
 #: The font every picture asks for: common everywhere, with the generic family last.
 FONT = "Helvetica, Arial, sans-serif"
@@ -65,6 +66,30 @@ def _attribute(name: str, value: object) -> str:
     key = "class" if name == "class_" else name.replace("_", "-")
     text = number(value) if isinstance(value, float) else str(value)
     return f'{key}="{escape(text)}"'
+
+
+class Page(Protocol):
+    """What a picture is drawn on: :class:`Svg` writes the elements as SVG, and another page
+    (matplotlib's, for a PNG or a PDF) may draw the same calls, so a picture has one drawing.
+
+    Coordinates are user units, the origin at the top left; keyword attributes are SVG's
+    (``fill``, ``stroke``, ``stroke_width``, ``font_size``, ``text_anchor``, ...), and a
+    group's attributes hold for what is drawn inside it.
+    """
+
+    width: float
+    height: float
+
+    def element(self, tag: str, content: str | None = None, /, **attributes: object) -> None: ...
+    def rect(
+        self, x: float, y: float, width: float, height: float, **attributes: object
+    ) -> None: ...
+    def polygon(self, points: Iterable[Point], **attributes: object) -> None: ...
+    def polyline(self, points: Iterable[Point], **attributes: object) -> None: ...
+    def line(self, a: Point, b: Point, **attributes: object) -> None: ...
+    def circle(self, x: float, y: float, r: float, **attributes: object) -> None: ...
+    def text(self, x: float, y: float, text: object, **attributes: object) -> None: ...
+    def group(self, **attributes: object) -> AbstractContextManager[None]: ...
 
 
 class Svg:

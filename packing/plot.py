@@ -1,4 +1,9 @@
-"""Pictures of Pack & Stack: a load plan in 3D, and a deck's optimal table as charts.
+"""Pictures of Pack & Stack as PNG or PDF files: a load plan, and a deck's optimal table as charts.
+
+A plan has one drawing, :func:`packing.svg.draw_plan`'s: an ``.svg`` is written by
+:mod:`packing.svg` itself, and a PNG or a PDF is the same drawing made by matplotlib, element
+for element (a page drawing SVG's calls with SVG's meaning), so the two never disagree and a
+plan's picture has one place to change.
 
 Needs matplotlib, the ``plot`` extra (``pip install 'tabletop-solvers[plot]'``). Nothing else in
 :mod:`packing` imports this module, so the solver itself never needs matplotlib.
@@ -27,40 +32,38 @@ Usage (the CLI's ``packing plot plan`` and ``packing plot deck`` call the same f
 
 from __future__ import annotations
 
-import math
 import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from arena.extras import MissingExtraError
 
 try:
-    from matplotlib.axes import Axes
-    from matplotlib.colors import PowerNorm, to_rgb
+    from matplotlib.colors import PowerNorm
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch, Rectangle
-    from mpl_toolkits.mplot3d.art3d import (  # type: ignore[import-untyped]
-        Line3DCollection,
-        Poly3DCollection,
-    )
+    from matplotlib.patches import Circle, Patch, Polygon, Rectangle
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise MissingExtraError("matplotlib", "plot") from error
 
 import numpy as np
 
+from arena.svg import Point
 from packing.errors import PackingError
-from packing.model import LoadPlan, Placement, Truck
+from packing.model import LoadPlan, Truck
 from packing.odds import ROLLS
-from packing.rules import COLORS, LENGTHS
 from packing.stats import PenaltySummary, expected_penalty_by_volume, penalty_summaries, volume_odds
-from packing.svg import EDGE_COLORS, LENGTH_COLORS, write_plan_svg
+from packing.svg import LENGTH_COLORS, draw_plan, write_plan_svg
 from packing.table import OptimalTable
 
 __all__ = [
     "FORMATS",
     "LENGTH_COLORS",
     "PlotError",
+    "deck_heatmap_figure",
+    "penalty_distributions_figure",
     "plot_deck",
     "plot_deck_heatmap",
     "plot_penalty_distributions",
@@ -68,42 +71,23 @@ __all__ = [
     "plot_plan",
 ]
 
-# One palette for both drawings of a plan: the rods' colours are packing.svg's.
-#: Edge colour per length: dark edges outline the light rods, light edges the black ones.
-_EDGE_COLORS: Final[dict[int, str]] = EDGE_COLORS
-_FLOOR = "#e9e4d6"
-_BLOCKED = "#6b6b6b"
 _CAP = "#c0392b"
 _BEST = "#1b4f9c"
 _DPI = 150
 
-# Camera of the 3D picture: from the front right, above. Row 0 of the mask (the first text
-# row) is at the back, so seen from above the floor reads like the mask text.
-_ELEV = 34.0
-_AZIM = -62.0
-# Every rod is shrunk by this much on each outer side, leaving a thin seam between
-# neighbouring rods: two rods of one length then never merge into one block.
-_SEAM = 0.045
 
-Quad = list[tuple[float, float, float]]
-
-
-# --- the load plan in 3D ----------------------------------------------------------------------
+# --- the load plan: packing.svg's drawing, on a matplotlib figure ------------------------------
 
 
 def plot_plan(plan: LoadPlan, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
-    """Draw ``plan`` as a 3D picture of the loaded truck and save it at ``path``.
+    """Draw ``plan`` and save the picture at ``path``.
 
     The suffix of ``path`` sets the format: ``.png``, ``.svg`` or ``.pdf`` (any other raises
-    :class:`PlotError`). One colour per rod length (the game's white, grey, orange, blue and
-    black), each rod outlined as one piece with a thin seam around it, so neighbours of one
-    length never merge; the floor grid with the cells outside the loading area dark and
-    hatched; the height cap as dashed red lines along the back and left walls, behind every
-    rod. Columns, rows and levels are counted from 0, as in the text picture. The title names
-    the truck (``title`` replaces it) and the line below gives the score.
-
-    An ``.svg`` is the library's own drawing (:func:`packing.svg.plan_svg`, what a plan shows
-    in Jupyter), so a plan has one SVG picture, matplotlib or not.
+    :class:`PlotError`). Every format is the one drawing of a plan, :func:`packing.svg.plan_svg`'s
+    (what a plan shows in Jupyter): the truck in an isometric view, each rod outlined as one
+    piece in its length's colour, the height cap dashed in red, every level seen from above, the
+    score and a legend. An ``.svg`` is that SVG itself; a PNG or a PDF is the same drawing made
+    by matplotlib (:func:`plan_figure`).
     """
     if Path(path).suffix.lower() == ".svg":
         try:
@@ -114,364 +98,99 @@ def plot_plan(plan: LoadPlan, path: str | os.PathLike[str], *, title: str | None
 
 
 def plan_figure(plan: LoadPlan, *, title: str | None = None) -> Figure:
-    """The figure :func:`plot_plan` saves, to draw on or save in another way."""
-    truck = plan.truck
-    fig = Figure(figsize=(9.0, 7.2), dpi=_DPI)
-    ax: Any = fig.add_subplot(projection="3d", computed_zorder=False)
-    fig.subplots_adjust(left=0.0, right=0.74, bottom=0.0, top=0.86)
-
-    _draw_floor(ax, truck)
-    _draw_cap_walls(ax, truck)
-    _draw_rods(ax, plan)
-    _frame_truck(ax, truck)
-
-    heading = title if title is not None else _plan_heading(plan)
-    fig.suptitle(
-        heading, fontsize=13 if len(heading) <= 60 else 11, fontweight="bold", y=0.975, wrap=True
-    )
-    fig.text(0.5, 0.905, _plan_score(plan), ha="center", va="center", fontsize=10.5)
-    fig.legend(
-        handles=_plan_legend(plan),
-        loc="upper left",
-        bbox_to_anchor=(0.74, 0.8),
-        frameon=False,
-        fontsize=9,
-        title="rods (length · colour)",
-        title_fontsize=9.5,
-        alignment="left",
-    )
-    _draw_floor_plan(fig.add_axes((0.765, 0.08, 0.21, 0.24)), plan)
-    return fig
+    """The figure :func:`plot_plan` saves as a PNG or a PDF, to draw on or save in another way:
+    :func:`packing.svg.draw_plan` on a matplotlib page, element for element the SVG picture."""
+    return draw_plan(plan, _FigurePage, title=title).figure
 
 
-def _draw_floor_plan(ax: Axes, plan: LoadPlan) -> None:
-    """The truck seen from above: each cell's top rod colour and how many levels are filled.
-
-    The 3D view hides cells behind tall stacks; this map shows every cell, laid out like the
-    mask text (row 0 at the top). The labels shrink with the cells, so they never overlap.
-    """
-    truck = plan.truck
-    top: dict[tuple[int, int], tuple[int, int]] = {}  # cell -> (levels filled, top rod length)
-    for placement in plan.placements:
-        for x, y, z in placement.cubes():
-            if z + 1 > top.get((x, y), (0, 0))[0]:
-                top[(x, y)] = (z + 1, placement.length)
-    # The inset is about 1.9 × 1.7 inches; a cell gets the smaller share of either side.
-    cell_points = 72 * min(1.9 / truck.columns, 1.7 / truck.rows)
-    size = min(8.0, cell_points * 0.55)
-    for x, y in _grid(truck):
-        if not truck.mask[y][x]:
-            ax.add_patch(
-                Rectangle(
-                    (x, y),
-                    1,
-                    1,
-                    facecolor=_BLOCKED,
-                    edgecolor="#b5b5b5",
-                    hatch="////",
-                    linewidth=0.8,
-                )
-            )
-            continue
-        levels, length = top.get((x, y), (0, 0))
-        color = LENGTH_COLORS[length] if levels else _FLOOR
-        ax.add_patch(Rectangle((x, y), 1, 1, facecolor=color, edgecolor="#444444", linewidth=0.8))
-        text_color = "white" if length in (4, 5) else "#222222"
-        if size >= 4.0:
-            ax.text(
-                x + 0.5,
-                y + 0.5,
-                str(levels),
-                ha="center",
-                va="center",
-                fontsize=size,
-                color=text_color,
-            )
-    ax.set_xlim(0, truck.columns)
-    ax.set_ylim(truck.rows, 0)
-    ax.set_aspect("equal")
-    ticks = min(7.0, max(4.0, cell_points * 0.6))
-    ax.set_xticks([x + 0.5 for x in range(truck.columns)], [str(x) for x in range(truck.columns)])
-    ax.set_yticks([y + 0.5 for y in range(truck.rows)], [str(y) for y in range(truck.rows)])
-    ax.tick_params(labelsize=ticks, length=0)
-    ax.set_title(f"from above: levels filled (of {truck.height})", fontsize=8.5)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
+#: One user unit of a page is one pixel at this resolution (a figure's size in inches is its
+#: size in units over this); line widths and font sizes are converted to points with it.
+_PAGE_DPI = 100.0
+_POINTS_PER_UNIT = 72.0 / _PAGE_DPI
+_ANCHORS = {"start": "left", "middle": "center", "end": "right"}
 
 
-def _plan_heading(plan: LoadPlan) -> str:
-    truck = plan.truck
-    name = f"Truck {truck.name}" if truck.name else "Truck"
-    shape = str(truck) if len(str(truck)) <= 24 else f"{truck.rows}×{truck.columns} grid"
-    variant = "  ·  variant" if truck.is_variant else ""
-    return f"{name}  {shape}  ·  height {truck.height}  ·  capacity {truck.capacity}{variant}"
+class _FigurePage:
+    """An :class:`arena.svg.Page` drawing on a matplotlib figure, with SVG's meaning of each
+    call and attribute (a fill of black and no stroke unless said, a group's attributes
+    inherited, later elements on top), so the figure is the SVG picture."""
 
+    def __init__(self, width: float, height: float, heading: str) -> None:
+        self.width = width
+        self.height = height
+        self.figure = Figure(figsize=(width / _PAGE_DPI, height / _PAGE_DPI), dpi=_PAGE_DPI)
+        self.axes = self.figure.add_axes((0.0, 0.0, 1.0, 1.0))
+        self.axes.set_xlim(0.0, width)
+        self.axes.set_ylim(height, 0.0)  # y grows downwards, as in SVG
+        self.axes.set_axis_off()
+        self._inherited: list[dict[str, object]] = [{}]
+        self._order = 0
 
-def _plan_score(plan: LoadPlan) -> str:
-    status = "proven optimal" if plan.optimal else str(plan.status)
-    behind = plan.left_behind
-    left = ", ".join(f"{n}×{length}" for length, n in zip(LENGTHS, behind.counts) if n)
-    behind_text = f" (left behind: {left})" if left else ""
-    return (
-        f"cargo {plan.cargo} ({plan.cargo.volume} cubes): loaded {plan.loaded}, "
-        f"empty {plan.empty}, left over {plan.left_over}{behind_text}\n"
-        f"penalty {plan.penalty} = {plan.empty} empty + 2 × {plan.left_over} left over"
-        f"  ({status})"
-    )
+    def _style(self, attributes: dict[str, object]) -> dict[str, object]:
+        self._order += 1
+        given = {name: value for name, value in attributes.items() if value is not None}
+        return {**self._inherited[-1], **given}
 
+    @contextmanager
+    def group(self, **attributes: object) -> Iterator[None]:
+        self._inherited.append(self._style(attributes))
+        try:
+            yield
+        finally:
+            self._inherited.pop()
 
-def _plan_legend(plan: LoadPlan) -> list[Patch | Line2D]:
-    loaded = [sum(1 for p in plan.placements if p.length == n) for n in LENGTHS]
-    handles: list[Patch | Line2D] = []
-    for length, on_truck in zip(LENGTHS, loaded):
-        rolled = plan.cargo.count(length)
-        label = f"{length} · {COLORS[length]}: "
-        label += f"{on_truck} of {rolled} loaded" if rolled else "none rolled"
-        handles.append(Patch(facecolor=LENGTH_COLORS[length], edgecolor="#222222", label=label))
-    handles.append(Patch(facecolor=_FLOOR, edgecolor="#8a8a8a", label="loading area (floor)"))
-    if len(plan.truck.cells) < plan.truck.rows * plan.truck.columns:
-        handles.append(
-            Patch(
-                facecolor=_BLOCKED,
-                edgecolor="#b5b5b5",
-                hatch="////",
-                label="not loadable (pre-filled)",
-            )
+    def element(self, tag: str, content: str | None = None, /, **attributes: object) -> None:
+        """A title or other element that draws nothing."""
+
+    def _lines(self, style: dict[str, object]) -> dict[str, Any]:
+        stroke = str(style.get("stroke", "none"))
+        width = float(cast(float, style.get("stroke_width", 1.0)))
+        lines: dict[str, Any] = {
+            "edgecolor": stroke if stroke != "none" else "none",
+            "linewidth": width * _POINTS_PER_UNIT if stroke != "none" else 0.0,
+            "zorder": self._order,
+            "capstyle": "round" if style.get("stroke_linecap") == "round" else "butt",
+        }
+        dashes = style.get("stroke_dasharray")
+        if dashes:  # matplotlib scales a dash pattern by the line width
+            lines["linestyle"] = (0, tuple(float(d) / width for d in str(dashes).split()))
+        return lines
+
+    def _shape(self, patch: Any, attributes: dict[str, object]) -> None:
+        style = self._style(attributes)
+        fill = str(style.get("fill", "#000000"))
+        patch.set(facecolor="none" if fill == "none" else fill, **self._lines(style))
+        self.axes.add_patch(patch)
+
+    def rect(self, x: float, y: float, width: float, height: float, **attributes: object) -> None:
+        self._shape(Rectangle((x, y), width, height), attributes)
+
+    def polygon(self, points: Iterable[Point], **attributes: object) -> None:
+        self._shape(Polygon(list(points), closed=True), attributes)
+
+    def polyline(self, points: Iterable[Point], **attributes: object) -> None:
+        attributes.setdefault("fill", "none")
+        self._shape(Polygon(list(points), closed=False), attributes)
+
+    def line(self, a: Point, b: Point, **attributes: object) -> None:
+        self._shape(Polygon([a, b], closed=False), {**attributes, "fill": "none"})
+
+    def circle(self, x: float, y: float, r: float, **attributes: object) -> None:
+        self._shape(Circle((x, y), r), attributes)
+
+    def text(self, x: float, y: float, text: object, **attributes: object) -> None:
+        style = self._style(attributes)
+        self.axes.text(
+            x,
+            y,
+            str(text),
+            fontsize=float(cast(float, style.get("font_size", 16.0))) * _POINTS_PER_UNIT,
+            fontweight=str(style.get("font_weight", "normal")),
+            color=str(style.get("fill", "#000000")),
+            ha=_ANCHORS[str(style.get("text_anchor", "start"))],
+            va="baseline",
+            zorder=self._order,
         )
-    levels = "1 level" if plan.truck.height == 1 else f"{plan.truck.height} levels"
-    handles.append(
-        Line2D(
-            [],
-            [],
-            color=_CAP,
-            linestyle="--",
-            linewidth=1.6,
-            label=f"height cap: {levels}\n(on the back walls)",
-        )
-    )
-    return handles
-
-
-def _to_view(truck: Truck, x: float, y: float) -> tuple[float, float]:
-    """Mask coordinates (column, row from the top) to drawing coordinates (row 0 at the back)."""
-    return x, truck.rows - y
-
-
-def _cell_quad(truck: Truck, x: int, y: int, z: float) -> Quad:
-    x0, y0 = _to_view(truck, x, y + 1)
-    return [(x0, y0, z), (x0 + 1, y0, z), (x0 + 1, y0 + 1, z), (x0, y0 + 1, z)]
-
-
-def _draw_floor(ax: Any, truck: Truck) -> None:
-    usable = [_cell_quad(truck, x, y, 0.0) for x, y in _grid(truck) if truck.mask[y][x]]
-    blocked = [_cell_quad(truck, x, y, 0.0) for x, y in _grid(truck) if not truck.mask[y][x]]
-    ax.add_collection3d(
-        Poly3DCollection(usable, facecolors=_FLOOR, edgecolors="#8a8a8a", linewidths=0.8, zorder=1)
-    )
-    if blocked:
-        ax.add_collection3d(
-            Poly3DCollection(
-                blocked,
-                facecolors=_BLOCKED,
-                edgecolors="#b5b5b5",
-                linewidths=0.8,
-                hatch="////",
-                zorder=1,
-            )
-        )
-
-
-def _grid(truck: Truck) -> list[tuple[int, int]]:
-    return [(x, y) for y in range(truck.rows) for x in range(truck.columns)]
-
-
-def _cap_walls(truck: Truck) -> list[list[tuple[float, float, float]]]:
-    """The height cap as line segments on the truck's back and left walls (drawing coordinates).
-
-    The camera looks from the front right, so these walls stand behind every rod: the lines
-    are hidden where a rod stands in front of them and never cross a rod's front. The top
-    edges run at the cap height; posts stand at the three corners of the two walls.
-    """
-    h = float(truck.height)
-    back, left = float(truck.rows), 0.0  # row 0 is drawn at the back (y = rows), column 0 left
-    right, front = float(truck.columns), 0.0
-    return [
-        [(left, back, h), (right, back, h)],  # along the back wall
-        [(left, front, h), (left, back, h)],  # along the left wall
-        [(left, back, 0.0), (left, back, h)],  # posts: the back-left corner,
-        [(right, back, 0.0), (right, back, h)],  # the back-right one,
-        [(left, front, 0.0), (left, front, h)],  # and the front-left one
-    ]
-
-
-def _draw_cap_walls(ax: Any, truck: Truck) -> None:
-    # Drawn before the rods (zorder 2 < 3): rods standing in front hide the lines.
-    ax.add_collection3d(
-        Line3DCollection(
-            _cap_walls(truck), colors=_CAP, linestyles=(0, (4, 3)), linewidths=1.4, zorder=2
-        )
-    )
-
-
-def _draw_rods(ax: Any, plan: LoadPlan) -> None:
-    """Every rod as its visible unit faces, shaded by the direction they face, and outlined.
-
-    All faces go into one collection so that matplotlib depth-sorts them against each other;
-    faces inside a rod or facing away from the camera are left out, which keeps that
-    painter's-algorithm sort free of the usual mplot3d overlaps. Faces towards a neighbouring
-    rod stay: they are what shows through the seam between the two.
-
-    The faces have no edges of their own (a cube of a rod is not a piece); the rod's outline
-    is drawn as segments in the same collection, each moved slightly towards the camera so
-    that it sorts just in front of the face it borders. In the orthographic view a move along
-    the line of sight changes the sort order only, never the picture.
-    """
-    truck = plan.truck
-    eye = np.array(_eye_direction())
-    polygons: list[Quad] = []
-    faces: list[tuple[float, float, float, float]] = []
-    edges: list[tuple[float, float, float, float]] = []
-    widths: list[float] = []
-    for placement in plan.placements:
-        base = np.array(to_rgb(LENGTH_COLORS[placement.length]))
-        outline = (*to_rgb(_EDGE_COLORS[placement.length]), 1.0)
-        for quad, view_normal, segments in _rod_faces(truck, placement):
-            red, green, blue = (float(c) for c in np.clip(base * _SHADES[view_normal], 0.0, 1.0))
-            polygons.append(quad)
-            faces.append((red, green, blue, 1.0))
-            edges.append((red, green, blue, 1.0))  # hides the hairline between two faces
-            widths.append(0.4)
-            for a, b in segments:
-                nudged = [tuple(float(c) for c in np.array(p) + _NUDGE * eye) for p in (a, b)]
-                polygons.append([nudged[0], nudged[1]])  # type: ignore[list-item]
-                faces.append((0.0, 0.0, 0.0, 0.0))
-                edges.append(outline)
-                widths.append(1.0)
-    if polygons:
-        # autolim=False: the limits are the truck's (set by _frame_truck); autoscaling over
-        # polygons of mixed sizes (quads and outline segments) misreads their extent.
-        ax.add_collection3d(
-            Poly3DCollection(
-                polygons, facecolors=faces, edgecolors=edges, linewidths=widths, zorder=3
-            ),
-            autolim=False,
-        )
-
-
-# How far an outline segment moves towards the camera: more than the depth between a unit
-# face's edge and its centre (at most 0.5 · |eye|), less than the gap to any face before it.
-_NUDGE = 0.45
-
-Segment = tuple[tuple[float, float, float], tuple[float, float, float]]
-
-
-def _rod_faces(
-    truck: Truck, placement: Placement
-) -> list[tuple[Quad, tuple[int, int, int], list[Segment]]]:
-    """The camera-facing unit faces of one rod: each face's quad (drawing coordinates), the
-    direction it faces, and those of its edges that lie on the rod's outline (an edge between
-    two cubes of the rod is not outline)."""
-    eye = _eye_direction()
-    cubes = placement.cubes()
-    own = set(cubes)
-    lo = tuple(min(c[i] for c in cubes) for i in range(3))
-    hi = tuple(max(c[i] for c in cubes) + 1 for i in range(3))
-    out = []
-    for cube in cubes:
-        for normal in _NORMALS:
-            neighbor = (cube[0] + normal[0], cube[1] + normal[1], cube[2] + normal[2])
-            view_normal = (normal[0], -normal[1], normal[2])  # rows run front to back
-            if neighbor in own or np.dot(view_normal, eye) <= 0:
-                continue
-            quad = _cube_face(truck, cube, normal, lo, hi)
-            axis = next(i for i in range(3) if normal[i])
-            segments: list[Segment] = []
-            # quad corners run (u0,v0) (u1,v0) (u1,v1) (u0,v1); edge k joins corners k, k+1.
-            u, v = (i for i in range(3) if i != axis)
-            across = [(v, -1), (u, +1), (v, +1), (u, -1)]  # the cube beyond each edge
-            for k, (direction, sign) in enumerate(across):
-                step = [0, 0, 0]
-                step[direction] = sign
-                beyond = (cube[0] + step[0], cube[1] + step[1], cube[2] + step[2])
-                if beyond not in own:
-                    segments.append((quad[k], quad[(k + 1) % 4]))
-            out.append((quad, view_normal, segments))
-    return out
-
-
-_NORMALS: Final = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
-# Light from above and the front left: tops brightest, the side faces darker, as on a shelf.
-_SHADES: Final[dict[tuple[int, int, int], float]] = {
-    (0, 0, 1): 1.0,
-    (0, -1, 0): 0.86,
-    (-1, 0, 0): 0.8,
-    (1, 0, 0): 0.72,
-    (0, 1, 0): 0.66,
-    (0, 0, -1): 0.5,
-}
-
-
-def _eye_direction() -> tuple[float, float, float]:
-    """Unit vector from the scene towards the camera (mplot3d's elevation/azimuth)."""
-    elev, azim = math.radians(_ELEV), math.radians(_AZIM)
-    return (math.cos(elev) * math.cos(azim), math.cos(elev) * math.sin(azim), math.sin(elev))
-
-
-def _cube_face(
-    truck: Truck,
-    cube: tuple[int, int, int],
-    normal: tuple[int, int, int],
-    lo: tuple[int, ...],
-    hi: tuple[int, ...],
-) -> Quad:
-    """The face of ``cube`` on side ``normal``, inset where it lies on its rod's outer side."""
-    bounds = []
-    for axis in range(3):
-        a, b = float(cube[axis]), float(cube[axis] + 1)
-        # Only the rod's own outer sides move inwards: faces between two cubes of one rod meet.
-        a = a + _SEAM if cube[axis] == lo[axis] else a
-        b = b - _SEAM if cube[axis] + 1 == hi[axis] else b
-        bounds.append((a, b))
-    axis = next(i for i in range(3) if normal[i])
-    fixed = bounds[axis][1] if normal[axis] > 0 else bounds[axis][0]
-    u, v = (i for i in range(3) if i != axis)
-    corners = [
-        (bounds[u][0], bounds[v][0]),
-        (bounds[u][1], bounds[v][0]),
-        (bounds[u][1], bounds[v][1]),
-        (bounds[u][0], bounds[v][1]),
-    ]
-    quad: Quad = []
-    for cu, cv in corners:
-        point = [0.0, 0.0, 0.0]
-        point[axis], point[u], point[v] = fixed, cu, cv
-        vx, vy = _to_view(truck, point[0], point[1])
-        quad.append((vx, vy, point[2]))
-    return quad
-
-
-def _frame_truck(ax: Any, truck: Truck) -> None:
-    """Equal units on all three axes, ticks at cell centres counted from 0 (as in the text
-    picture), an orthographic camera, no panes: cubes look like cubes."""
-    ax.set_proj_type("ortho")
-    ax.set_xlim(0, truck.columns)
-    ax.set_ylim(0, truck.rows)
-    ax.set_zlim(0, truck.height)
-    ax.set_box_aspect((truck.columns, truck.rows, truck.height), zoom=0.92)
-    ax.view_init(elev=_ELEV, azim=_AZIM)
-    ax.set_xticks([x + 0.5 for x in range(truck.columns)], [str(x) for x in range(truck.columns)])
-    ax.set_yticks(
-        [truck.rows - y - 0.5 for y in range(truck.rows)], [str(y) for y in range(truck.rows)]
-    )
-    ax.set_zticks([z + 0.5 for z in range(truck.height)], [str(z) for z in range(truck.height)])
-    ax.set_xlabel("column", labelpad=-4)
-    ax.set_ylabel("row", labelpad=-4)
-    ax.set_zlabel("level", labelpad=-4)
-    ax.tick_params(labelsize=8, pad=-2)
-    ax.grid(False)
-    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
-        axis.set_pane_color((1.0, 1.0, 1.0, 0.0))
-        axis.line.set_color("#9a9a9a")
 
 
 # --- the deck's table -------------------------------------------------------------------------
@@ -484,6 +203,11 @@ def _truck_label(truck: Truck, number: int) -> str:
 
 
 def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path:
+    """Save :func:`deck_heatmap_figure` at ``path`` (its suffix sets the format)."""
+    return _save(deck_heatmap_figure(table), path)
+
+
+def deck_heatmap_figure(table: OptimalTable) -> Figure:
     """A heat map of expected optimal penalty: trucks (rows, by capacity) × load volume.
 
     Each cell is :func:`expected_penalty_by_volume`: what a truck costs on average, loaded as
@@ -592,17 +316,22 @@ def plot_deck_heatmap(table: OptimalTable, path: str | os.PathLike[str]) -> Path
         f"(all {ROLLS:,} rolls of the five dice; {len(trucks)} trucks)",
         fontsize=11,
     )
-    return _save(fig, path)
+    return fig
 
 
 def plot_penalty_distributions(table: OptimalTable, path: str | os.PathLike[str]) -> Path:
+    """Save :func:`penalty_distributions_figure` at ``path`` (its suffix sets the format)."""
+    return _save(penalty_distributions_figure(table), path)
+
+
+def penalty_distributions_figure(table: OptimalTable) -> Figure:
     """Each truck's penalty over all 7,776 rolls: one horizontal box per truck, best first.
 
     Boxes are weighted by the rolls' odds (:func:`penalty_summaries`): the box holds the
     middle half of the rolls, the whiskers 5 % to 95 %, small bars the extremes; a diamond
     marks the mean, written at the right with the chance of a perfect fit (penalty 0).
     """
-    # One long function on purpose, as plot_deck_heatmap: a straight sequence of drawing calls.
+    # One long function on purpose, as deck_heatmap_figure: a straight sequence of drawing calls.
     summaries = sorted(
         zip(range(len(table.deck)), penalty_summaries(table)), key=lambda item: item[1].mean
     )
@@ -694,7 +423,7 @@ def plot_penalty_distributions(table: OptimalTable, path: str | os.PathLike[str]
         fontsize=8,
         frameon=False,
     )
-    return _save(fig, path)
+    return fig
 
 
 def _short(value: float) -> str:

@@ -22,12 +22,12 @@ from __future__ import annotations
 import heapq
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 from arena.files import write_text
-from arena.svg import Point, Svg, escape, html_table, text_width
+from arena.svg import Page, Point, Svg, escape, html_table, text_width
 from packing.errors import PackingError
 from packing.model import Cargo, Cube, LoadPlan, Placement, Truck
 from packing.rules import COLORS, LENGTHS
@@ -35,6 +35,7 @@ from packing.rules import COLORS, LENGTHS
 __all__ = [
     "EDGE_COLORS",
     "LENGTH_COLORS",
+    "draw_plan",
     "plan_svg",
     "truck_svg",
     "trucks_html",
@@ -215,7 +216,7 @@ def _topological(
     return {pieces[n] for n in seen[seen.index(node) :]}
 
 
-def _draw_piece(page: Svg, iso: _Iso, rod: _Rod, start: int, stop: int) -> None:
+def _draw_piece(page: Page, iso: _Iso, rod: _Rod, start: int, stop: int) -> None:
     """The visible faces of cubes ``start:stop`` of ``rod``, then their share of its outline.
 
     A cut between two pieces of one rod is neither a face nor an outline: the rod reads as
@@ -247,7 +248,7 @@ def _draw_piece(page: Svg, iso: _Iso, rod: _Rod, start: int, stop: int) -> None:
                 )
 
 
-def _draw_truck(page: Svg, iso: _Iso, truck: Truck) -> None:
+def _draw_truck(page: Page, iso: _Iso, truck: Truck) -> None:
     """The back and left walls with a line per level, the floor, the cap and the labels."""
     w, r, h = truck.columns, truck.rows, truck.height
     with page.group(class_="walls"):
@@ -309,7 +310,7 @@ def _occupant(plan: LoadPlan) -> dict[Cube, int]:
 
 
 def _level_maps(
-    page: Svg,
+    page: Page,
     truck: Truck,
     occupant: dict[Cube, int],
     lengths: Sequence[int],
@@ -449,7 +450,20 @@ def _legend_lines(plan: LoadPlan) -> list[tuple[int, str]]:
     return lines
 
 
-def _picture(plan: LoadPlan, *, title: str | None, score: bool) -> str:
+P = TypeVar("P", bound=Page)
+
+
+def draw_plan(
+    plan: LoadPlan,
+    new_page: Callable[[float, float, str], P],
+    *,
+    title: str | None = None,
+    score: bool = True,
+) -> P:
+    """Draw the picture of ``plan`` on a page ``new_page(width, height, heading)`` makes, and
+    return the page: :class:`arena.svg.Svg` for :func:`plan_svg`, matplotlib's page for
+    :func:`packing.plot.plot_plan`'s PNG and PDF — one drawing of a plan, whatever the format.
+    ``score``: the score lines and the legend (not for an empty truck)."""
     truck = plan.truck
     edge = _edge_for(truck)
     iso_width, iso_height = _iso_size(truck, edge)
@@ -472,7 +486,7 @@ def _picture(plan: LoadPlan, *, title: str | None, score: bool) -> str:
         *(_MARGIN * 2 + text_width(line, _FONT) for line in lines),
     )
     height = top + body_height + _MARGIN
-    page = Svg(math.ceil(width), math.ceil(height), title=heading)
+    page = new_page(math.ceil(width), math.ceil(height), heading)
     page.rect(0, 0, math.ceil(width), math.ceil(height), fill="#ffffff")
     page.text(_MARGIN, _MARGIN + 13, heading, font_size=13, font_weight="bold", fill=_TEXT)
     for number, line in enumerate(lines):
@@ -515,7 +529,11 @@ def _picture(plan: LoadPlan, *, title: str | None, score: bool) -> str:
             stroke_dasharray="5 3",
         )
         page.text(left + 20, y + 9.5, legend_extra[0][1])
-    return str(page)
+    return page
+
+
+def _svg_page(width: float, height: float, heading: str) -> Svg:
+    return Svg(width, height, title=heading)
 
 
 def plan_svg(plan: LoadPlan, *, title: str | None = None) -> str:
@@ -525,13 +543,13 @@ def plan_svg(plan: LoadPlan, *, title: str | None = None) -> str:
     rod is one ``<g class="rod">`` (its placement in ``data-placement``): when rods hide one
     another in a cycle, a rod is drawn in pieces, the later ones ``<g class="rod-piece">``.
     """
-    return _picture(plan, title=title, score=True)
+    return str(draw_plan(plan, _svg_page, title=title))
 
 
 def truck_svg(truck: Truck) -> str:
     """The empty truck as an SVG document: its loading area, the cells outside it dark, the
     height cap, and each level from above."""
-    return _picture(LoadPlan(truck, Cargo(), ()), title=None, score=False)
+    return str(draw_plan(LoadPlan(truck, Cargo(), ()), _svg_page, score=False))
 
 
 # A file of its own says what it is; a string shown inline in HTML (Jupyter) must not.

@@ -83,7 +83,7 @@ def add_commands(sub: Any) -> None:
     )
     plot_sub = subcommands(plot, "plot_command")
     p = add_command(
-        plot_sub, "plan", help="a 3D picture of the best load plan", examples=[plan_example]
+        plot_sub, "plan", help="a picture of the best load plan", examples=[plan_example]
     )
     cargo_options(p)
     truck_options(p)

@@ -325,6 +325,7 @@ def test_run_main_turns_each_failure_into_its_status(capsys: pytest.CaptureFixtu
 
 @pytest.mark.parametrize("prog", MAINS)
 def test_the_installed_entry_points_run(prog: str) -> None:
+    # The scripts pip installs are what users type: only a process runs them.
     script = Path(sys.executable).with_name(prog)
     if not script.exists():
         pytest.skip(f"no {prog} script beside {sys.executable} (the package is not installed)")
@@ -343,6 +344,7 @@ sys.exit(main(sys.argv[1:]))
 
 
 def test_the_core_runs_without_any_extra_and_names_the_missing_one() -> None:
+    # An interpreter of its own: hiding the extras needs a sys.modules nothing has filled yet.
     def packing_without_extras(*argv: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-c", _NO_EXTRAS, *argv],

@@ -273,6 +273,8 @@ def test_result_pickles_equal_and_reads_as_json() -> None:
 
 
 def test_a_fresh_process_computes_an_equal_result() -> None:
+    # An interpreter of its own: another hash seed must not change a result (a set's order
+    # leaking into the seating or the statistics would).
     code = (
         "import pickle, sys\n"
         "from arena import tournament\n"

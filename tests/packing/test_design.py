@@ -140,6 +140,7 @@ def parse_back(deck: tuple[Truck, ...]) -> tuple[Truck, ...]:
 
 
 def test_random_decks_are_reproducible_in_a_fresh_process() -> None:
+    # An interpreter of its own: a seed must name the same deck under another hash seed.
     code = (
         "from packing import format_deck; from packing.design import random_deck; "
         "print(format_deck(random_deck(seed=11)), end='')"

@@ -3,8 +3,6 @@ against hand computations and exact fractions over all rolls."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from fractions import Fraction
 
 import numpy as np
@@ -144,14 +142,6 @@ def test_volume_odds_match_the_dice(table: OptimalTable) -> None:
     for cargo, rolls in roll_counts().items():
         exact[cargo.volume] = exact.get(cargo.volume, 0) + rolls
     assert [round(p * 7776) for p in odds] == [exact.get(v, 0) for v in range(1, 41)]
-
-
-def test_stats_import_without_matplotlib() -> None:
-    code = (
-        "import sys; sys.modules['matplotlib'] = None; "
-        "import packing.stats; assert 'matplotlib' not in [m for m in sys.modules if sys.modules[m]]"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_the_tables_own_figures_agree_with_the_rolls_summed_here(table: OptimalTable) -> None:

@@ -1,9 +1,13 @@
-"""The pictures: each function writes a picture matplotlib can read back, in the format its
-suffix names; the plan picture outlines rods, keeps the height cap behind them, counts from 0
-and stays legible for large trucks. (The numbers behind the deck pictures: test_distributions.)"""
+"""The pictures: each function writes the picture its suffix names, and what it shows is checked.
+
+A plan's PNG or PDF is :mod:`packing.svg`'s drawing made by matplotlib, element for element the
+SVG (whose geometry test_svg.py checks); the deck pictures show the table's own numbers (which
+test_distributions.py checks against the rolls)."""
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -11,24 +15,29 @@ import matplotlib.image
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
-from packing import Cargo, LoadPlan, Placement, Truck, solve, verify
+from packing import Cargo, LoadPlan, Truck, solve, verify
 from packing.plot import (
-    _SEAM,
+    LENGTH_COLORS,
     PlotError,
-    _cap_walls,
-    _percent,
-    _rod_faces,
+    deck_heatmap_figure,
+    penalty_distributions_figure,
     plan_figure,
     plot_deck,
     plot_deck_heatmap,
     plot_penalty_distributions,
     plot_plan,
 )
+from packing.stats import expected_penalty_by_volume, penalty_summaries, volume_odds
+from packing.svg import plan_svg
 from packing.table import OptimalTable
 from tests.decks import SPLIT_DECK
 
 DECK = SPLIT_DECK
+SVG = "{http://www.w3.org/2000/svg}"
+CAP_RED = "#c0392b"
 
 
 @pytest.fixture(scope="module")
@@ -43,31 +52,90 @@ def plan() -> LoadPlan:
 
 
 def read_png(path: Path) -> np.ndarray:
-    """The picture as pixels; fails unless it is a real, non-blank PNG of a sensible size."""
-    assert path.exists() and path.stat().st_size > 10_000
+    """The picture as RGB pixels in 0..1; fails unless it is a real PNG of a sensible size."""
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     pixels = np.asarray(matplotlib.image.imread(path))
     height, width, channels = pixels.shape
-    assert 500 <= height <= 4000 and 500 <= width <= 4000
+    assert 300 <= height <= 4000 and 300 <= width <= 4000
     assert channels in (3, 4)
-    assert float(pixels[..., :3].std()) > 0.05  # something is drawn, not a blank canvas
-    return pixels
+    return pixels[..., :3]
 
 
-# --- the pictures -----------------------------------------------------------------------------
+def share_of(pixels: np.ndarray, color: str) -> float:
+    """The share of the pixels within a small distance of ``color`` (``#rrggbb``)."""
+    rgb = np.array([int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    return float((np.abs(pixels - rgb).max(axis=-1) < 0.02).mean())
 
 
-def test_plot_plan_writes_png(plan: LoadPlan, tmp_path: Path) -> None:
+def texts(figure: Figure) -> list[str]:
+    return [text.get_text() for axes in figure.axes for text in axes.texts]
+
+
+def drawn(figure: Figure) -> list[Any]:
+    """Everything on the figure's axes with its place in the drawing order."""
+    axes = figure.axes[0]
+    return sorted([*axes.patches, *axes.texts], key=lambda artist: artist.get_zorder())
+
+
+# --- a plan: the SVG's drawing, made by matplotlib ---------------------------------------------
+
+
+def test_a_plan_png_shows_each_loaded_length_in_its_colour_and_the_cap(
+    plan: LoadPlan, tmp_path: Path
+) -> None:
     path = plot_plan(plan, tmp_path / "new" / "folder" / "plan.png")
     assert path == tmp_path / "new" / "folder" / "plan.png"
-    height, width, _ = read_png(path).shape
-    assert width > height  # landscape: the truck beside its legend and floor plan
+    pixels = read_png(path)
+    assert pixels.shape[1] > pixels.shape[0]  # landscape: the truck beside its level maps
+    loaded = {placement.length for placement in plan.placements}
+    assert loaded == {1, 2, 3, 5}
+    for length, color in LENGTH_COLORS.items():
+        if length in loaded:
+            assert share_of(pixels, color) > 0.002, length
+        else:
+            assert share_of(pixels, color) == 0.0, length  # no blue: no rod of 4 was loaded
+    assert share_of(pixels, CAP_RED) > 0.0005
 
 
-def test_plot_plan_accepts_str_path_and_title(plan: LoadPlan, tmp_path: Path) -> None:
-    path = plot_plan(plan, str(tmp_path / "titled.png"), title="my truck")
-    assert isinstance(path, Path)
-    read_png(path)
+def test_the_figure_is_the_svg_element_for_element(plan: LoadPlan) -> None:
+    root = ET.fromstring(plan_svg(plan, title="my truck"))
+    figure = plan_figure(plan, title="my truck")
+    svg_texts = ["".join(node.itertext()) for node in root.iter(f"{SVG}text")]
+    assert texts(figure) == svg_texts and svg_texts[0] == "my truck"
+    shapes = sum(
+        1
+        for node in root.iter()
+        if node.tag in {f"{SVG}{tag}" for tag in ("rect", "polygon", "polyline", "line", "circle")}
+    )
+    assert len(figure.axes[0].patches) == shapes
+    # Later elements on top, as in SVG: the drawing order is the document's.
+    order = [artist.get_zorder() for artist in drawn(figure)]
+    assert order == sorted(set(order))
+    # A page unit is a pixel at 100 dpi: the figure has the SVG's size.
+    width, height = (float(root.get(side) or 0) for side in ("width", "height"))
+    assert tuple(figure.get_size_inches() * 100) == pytest.approx((width, height))
+
+
+def test_attributes_mean_what_they_mean_in_svg(plan: LoadPlan) -> None:
+    figure = plan_figure(plan)
+    patches = figure.axes[0].patches
+    background = patches[0]
+    assert isinstance(background, Rectangle) and background.get_facecolor()[:3] == (1, 1, 1)
+    # The cap's group: red, dashed, 1.5 units wide, inherited by each of its lines.
+    caps = [
+        p
+        for p in patches
+        if p.get_edgecolor()[:3] == pytest.approx((0.753, 0.224, 0.169), abs=0.01)
+    ]
+    assert len(caps) >= 4  # the rim and three posts (and the legend's sample)
+    # 1.5 units are 1.08 points; dashes of 5 and 3 units, in line widths (matplotlib's scale).
+    dashed = (0, (5 / 1.5, 3 / 1.5))
+    assert all(
+        p.get_linestyle() == dashed and p.get_linewidth() == pytest.approx(1.08) for p in caps
+    )
+    assert all(tuple(p.get_facecolor())[3] == 0 for p in caps)  # a polyline is not filled
+    heading = figure.axes[0].texts[0]
+    assert heading.get_fontweight() == "bold" and heading.get_horizontalalignment() == "left"
 
 
 @pytest.mark.parametrize(
@@ -78,31 +146,24 @@ def test_plot_plan_accepts_str_path_and_title(plan: LoadPlan, tmp_path: Path) ->
         (Cargo((5, 4, 3, 2, 2)), ".###./.#.#./.###.", 4),  # a ring around a pre-filled hole
     ],
 )
-def test_plot_plan_odd_trucks(cargo: Cargo, mask: str, height: int, tmp_path: Path) -> None:
+def test_odd_trucks_draw_as_their_svg(cargo: Cargo, mask: str, height: int) -> None:
     plan = verify(solve(cargo, Truck.parse(mask, height=height)))
-    read_png(plot_plan(plan, tmp_path / "odd.png"))
+    root = ET.fromstring(plan_svg(plan))
+    assert texts(plan_figure(plan)) == ["".join(n.itertext()) for n in root.iter(f"{SVG}text")]
 
 
-def test_plot_deck_heatmap(table: OptimalTable, tmp_path: Path) -> None:
-    path = plot_deck_heatmap(table, tmp_path / "deck" / "heat.png")
-    assert path == tmp_path / "deck" / "heat.png"
-    read_png(path)
-
-
-def test_plot_penalty_distributions(table: OptimalTable, tmp_path: Path) -> None:
-    path = plot_penalty_distributions(table, tmp_path / "dist.png")
-    read_png(path)
-
-
-def test_plot_deck_writes_both(table: OptimalTable, tmp_path: Path) -> None:
-    paths = plot_deck(table, tmp_path / "pictures")
-    assert [p.name for p in paths] == ["penalty-by-volume.png", "penalty-distributions.png"]
-    assert all(p.parent == tmp_path / "pictures" for p in paths)
-    for path in paths:
-        read_png(path)
-
-
-# --- what the plan picture shows --------------------------------------------------------------
+def test_a_large_truck_keeps_every_text_inside_the_picture() -> None:
+    truck = Truck.parse("/".join(["#" * 10] * 6), height=6, name="BIG")
+    figure = plan_figure(verify(solve(Cargo((6, 4, 5, 3, 5)), truck)))
+    canvas: Any = FigureCanvasAgg(figure)  # matplotlib leaves these untyped
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    box = figure.bbox
+    for text in figure.axes[0].texts:
+        extent = text.get_window_extent(renderer)
+        assert box.x0 <= extent.x0 and extent.x1 <= box.x1 + 1, text.get_text()
+        assert box.y0 <= extent.y0 and extent.y1 <= box.y1 + 1, text.get_text()
+    assert sum(t.get_text().startswith("level ") for t in figure.axes[0].texts) == 6
 
 
 @pytest.mark.parametrize(
@@ -112,8 +173,8 @@ def test_plot_deck_writes_both(table: OptimalTable, tmp_path: Path) -> None:
 def test_the_suffix_sets_the_format(
     plan: LoadPlan, tmp_path: Path, suffix: str, magic: bytes
 ) -> None:
-    path = plot_plan(plan, tmp_path / f"plan{suffix}")
-    assert path.read_bytes().startswith(magic)
+    path = plot_plan(plan, str(tmp_path / f"plan{suffix}"))
+    assert isinstance(path, Path) and path.read_bytes().startswith(magic)
 
 
 @pytest.mark.parametrize("name", ["plan.jpg", "plan", "plan.png.txt"])
@@ -129,72 +190,63 @@ def test_a_path_under_a_file_is_a_plot_error(plan: LoadPlan, tmp_path: Path) -> 
         plot_plan(plan, tmp_path / "file" / "plan.png")
 
 
-def _length(segment: tuple[tuple[float, ...], tuple[float, ...]]) -> float:
-    return float(np.linalg.norm(np.subtract(segment[1], segment[0])))
+# --- the deck pictures ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["3x@0,0,0", "4y@1,0,0", "2z@2,1,0", "1x@4,2,2", "5x@0,2,1"])
-def test_each_rod_is_outlined_as_one_piece(text: str) -> None:
-    """The outline of a rod's top face is the rectangle around the whole rod: no edge between
-    two of its cubes (which made neighbouring rods of one length look like one block)."""
-    truck = Truck.parse("#####/#####/#####", height=4)
-    placement = Placement.parse(text)
-    faces = _rod_faces(truck, placement)
-    tops = [segments for quad, normal, segments in faces if normal == (0, 0, 1)]
-    assert len(tops) == (1 if placement.axis == "z" else placement.length)
-    size = {"x": (placement.length, 1), "y": (1, placement.length), "z": (1, 1)}[placement.axis]
-    perimeter = 2 * sum(side - 2 * _SEAM for side in size)
-    assert sum(_length(s) for segments in tops for s in segments) == pytest.approx(perimeter)
-    # Every visible face of a rod touches its outline (a rod is at most one cube thick).
-    assert all(segments for _, _, segments in faces)
+def test_the_heat_map_shows_the_trucks_by_capacity_and_each_volumes_best(
+    table: OptimalTable,
+) -> None:
+    figure = deck_heatmap_figure(table)
+    grid_axes, top = figure.axes[0], figure.axes[1]
+    order = sorted(
+        range(len(table.deck)), key=lambda j: (table.deck[j].capacity, table.deck[j].height, j)
+    )
+    labels = [label.get_text() for label in grid_axes.get_yticklabels()]
+    assert [label.split()[0] for label in labels] == [table.deck[j].name for j in order]
+    grid = expected_penalty_by_volume(table)[order]
+    # Each volume's best truck is written in its cell: the column's least expected penalty.
+    written = {round(text.get_position()[0]): float(text.get_text()) for text in grid_axes.texts}
+    for column in range(grid.shape[1]):
+        values = grid[:, column]
+        if np.isfinite(values).any():
+            best = float(np.nanmin(values))
+            assert written[column + 1] == pytest.approx(best, abs=0.05 if best < 9.95 else 0.5)
+        else:
+            assert column + 1 not in written
+    # The bars above: each volume's odds, in per cent.
+    heights = [bar.get_height() for bar in top.patches if isinstance(bar, Rectangle)]
+    assert heights == pytest.approx(list(volume_odds(table) * 100))
 
 
-def test_the_height_cap_stands_on_the_back_walls_only() -> None:
-    """Back (row 0, drawn at y = rows) and left (column 0) walls lie behind every rod from the
-    camera at the front right, so the cap's lines never cross the front of a rod."""
-    truck = Truck.parse("#####/###../#####", height=3)
-    for a, b in _cap_walls(truck):
-        on_back = a[1] == b[1] == truck.rows
-        on_left = a[0] == b[0] == 0
-        assert on_back or on_left
-        assert max(a[2], b[2]) == truck.height and min(a[2], b[2]) in (0, truck.height)
+def test_the_distributions_list_the_trucks_best_mean_first_with_their_numbers(
+    table: OptimalTable,
+) -> None:
+    figure = penalty_distributions_figure(table)
+    axes = figure.axes[0]
+    summaries = sorted(penalty_summaries(table), key=lambda s: s.mean)
+    labels = [label.get_text().split()[0] for label in axes.get_yticklabels()]
+    assert labels == [s.truck.name for s in summaries]
+    column = [t.get_text() for t in axes.texts]
+    assert column[0].split() == ["mean", "P(0)"]
+    for line, summary in zip(column[1:], summaries, strict=True):
+        mean, perfect = line.split(maxsplit=1)
+        assert float(mean) == pytest.approx(summary.mean, abs=0.05)
+        # One format for every share: a possible perfect fit never reads 0.0 %.
+        assert re.fullmatch(r"( <0\.1|\s*\d{1,3}\.\d)%", perfect), perfect
+        if perfect.strip() != "<0.1%":
+            assert float(perfect.strip(" %")) == pytest.approx(summary.perfect * 100, abs=0.05)
+        else:
+            assert 0 < summary.perfect < 0.0005
 
 
-def test_coordinates_count_from_zero_as_in_the_text(plan: LoadPlan) -> None:
-    fig = plan_figure(plan)
-    ax3d: Any = fig.axes[0]
-    inset = fig.axes[1]
-    truck = plan.truck
-    assert [t.get_text() for t in ax3d.get_xticklabels()] == [str(x) for x in range(truck.columns)]
-    assert [t.get_text() for t in ax3d.get_yticklabels()] == [str(y) for y in range(truck.rows)]
-    assert [t.get_text() for t in ax3d.get_zticklabels()] == [str(z) for z in range(truck.height)]
-    assert [t.get_text() for t in inset.get_xticklabels()] == [str(x) for x in range(truck.columns)]
-    assert "level 0" in plan.render()  # the text picture counts from 0 too
-
-
-def test_a_large_truck_keeps_its_title_and_labels_apart() -> None:
-    """6 × 10 at height 6: the title fits in the figure and no two inset labels overlap."""
-    truck = Truck.parse("/".join(["#" * 10] * 6), height=6, name="BIG")
-    big = verify(solve(Cargo((6, 4, 5, 3, 5)), truck))
-    fig = plan_figure(big)
-    canvas: Any = FigureCanvasAgg(fig)  # matplotlib leaves these two untyped
-    canvas.draw()
-    renderer = canvas.get_renderer()
-    width = fig.bbox.width
-    title = fig.texts[0].get_window_extent(renderer) if fig.texts else None
-    suptitle = fig._suptitle  # type: ignore[attr-defined]
-    assert suptitle is not None and "variant" in suptitle.get_text()
-    extent = suptitle.get_window_extent(renderer)
-    assert 0 <= extent.x0 and extent.x1 <= width
-    assert title is not None and 0 <= title.x0 and title.x1 <= width
-    inset = fig.axes[1]
-    boxes = [t.get_window_extent(renderer) for t in inset.texts]
-    assert len(boxes) == 60
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1 :]:
-            assert not a.overlaps(b)
-
-
-def test_percentages_share_one_format() -> None:
-    shown = [_percent(p) for p in (0.0, 0.0001, 0.046, 0.5, 1.0)]
-    assert shown == ["  0.0%", " <0.1%", "  4.6%", " 50.0%", "100.0%"]
+def test_the_deck_pictures_are_written_where_asked(table: OptimalTable, tmp_path: Path) -> None:
+    assert (
+        plot_deck_heatmap(table, tmp_path / "deck" / "heat.png") == tmp_path / "deck" / "heat.png"
+    )
+    assert plot_penalty_distributions(table, tmp_path / "dist.pdf").read_bytes()[:4] == b"%PDF"
+    paths = plot_deck(table, tmp_path / "pictures")
+    assert [p.name for p in paths] == ["penalty-by-volume.png", "penalty-distributions.png"]
+    for path in paths:
+        assert path.parent == tmp_path / "pictures"
+        assert share_of(read_png(path), "#ffffff") > 0.3  # a white page with something on it
+        assert share_of(read_png(path), "#ffffff") < 0.99
