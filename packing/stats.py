@@ -243,6 +243,28 @@ class RankedTruck:
         }
 
 
+def variant_mark(truck: Truck) -> str:
+    """`` (variant)`` after a variant truck in a table of trucks, else nothing."""
+    return " (variant)" if truck.is_variant else ""
+
+
+def ranking_lines(entries: Sequence[RankedTruck]) -> list[str]:
+    """Ranked trucks as a table, a line each under a header: rank, name, mask, height,
+    capacity and penalty (a penalty not proven optimal, and a variant truck, say so)."""
+    width = max([18, *(len(str(e.truck)) for e in entries)])
+    lines = [
+        f"{'rank':>4}  {'truck':<8} {'mask':<{width}} {'height':>6} {'capacity':>8} {'penalty':>7}"
+    ]
+    for rank, e in enumerate(entries, start=1):
+        t = e.truck
+        notes = ("" if e.optimal else " (not proven optimal)") + variant_mark(t)
+        lines.append(
+            f"{rank:>4}  {t.name:<8} {str(t):<{width}} {t.height:>6} {t.capacity:>8} "
+            f"{e.penalty:>7}{notes}"
+        )
+    return lines
+
+
 @dataclass(frozen=True)
 class Ranking:
     """A deck ranked for one cargo, the exact expected penalty of a blind draw from it, and
@@ -252,6 +274,20 @@ class Ranking:
     entries: tuple[RankedTruck, ...]
     blind_draw: Fraction
     best: LoadPlan | None = None
+    deck_size: int = 0
+    """How many trucks the deck holds (``entries`` may keep only the best few)."""
+
+    def __str__(self) -> str:
+        """What ``packing best`` prints: the ranking, the blind draw, and the best plan."""
+        blind = self.blind_draw
+        lines = [
+            f"cargo {self.cargo} (volume {self.cargo.volume}) on {plural(self.deck_size, 'truck')}",
+            *ranking_lines(self.entries),
+            f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})",
+        ]
+        if self.best is not None:
+            lines += ["", "best load plan:", self.best.render()]
+        return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -306,7 +342,8 @@ def ranking(
     elif best is None:
         ranked_all = rank_trucks(cargo, deck, progress=progress)
         entries = tuple(RankedTruck(t, p) for t, p in ranked_all[:top])
-    return Ranking(cargo, entries, expected_penalty(cargo, deck, progress=progress), best)
+    blind_draw = expected_penalty(cargo, deck, progress=progress)
+    return Ranking(cargo, entries, blind_draw, best, len(deck))
 
 
 @dataclass(frozen=True)
@@ -358,6 +395,30 @@ class GrabAdvice:
     cargo: Cargo
     choices: tuple[Choice, ...]
     closest_capacity: Truck | None
+    pile_size: int = 0
+    """How many trucks the pile holds (0: no pile to draw from)."""
+
+    def __str__(self) -> str:
+        """What ``packing grab`` prints: every choice best first, and the heuristic's pick."""
+        revealed = sum(choice.truck is not None for choice in self.choices)
+        lines = [
+            f"cargo {self.cargo} (volume {self.cargo.volume}); {revealed} revealed, "
+            f"pile of {plural(self.pile_size, 'truck')}"
+        ]
+        for c in self.choices:
+            what = "draw" if c.truck is None else f"take (capacity {c.truck.capacity})"
+            mark = "" if c.truck is None else variant_mark(c.truck)
+            lines.append(
+                f"  {c.label:<10} {what:<20} expected penalty {float(c.expected_penalty):6.2f}{mark}"
+            )
+        lines.append(f"best choice: {self.choices[0].label}")
+        heuristic = self.closest_capacity
+        if heuristic is not None:
+            lines.append(
+                f"closest-capacity heuristic would take {heuristic.name} "
+                f"(capacity {heuristic.capacity})"
+            )
+        return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -374,7 +435,7 @@ def grab_advice(
     heuristic's pick."""
     heuristic = closest_capacity(cargo, revealed) if revealed else None
     choices = grab_decision(cargo, revealed, pile, progress=progress)
-    return GrabAdvice(cargo, tuple(choices), heuristic)
+    return GrabAdvice(cargo, tuple(choices), heuristic, len(pile))
 
 
 def capacity_preference(capacity: int, volume: int) -> tuple[int, int]:
@@ -509,6 +570,41 @@ class DeckStats:
     trucks: tuple[TruckStats, ...]
     heuristics: tuple[HeuristicReport, ...]
     mean_volume: Fraction
+
+    def __str__(self) -> str:
+        """What ``packing stats`` prints: each truck's odds, best first, and the heuristic's
+        loss."""
+        width = max([18, *(len(str(s.truck)) for s in self.trucks)])
+        lines = [
+            f"{plural(len(self.trucks), 'truck')}, table {self.table.key[:16]}; load volume over "
+            f"all 7,776 rolls: mean {float(self.mean_volume):.2f} cubes",
+            f"{'truck':<6} {'mask':<{width}} {'h':>1} {'cap':>3}  {'E[penalty]':>10} "
+            f"{'P(best)':>8} {'P(perfect)':>10} {'perfect rolls':>13}",
+        ]
+        for s in sorted(self.trucks, key=lambda s: s.expected_penalty):
+            t = s.truck
+            lines.append(
+                f"{t.name:<6} {str(t):<{width}} {t.height:>1} {t.capacity:>3}  "
+                f"{float(s.expected_penalty):>10.2f} {float(s.p_best):>8.1%} "
+                f"{float(s.p_perfect):>10.1%} {s.perfect_rolls:>13}{variant_mark(t)}"
+            )
+        lines += [
+            "P(best) counts ties: every truck tied for the least penalty is best. "
+            "Perfect rolls: of the 7,776, those loaded with penalty 0.",
+            "",
+            "the closest-capacity heuristic against the optimal grab (penalty points per round):",
+        ]
+        for h in self.heuristics:
+            where = (
+                "any truck of the deck (exact)"
+                if h.revealed == 0
+                else f"{h.revealed} revealed + pile ({plural(h.samples, 'sampled set')})"
+            )
+            lines.append(
+                f"  {where:<36} mean loss {h.mean_loss:5.2f}, worst {h.worst_loss:5.2f} "
+                f"(roll {h.worst_cargo}), worse in {h.p_loses:.1%} of rolls"
+            )
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         # A summary: the per-truck figures are in .trucks, to_dict() and the HTML table.

@@ -12,11 +12,9 @@ from packing.cli.common import (
     deck_of,
     deck_option,
     plural,
-    print_ranking,
     truck_of,
     truck_options,
     trucks_by_name,
-    variant,
     variant_note,
 )
 from packing.deck import format_deck
@@ -53,18 +51,12 @@ def cmd_best(args: argparse.Namespace) -> int:
     result = ranking(
         cargo, deck, top=args.top, solve_best=True, time_limit=args.time_limit, progress=True
     )
-    best = verify(result.best) if result.best is not None else None
+    if result.best is not None:
+        verify(result.best)  # an independent check of the solver's plan before it is shown
     if args.json:
         print_json(result.to_dict())
         return 0
-    print(f"cargo {cargo} (volume {cargo.volume}) on {plural(len(deck), 'truck')}")
-    print_ranking(result.entries)
-    blind = result.blind_draw
-    print(f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})")
-    print()
-    if best is not None:
-        print("best load plan:")
-        print(best.render())
+    print(result)
     return 0
 
 
@@ -84,21 +76,7 @@ def cmd_grab(args: argparse.Namespace) -> int:
     if args.json:
         print_json(advice.to_dict())
         return 0
-    print(
-        f"cargo {cargo} (volume {cargo.volume}); {len(revealed)} revealed, "
-        f"pile of {plural(len(pile), 'truck')}"
-    )
-    for c in advice.choices:
-        what = "draw" if c.truck is None else f"take (capacity {c.truck.capacity})"
-        mark = "" if c.truck is None else variant(c.truck)
-        print(f"  {c.label:<10} {what:<20} expected penalty {float(c.expected_penalty):6.2f}{mark}")
-    print(f"best choice: {advice.choices[0].label}")
-    heuristic = advice.closest_capacity
-    if heuristic is not None:
-        print(
-            f"closest-capacity heuristic would take {heuristic.name} "
-            f"(capacity {heuristic.capacity})"
-        )
+    print(advice)
     return 0
 
 

@@ -16,7 +16,6 @@ from arena.text import plural as plural  # the CLI modules read it from here
 from packing.deck import SAMPLE_DECK, load_deck
 from packing.errors import PackingError
 from packing.model import LARGEST_HEIGHT, Cargo, Truck, check_height
-from packing.stats import RankedTruck
 
 #: Suffixes ``packing plot plan --out`` writes (the format follows the suffix).
 PICTURE_SUFFIXES = (".png", ".svg", ".pdf")
@@ -151,10 +150,6 @@ def trucks_by_name(deck: Sequence[Truck], names: str, option: str) -> list[Truck
 # --- text -------------------------------------------------------------------------------------
 
 
-def variant(truck: Truck) -> str:
-    return " (variant)" if truck.is_variant else ""
-
-
 def variant_note(truck: Truck) -> str | None:
     if not truck.is_variant:
         return None
@@ -162,17 +157,3 @@ def variant_note(truck: Truck) -> str | None:
         f"variant truck: {truck.rows}×{truck.columns} grid, height {truck.height} "
         f"(the game's trucks fit 3×5, height 1–4)"
     )
-
-
-def print_ranking(entries: Sequence[RankedTruck]) -> None:
-    width = max([18, *(len(str(e.truck)) for e in entries)])
-    print(
-        f"{'rank':>4}  {'truck':<8} {'mask':<{width}} {'height':>6} {'capacity':>8} {'penalty':>7}"
-    )
-    for rank, e in enumerate(entries, start=1):
-        t = e.truck
-        notes = ("" if e.optimal else " (not proven optimal)") + variant(t)
-        print(
-            f"{rank:>4}  {t.name:<8} {str(t):<{width}} {t.height:>6} {t.capacity:>8} "
-            f"{e.penalty:>7}{notes}"
-        )

@@ -31,10 +31,7 @@ from packing.cli.common import (
     deck_of,
     deck_option,
     output_path,
-    plural,
-    print_ranking,
     subcommands,
-    variant,
 )
 from packing.model import Truck
 from packing.stats import deck_stats, ranking
@@ -214,46 +211,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
             data["roll"] = roll_ranking.to_dict()
         print_json(data)
         return 0
-    width = max([18, *(len(str(t)) for t in deck)])
-    print(
-        f"{plural(len(deck), 'truck')}, table {table.key[:16]}; load volume over all 7,776 "
-        f"rolls: mean {float(stats.mean_volume):.2f} cubes"
-    )
-    print(
-        f"{'truck':<6} {'mask':<{width}} {'h':>1} {'cap':>3}  {'E[penalty]':>10} {'P(best)':>8} "
-        f"{'P(perfect)':>10} {'perfect rolls':>13}"
-    )
-    for s in sorted(stats.trucks, key=lambda s: s.expected_penalty):
-        t = s.truck
-        print(
-            f"{t.name:<6} {str(t):<{width}} {t.height:>1} {t.capacity:>3}  "
-            f"{float(s.expected_penalty):>10.2f} {float(s.p_best):>8.1%} "
-            f"{float(s.p_perfect):>10.1%} {s.perfect_rolls:>13}{variant(t)}"
-        )
-    print(
-        "P(best) counts ties: every truck tied for the least penalty is best. "
-        "Perfect rolls: of the 7,776, those loaded with penalty 0."
-    )
-    print()
-    print("the closest-capacity heuristic against the optimal grab (penalty points per round):")
-    for h in stats.heuristics:
-        where = (
-            "any truck of the deck (exact)"
-            if h.revealed == 0
-            else f"{h.revealed} revealed + pile ({plural(h.samples, 'sampled set')})"
-        )
-        print(
-            f"  {where:<36} mean loss {h.mean_loss:5.2f}, worst {h.worst_loss:5.2f} "
-            f"(roll {h.worst_cargo}), worse in {h.p_loses:.1%} of rolls"
-        )
-    if roll is not None and roll_ranking is not None:
+    print(stats)
+    if roll_ranking is not None:
         print()
-        print(f"roll {roll} (volume {roll.volume}):")
-        print_ranking(roll_ranking.entries)
-        blind = roll_ranking.blind_draw
-        print(
-            f"blind draw from the whole deck: expected penalty {float(blind):.2f} (exactly {blind})"
-        )
+        print(roll_ranking)
     return 0
 
 

@@ -86,3 +86,55 @@ def test_heuristic_loss_with_revealed_trucks_is_never_negative(table: OptimalTab
     assert len(report.worst_revealed) == 2
     with pytest.raises(ValueError):
         heuristic_loss(table, revealed=3)
+
+
+# --- the answers' text: what the command lines print is str() of the value ---------------------
+
+
+def test_a_ranking_reads_as_its_table_the_blind_draw_and_the_best_plan() -> None:
+    from packing.stats import ranking
+
+    cargo = Cargo.from_roll([3, 2, 3, 0, 1])
+    result = ranking(cargo, SAMPLE_DECK, top=3, solve_best=True)
+    lines = str(result).splitlines()
+    assert lines[0] == "cargo 3,2,3,0,1 (volume 21) on 30 trucks"  # the best 3 shown
+    assert lines[1].split() == ["rank", "truck", "mask", "height", "capacity", "penalty"]
+    rows = [line.split() for line in lines[2:5]]
+    assert [row[1] for row in rows] == [entry.truck.name for entry in result.entries]
+    assert [int(row[5]) for row in rows] == [entry.penalty for entry in result.entries]
+    assert lines[5] == "blind draw from the whole deck: expected penalty 13.20 (exactly 66/5)"
+    assert result.best is not None
+    assert lines[7:] == ["best load plan:", *verify(result.best).render().splitlines()]
+
+
+def test_grab_advice_reads_as_every_choice_best_first() -> None:
+    from packing.stats import grab_advice
+
+    cargo = Cargo.from_roll([3, 2, 3, 0, 1])
+    revealed = [t for t in SAMPLE_DECK if t.name in ("S03", "S17")]
+    pile = [t for t in SAMPLE_DECK if t not in revealed]
+    advice = grab_advice(cargo, revealed, pile)
+    lines = str(advice).splitlines()
+    assert lines[0] == "cargo 3,2,3,0,1 (volume 21); 2 revealed, pile of 28 trucks"
+    assert [line.split()[0] for line in lines[1:4]] == ["S17", "the", "S03"]
+    assert [float(line.split()[-1]) for line in lines[1:4]] == [
+        pytest.approx(float(c.expected_penalty), abs=0.005) for c in advice.choices
+    ]
+    assert lines[4:] == [
+        "best choice: S17",
+        "closest-capacity heuristic would take S17 (capacity 26)",
+    ]
+
+
+def test_deck_stats_read_as_each_truck_best_first(table: OptimalTable) -> None:
+    from packing.stats import deck_stats
+
+    stats = deck_stats(table, samples=5)
+    lines = str(stats).splitlines()
+    assert lines[0].startswith(f"{len(DECK)} trucks, table {table.key[:16]}")
+    names = [line.split()[0] for line in lines[2 : 2 + len(DECK)]]
+    by_mean = sorted(stats.trucks, key=lambda s: s.expected_penalty)
+    assert names == [s.truck.name for s in by_mean]
+    assert sum(
+        line.lstrip().startswith(("any truck", "4 revealed", "6 revealed")) for line in lines
+    ) == len(stats.heuristics)
