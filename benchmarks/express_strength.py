@@ -134,7 +134,7 @@ def _available(labels: Sequence[str]) -> str | None:
     return None
 
 
-def _playable(labels: Sequence[str]) -> tuple[list[str], list[str]]:
+def playable_bots(labels: Sequence[str]) -> tuple[list[str], list[str]]:
     """``labels`` without the bots that cannot be made here (a missing extra), and a line
     saying which were left out and why (none when all can be made)."""
     kept, dropped, why = [], [], ""
@@ -148,7 +148,7 @@ def _playable(labels: Sequence[str]) -> tuple[list[str], list[str]]:
     return kept, ([f"({', '.join(dropped)} left out: {why})"] if dropped else [])
 
 
-def _orders(count: int, seed: int) -> list[tuple[Card, ...]]:
+def shuffled_orders(count: int, seed: int) -> list[tuple[Card, ...]]:
     """``count`` shuffles of the 2-player deck, reproducible from ``seed``."""
     deck = deck_for(2)
     rng = np.random.default_rng(seed)
@@ -308,8 +308,8 @@ def _per_deal(
 
 def loss(args: argparse.Namespace) -> list[str]:
     """Each bot's mean loss against perfect play (two players, both seats)."""
-    labels, left_out = _playable(args.loss_bots)
-    orders = _orders(args.loss_deals, args.seed)
+    labels, left_out = playable_bots(args.loss_bots)
+    orders = shuffled_orders(args.loss_deals, args.seed)
     lines = [
         f"Two players, mean loss against perfect play over {len(orders)} deals (the bot in both "
         f"seats; 95 % interval over deals; pimc-many = pimc with {args.many_worlds} worlds)",
@@ -329,8 +329,8 @@ def loss(args: argparse.Namespace) -> list[str]:
 
 def price(args: argparse.Namespace) -> list[str]:
     """What the unknown deck order costs the bots' decisions, on the loss table's games."""
-    labels, left_out = _playable(args.price_bots)
-    orders = _orders(args.loss_deals, args.seed)
+    labels, left_out = playable_bots(args.price_bots)
+    orders = shuffled_orders(args.loss_deals, args.seed)
     lines = [
         f"Two players against perfect play over {len(orders)} deals (the loss table's games, "
         f"both seats): each bot's loss, and the information price of its decisions summed over "
@@ -420,7 +420,7 @@ def rules(args: argparse.Namespace) -> list[str]:
 
 def time_per_decision(args: argparse.Namespace) -> list[str]:
     """Seconds per decision of every bot, timed in whole games (in this process)."""
-    labels, left_out = _playable(["pimc", "search", "greedy", "ismcts"])
+    labels, left_out = playable_bots(["pimc", "search", "greedy", "ismcts"])
     lines = [
         f"Seconds per decision, {args.time_games} games per player count (every bot seated "
         f"in every game, seats rotating); pimc's targets: median ≤ {MEDIAN_TARGET} s, "

@@ -646,3 +646,36 @@ def test_a_method_may_import_its_picture_module_and_nothing_else_closes_a_circle
         "an import circle among packing.model, packing.svg: packing.model imports packing.svg "
         "at module level (line 5); packing.svg imports packing.model at module level (line 2)"
     ]
+
+
+def private_imports(root: Path) -> list[str]:
+    """Every ``from <project module> import _name`` (or from a ``_module``) in the tests under
+    ``root``: a test checks what users can reach, so it goes through public names."""
+    found = []
+    for path in sorted((root / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.module:
+                continue
+            if node.module.split(".")[0] not in PACKAGES:
+                continue
+            parts = node.module.split(".")
+            names = [alias.name for alias in node.names if alias.name.startswith("_")]
+            if any(part.startswith("_") and not part.startswith("__") for part in parts):
+                names.append(node.module)
+            found += [f"{path.relative_to(root)}:{node.lineno} imports {name}" for name in names]
+    return found
+
+
+def test_no_test_imports_a_private_name() -> None:
+    assert private_imports(ROOT) == []
+
+
+def test_a_private_import_in_a_test_is_seen(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text(
+        "from arena.play import _hidden, play\nfrom packing._inner import thing\nfrom os import _exit\n"
+    )
+    assert private_imports(tmp_path) == [
+        "tests/test_x.py:1 imports _hidden",
+        "tests/test_x.py:2 imports packing._inner",
+    ]

@@ -12,11 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from benchmarks.express_strength import (
-    _orders,
-    _playable,
     deal_loss,
     deal_price,
     information_price,
+    playable_bots,
+    shuffled_orders,
     told_pimc_play,
 )
 from benchmarks.express_strength import main as strength_main
@@ -83,7 +83,7 @@ def test_the_information_price_of_a_worked_case() -> None:
 def test_the_price_games_are_the_loss_tables_and_their_loss_is_the_sum_of_shortfalls() -> None:
     # deal_price replays pimc's loss-table games (the same seeds) and checks inside that the
     # loss is the sum of its plays' shortfalls in the true deal.
-    order = _orders(1, 1)[0]
+    order = shuffled_orders(1, 1)[0]
     loss, price, told = deal_price("pimc", 2, 0, order)
     assert loss == deal_loss("pimc", 96, 0, order)
     assert price >= 0 and told >= 0
@@ -125,7 +125,7 @@ def test_bots_that_need_a_missing_extra_are_left_out_with_the_reason(
         monkeypatch.delitem(sys.modules, name, raising=False)
         package, _, module = name.partition(".")
         monkeypatch.delattr(sys.modules[package], module, raising=False)
-    kept, left_out = _playable(["pimc", "ismcts", "pimc-told", "ismcts1000", "search"])
+    kept, left_out = playable_bots(["pimc", "ismcts", "pimc-told", "ismcts1000", "search"])
     assert kept == ["pimc", "pimc-told", "search"]
     assert len(left_out) == 1
     assert left_out[0].startswith("(ismcts, ismcts1000 left out: ")
