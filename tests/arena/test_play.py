@@ -139,7 +139,7 @@ def test_an_observer_sees_the_state_after_every_action_and_changes_nothing() -> 
         DiceRace(),
         [RandomPolicy(), AlwaysKeep()],
         seed=5,
-        on_action=lambda s: seen.append(s.events),
+        on_action=lambda s: seen.append(tuple(s.events)),
     )
     unwatched = play(DiceRace(), [RandomPolicy(), AlwaysKeep()], seed=5)
     assert watched == unwatched
