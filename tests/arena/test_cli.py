@@ -230,7 +230,7 @@ def test_a_missing_dask_extra_is_one_line(
 def test_a_missing_plot_extra_is_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    _hide(monkeypatch, "matplotlib.axes")
+    _hide(monkeypatch, "matplotlib.figure")
     monkeypatch.delitem(sys.modules, "packing.plot", raising=False)
     monkeypatch.delattr(packing, "plot", raising=False)  # so that it is imported afresh
     argv = ["plot", "plan", "--roll", "3,2,3,0,1", "--truck", "###", "--height", "1"]
