@@ -577,7 +577,7 @@ class DeckStats:
         width = max([18, *(len(str(s.truck)) for s in self.trucks)])
         lines = [
             f"{plural(len(self.trucks), 'truck')}, table {self.table.key[:16]}; load volume over "
-            f"all 7,776 rolls: mean {float(self.mean_volume):.2f} cubes",
+            f"all {ROLLS:,} rolls: mean {float(self.mean_volume):.2f} cubes",
             f"{'truck':<6} {'mask':<{width}} {'h':>1} {'cap':>3}  {'E[penalty]':>10} "
             f"{'P(best)':>8} {'P(perfect)':>10} {'perfect rolls':>13}",
         ]
@@ -590,7 +590,7 @@ class DeckStats:
             )
         lines += [
             "P(best) counts ties: every truck tied for the least penalty is best. "
-            "Perfect rolls: of the 7,776, those loaded with penalty 0.",
+            f"Perfect rolls: of the {ROLLS:,}, those loaded with penalty 0.",
             "",
             "the closest-capacity heuristic against the optimal grab (penalty points per round):",
         ]

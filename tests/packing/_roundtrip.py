@@ -23,6 +23,7 @@ from packing import (
     verify,
 )
 from packing.game import FROM_PILE, Grab, GrabOrder, Source
+from packing.stats import grab_advice, ranking
 from packing.table import find_table
 
 
@@ -32,6 +33,9 @@ def sample_values() -> dict[str, object]:
     cargo = Cargo.from_roll([3, 2, 3, 0, 1])
     table = find_table(SAMPLE_DECK)
     assert table is not None, "the sample deck's table ships with the package"
+    ranked = ranking(cargo, SAMPLE_DECK, top=3, solve_best=True)
+    assert ranked.best is not None
+    verify(ranked.best)  # the solver's plan, checked without the solver
     values: dict[str, object] = {
         "cargo": cargo,
         "truck": truck,
@@ -45,6 +49,8 @@ def sample_values() -> dict[str, object]:
         "deck (tuple)": SAMPLE_DECK,
         "deck (list)": list(SAMPLE_DECK),
         "table": table,
+        "ranking": ranked,
+        "grab advice": grab_advice(cargo, SAMPLE_DECK[:2], SAMPLE_DECK[2:]),
     }
     # The game layer: a finished game's first round, an observation, a grab, the bots.
     game = play_game([bot("optimal"), bot("capacity"), bot("greedy-loader")], seed=3)
