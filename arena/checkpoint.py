@@ -10,8 +10,10 @@ holds into a temporary file that replaces the old one (``os.replace``), and each
 finished work is appended as one record, written in one call. A record torn by a crash (power
 loss, ``kill -9``) is dropped on the next opening; the work it held is simply done again.
 
-The records are pickles, as the finished work is any picklable value: open only checkpoints
-your own runs wrote (as with any pickle).
+Every record carries its length and a BLAKE2b digest of its bytes, checked before anything is
+read from it: a file damaged anywhere else (a changed byte on a disk or in a copy) is refused as
+damaged, in one line, and never turned into a result. The records are pickles, as the finished
+work is any picklable value: open only checkpoints your own runs wrote (as with any pickle).
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "run.ckpt")
@@ -23,6 +25,13 @@ your own runs wrote (as with any pickle).
 Traceback (most recent call last):
 ...
 arena.checkpoint.CheckpointMismatch: checkpoint '...run.ckpt' was made by a demo with other arguments: ...
+
+Given the arguments by name, a refusal names the first one that differs:
+
+>>> Checkpoint(path, kind="demo", fingerprint={"seed": 1})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+arena.checkpoint.CheckpointMismatch: checkpoint '...run.ckpt' was made by a demo with other arguments: ...
 """
 
 from __future__ import annotations
@@ -31,8 +40,11 @@ import hashlib
 import io
 import os
 import pickle
+import stat
+import struct
 import time
-from collections.abc import Callable, Hashable
+import types
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO
@@ -42,14 +54,17 @@ from arena.files import atomic_writer
 
 __all__ = ["Checkpoint", "CheckpointError", "CheckpointMismatch", "SAVE_EVERY", "fingerprint"]
 
-_MAGIC = b"tabletop-solvers checkpoint 1\n"
+_MAGIC = b"tabletop-solvers checkpoint 2\n"
+_ANY_VERSION = b"tabletop-solvers checkpoint "
+#: Each record's frame: its length and the BLAKE2b digest of its bytes.
+_FRAME = struct.Struct(">Q32s")
 
 SAVE_EVERY = 1.0
 """Seconds between two appends of finished work (it is also saved on closing, on Ctrl-C)."""
 
 
 class CheckpointError(ArenaError):
-    """A checkpoint that cannot be used: not a checkpoint, unreadable or unwritable."""
+    """A checkpoint that cannot be used: not a checkpoint, damaged, unreadable or unwritable."""
 
 
 class CheckpointMismatch(CheckpointError):
@@ -57,19 +72,61 @@ class CheckpointMismatch(CheckpointError):
 
 
 def fingerprint(*parts: object) -> str:
-    """The SHA-256 of the pickled ``parts``: equal for equal arguments in every process (the
-    parts must pickle to the same bytes wherever they are pickled: plain values, tuples, frozen
-    dataclasses, module-level functions and classes, ``functools.partial`` of them).
+    """A SHA-256 of the *values* of ``parts``: equal for equal arguments in every process,
+    however the values were made (plain values, containers, dataclasses, NumPy values,
+    module-level functions and classes, ``functools.partial`` of them).
 
     >>> fingerprint("a", 1) == fingerprint("a", 1) != fingerprint("a", 2)
     True
+    >>> fingerprint(["greedy", "random"]) == fingerprint("greedy random".split())
+    True
     """
-    return hashlib.sha256(pickle.dumps(parts, protocol=4)).hexdigest()
+    return _digest(parts)
 
 
-#: What unpickling damaged bytes raises (the pickle module documents "other exceptions" too:
-#: a cut or garbled stream fails in the opcode reader, a lookup, or a constructor).
-_DAMAGED = (
+def _digest(value: object) -> str:
+    return hashlib.sha256(_canonical(value).encode()).hexdigest()
+
+
+def _canonical(value: object, depth: int = 0) -> str:
+    """A text naming ``value`` by what it holds, never by where it lives: pickles are not used
+    for this, as their bytes depend on which equal objects are the same object."""
+    if depth > 64:
+        raise CheckpointError(f"cannot fingerprint {value!r}: nested too deeply")
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        return f"{type(value).__name__}:{value!r}"
+    if isinstance(value, (tuple, list)):
+        items = ",".join(_canonical(item, depth + 1) for item in value)
+        return f"{type(value).__qualname__}[{items}]"
+    if isinstance(value, (set, frozenset)):
+        items = ",".join(sorted(_canonical(item, depth + 1) for item in value))
+        return f"{type(value).__qualname__}{{{items}}}"
+    if isinstance(value, dict):
+        pairs = sorted(
+            f"{_canonical(key, depth + 1)}:{_canonical(item, depth + 1)}"
+            for key, item in value.items()
+        )
+        return f"{type(value).__qualname__}{{{','.join(pairs)}}}"
+    if isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
+        return f"{value.__module__}.{value.__qualname__}"
+    reduced = value.__reduce_ex__(4)
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    if isinstance(reduced, str):  # a module-level singleton, named by pickle itself
+        return f"{kind}:{reduced}"
+    parts = [
+        list(part) if isinstance(part, Iterator) else part for part in reduced[1:]
+    ]  # list and dict items come as iterators
+    return f"{kind}({_canonical(reduced[0], depth + 1)},{_canonical(parts, depth + 1)})"
+
+
+def _arguments(named: Mapping[str, object]) -> dict[str, str]:
+    """Each named argument's fingerprint."""
+    return {name: _digest(value) for name, value in named.items()}
+
+
+#: What unpickling a record raises when its bytes are intact but its objects cannot be made
+#: (a class renamed since): the pickle module documents "other exceptions" too.
+_UNREADABLE = (
     pickle.UnpicklingError,
     EOFError,
     AttributeError,
@@ -81,35 +138,105 @@ _DAMAGED = (
 )
 
 
-def _records(handle: BinaryIO, path: Path) -> tuple[dict[str, Any], dict[Hashable, Any]]:
-    """The header and the entries of a checkpoint file (a torn last record is dropped)."""
-    if handle.read(len(_MAGIC)) != _MAGIC:
-        raise CheckpointError(f"{os.fspath(path)!r} is not a checkpoint file")
+def _payloads(data: bytes, where: str) -> list[bytes]:
+    """The records of a checkpoint file's bytes, each checked against its digest. A torn last
+    record (its frame runs past the end: a crash while appending) ends the list; a record whose
+    bytes are not what was written makes the whole file refused."""
+    if not data.startswith(_MAGIC):
+        if data.startswith(_ANY_VERSION):
+            raise CheckpointError(
+                f"checkpoint {where!r} was written by another version of this library: "
+                "delete it to start over"
+            )
+        raise CheckpointError(f"{where!r} is not a checkpoint file")
+    payloads = []
+    position = len(_MAGIC)
+    while len(data) - position >= _FRAME.size:
+        length, digest = _FRAME.unpack_from(data, position)
+        start = position + _FRAME.size
+        if length > len(data) - start:
+            break
+        payload = data[start : start + length]
+        if hashlib.blake2b(payload, digest_size=32).digest() != digest:
+            raise CheckpointError(
+                f"checkpoint {where!r} is damaged (a record fails its checksum): "
+                "delete it to start over"
+            )
+        payloads.append(payload)
+        position = start + length
+    return payloads
+
+
+def _frame(value: object) -> bytes:
+    """``value`` pickled, behind its length and digest."""
+    payload = pickle.dumps(value, protocol=4)
+    return _FRAME.pack(len(payload), hashlib.blake2b(payload, digest_size=32).digest()) + payload
+
+
+def _records(data: bytes, where: str) -> tuple[dict[str, Any], dict[Hashable, Any]]:
+    """The header and the entries of a checkpoint file's bytes."""
+    payloads = _payloads(data, where)
+    damaged = CheckpointError(f"checkpoint {where!r} is damaged: delete it to start over")
+    if not payloads:
+        raise damaged
     try:
-        header = pickle.load(handle)
-    except _DAMAGED:
-        raise CheckpointError(f"checkpoint {os.fspath(path)!r} is damaged") from None
+        header = pickle.loads(payloads[0])
+        batches = [pickle.loads(payload) for payload in payloads[1:]]
+    except _UNREADABLE:
+        raise damaged from None
     if not isinstance(header, dict) or "kind" not in header or "fingerprint" not in header:
-        raise CheckpointError(f"checkpoint {os.fspath(path)!r} is damaged")
+        raise damaged
     entries: dict[Hashable, Any] = {}
-    while True:
-        try:
-            batch = pickle.load(handle)
-        except _DAMAGED:  # the end, or a record torn by a crash: its work is done again
-            break
+    for batch in batches:
         if not isinstance(batch, list):
-            break
+            raise damaged
         entries.update(batch)
     return header, entries
 
 
-class Checkpoint:
-    """The checkpoint file ``path`` of a run of ``kind`` with arguments ``fingerprint``: the
-    work it already holds (:attr:`entries`, by key), and :meth:`add` to save more.
+def _read_existing(path: Path, where: str) -> bytes:
+    """The bytes of the checkpoint file at ``path``, or none when there is no file yet. Only a
+    regular file is read: a FIFO or a device would block or never end."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return b""
+    except OSError as error:
+        raise CheckpointError(
+            f"cannot read checkpoint {where!r}: {error.strerror or error}"
+        ) from None
+    if stat.S_ISDIR(mode):
+        raise CheckpointError(f"cannot use checkpoint {where!r}: it is a folder")
+    if not stat.S_ISREG(mode):
+        raise CheckpointError(f"cannot use checkpoint {where!r}: it is not a regular file")
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise CheckpointError(
+            f"cannot read checkpoint {where!r}: {error.strerror or error}"
+        ) from None
 
-    A missing file is created; one of another run raises :class:`CheckpointMismatch`; one that
-    is not a checkpoint, or a path that cannot be written, raises :class:`CheckpointError`.
-    Added work is appended at most every :data:`SAVE_EVERY` seconds and on :meth:`close`.
+
+def _first_difference(saved: object, wanted: Mapping[str, str]) -> str:
+    """The name of the first argument whose value differs from the saved one, if known."""
+    if not isinstance(saved, dict):
+        return ""
+    for name, value in wanted.items():
+        if saved.get(name) != value:
+            return name
+    return ""
+
+
+class Checkpoint:
+    """The checkpoint file ``path`` of a run of ``kind``: the work it already holds
+    (:attr:`entries`, by key), and :meth:`add` to save more.
+
+    ``fingerprint`` names the arguments that decide the run's results: either a
+    :func:`fingerprint`, or the arguments themselves by name (then a refusal names the first
+    one that differs). A missing or empty file is a new checkpoint; one of another run raises
+    :class:`CheckpointMismatch`; one that is not a checkpoint, is damaged, is not a regular
+    file, or a path that cannot be written, raises :class:`CheckpointError`. Added work is
+    appended at most every :data:`SAVE_EVERY` seconds and on :meth:`close`.
     """
 
     def __init__(
@@ -117,35 +244,37 @@ class Checkpoint:
         path: str | os.PathLike[str],
         *,
         kind: str,
-        fingerprint: str,
+        fingerprint: str | Mapping[str, object],
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.path = Path(path)
         self.kind = kind
-        self.fingerprint = fingerprint
+        self.arguments = _arguments(fingerprint) if isinstance(fingerprint, Mapping) else None
+        self.fingerprint = (
+            _digest(sorted(self.arguments.items())) if self.arguments is not None else fingerprint
+        )
         self.entries: dict[Hashable, Any] = {}
         self._pending: list[tuple[Hashable, Any]] = []
         self._clock = clock
         self._last = clock()
         where = os.fspath(self.path)
-        if self.path.is_dir():
-            raise CheckpointError(f"cannot use checkpoint {where!r}: it is a folder")
-        if self.path.exists():
-            try:
-                with self.path.open("rb") as handle:
-                    header, self.entries = _records(handle, self.path)
-            except OSError as error:
-                raise CheckpointError(
-                    f"cannot read checkpoint {where!r}: {error.strerror or error}"
-                ) from None
+        data = _read_existing(self.path, where)
+        if data:
+            header, self.entries = _records(data, where)
             if header["kind"] != kind:
                 raise CheckpointMismatch(
                     f"checkpoint {where!r} is a {header['kind']}'s, not a {kind}'s: "
                     "choose another file"
                 )
-            if header["fingerprint"] != fingerprint:
+            if header["fingerprint"] != self.fingerprint:
+                differs = (
+                    _first_difference(header.get("arguments"), self.arguments)
+                    if self.arguments is not None
+                    else ""
+                )
+                which = f" ({differs!r} differs)" if differs else ""
                 raise CheckpointMismatch(
-                    f"checkpoint {where!r} was made by a {kind} with other arguments: "
+                    f"checkpoint {where!r} was made by a {kind} with other arguments{which}: "
                     "run it with those, or choose another file"
                 )
         self._rewrite()
@@ -160,9 +289,10 @@ class Checkpoint:
         """Everything held so far, in a fresh file that replaces the old one at once."""
         data = io.BytesIO()
         data.write(_MAGIC)
-        pickle.dump({"kind": self.kind, "fingerprint": self.fingerprint}, data, protocol=4)
+        header = {"kind": self.kind, "fingerprint": self.fingerprint, "arguments": self.arguments}
+        data.write(_frame(header))
         if self.entries:
-            pickle.dump(list(self.entries.items()), data, protocol=4)
+            data.write(_frame(list(self.entries.items())))
         with atomic_writer(
             self.path,
             what="checkpoint",
@@ -195,7 +325,7 @@ class Checkpoint:
         """Append the work added since the last save, as one record."""
         if not self._pending or self._handle is None:
             return
-        record = pickle.dumps(self._pending, protocol=4)
+        record = _frame(self._pending)
         try:
             self._handle.write(record)
             self._handle.flush()

@@ -785,11 +785,12 @@ def check_folder(folder: Path, option: str, *, target: Path | None = None) -> No
     try:
         handle, probe = tempfile.mkstemp(dir=existing, prefix=".write-check-")
     except OSError as error:
-        reason = (
-            f"permission denied in {os.fspath(existing)!r}"
-            if isinstance(error, PermissionError)
-            else f"{error.strerror or error} in {os.fspath(existing)!r}"
-        )
+        if isinstance(error, PermissionError):
+            reason = f"permission denied in {os.fspath(existing)!r}"
+        elif isinstance(error, FileNotFoundError):  # the folder is there: /proc says this
+            reason = f"no file can be made in {os.fspath(existing)!r}"
+        else:
+            reason = f"{error.strerror or error} in {os.fspath(existing)!r}"
         raise UsageError(f"{option}: cannot write {quoted}: {reason}") from None
     os.close(handle)
     os.unlink(probe)
@@ -811,8 +812,12 @@ def check_file(path: Path, option: str, *, folder_made: bool = False) -> None:
 
 
 def _checkpoint_path(text: str) -> str:
-    """``--checkpoint``'s file, checked before any work (it is written as the work goes)."""
-    check_file(output_path(text, "argument --checkpoint"), "argument --checkpoint")
+    """``--checkpoint``'s file, checked before any work (it is written as the work goes); only a
+    regular file is one (reading a FIFO or a device would wait or never end)."""
+    path = output_path(text, "argument --checkpoint")
+    if path.exists() and not path.is_dir() and not path.is_file():
+        raise UsageError(f"argument --checkpoint: cannot use {text!r}: it is not a regular file")
+    check_file(path, "argument --checkpoint")
     return text
 
 

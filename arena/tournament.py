@@ -46,7 +46,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from arena.checkpoint import Checkpoint, fingerprint
+from arena.checkpoint import Checkpoint
 from arena.errors import ArenaError
 from arena.executors import check_workers, interrupts_ignored, process_pool, stop_pool
 from arena.extras import import_extra
@@ -533,7 +533,13 @@ def tournament(
         saved = Checkpoint(
             checkpoint,
             kind="tournament",
-            fingerprint=fingerprint(new_game, names, seated, seed, summarise),
+            fingerprint={
+                "new_game": new_game,
+                "policies": seated,
+                "names": names,
+                "seed": seed,
+                "summarise": summarise,
+            },
         )
     task = _Task(new_game=new_game, names=names, policies=seated, deals=(), summarise=summarise)
     done: dict[int, tuple[GameRecord, ...]] = {}

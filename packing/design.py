@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from arena.checkpoint import Checkpoint, fingerprint
+from arena.checkpoint import Checkpoint
 from arena.progress import progress as show_progress
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
@@ -642,7 +642,13 @@ def optimize(
         saved = Checkpoint(
             checkpoint,
             kind="deck search",
-            fingerprint=fingerprint(start, objective_name, seed, maximize, batch),
+            fingerprint={
+                "start": start,
+                "objective": objective_name,
+                "seed": seed,
+                "maximize": maximize,
+                "batch": batch,
+            },
         )
     state = _SearchState.resumed(saved, cache, rng) if saved is not None else None
     solved_earlier = state.solved if state is not None else 0  # by the runs this one resumes

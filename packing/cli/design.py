@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -131,20 +132,38 @@ def print_comparison(reports: Sequence[DeckReport]) -> None:
             )
 
 
+def _same_file(first: str, second: str) -> bool:
+    """Whether two paths name one file (also through other spellings or links)."""
+    one, other = Path(first), Path(second)
+    if one.exists() and other.exists():
+        return os.path.samefile(one, other)
+    return one.resolve() == other.resolve()
+
+
 def cmd_decks_optimize(args: argparse.Namespace) -> int:
     budget = args.budget if args.budget is not None or args.rounds is not None else 60.0
     if args.out is not None:
         check_file(output_path(args.out), "argument --out")
+        if args.checkpoint is not None and _same_file(args.out, args.checkpoint):
+            raise UsageError(
+                f"argument --out: {args.out!r} is the --checkpoint file: choose another file"
+            )
     start = deck_of(args)
     sense = "maximising" if args.maximize else "minimising"
+    # Printed with the deck, the report lines are the deck file's comments, so the output
+    # redirected to a file is a deck --deck reads back.
+    comment = "; " if args.out is None else ""
+    header = [f"{sense} {args.objective} from {args.deck or 'the sample deck'}, seed {args.seed}"]
+
+    def say(line: str) -> None:
+        # The header waits for the search to start, so a refused checkpoint leaves no output.
+        while header:
+            print(comment + header.pop(), flush=True)
+        print(comment + line, flush=True)
 
     def report(step: Improvement) -> None:
-        print(f"round {step.round}: {args.objective} {step.value:.4f}  ({step.move})", flush=True)
+        say(f"round {step.round}: {args.objective} {step.value:.4f}  ({step.move})")
 
-    print(
-        f"{sense} {args.objective} from {args.deck or 'the sample deck'}, seed {args.seed}",
-        flush=True,
-    )
     result = None
     try:
         with executor_for(args) as (executor, _):
@@ -167,7 +186,7 @@ def cmd_decks_optimize(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         if result is None:
             raise
-    print(
+    say(
         f"{args.objective}: {result.start_value:.4f} -> {result.value:.4f} after "
         f"{plural(result.rounds, 'round')} ({plural(result.candidates, 'deck')} tried, "
         f"{plural(result.solved, 'truck column')} solved)"

@@ -9,6 +9,7 @@ import pickle
 import random
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
@@ -240,7 +241,8 @@ def test_a_tournament_checkpoint_of_other_arguments_is_refused(
     tournament(**base, checkpoint=path)
     if "new_game" in change:
         change = {"new_game": _four_rounds}
-    with pytest.raises(CheckpointMismatch, match="with other arguments"):
+    (differing,) = change
+    with pytest.raises(CheckpointMismatch, match=f"with other arguments \\('{differing}' differs\\)"):
         tournament(**(base | change), checkpoint=path)
 
 
@@ -266,3 +268,109 @@ def test_a_billion_deals_start_at_once() -> None:
 def test_checkpoint_module_constants() -> None:
     assert arena.checkpoint.SAVE_EVERY > 0
     assert pickle.loads(pickle.dumps(CheckpointMismatch("x"))).args == ("x",)
+
+
+def test_a_changed_byte_anywhere_is_refused_or_changes_nothing(tmp_path: Path) -> None:
+    # Each record's digest is checked before it is read: a flipped bit either is refused in one
+    # line or, in a torn-looking tail, drops work that is then done again — never other work.
+    path = tmp_path / "run.ckpt"
+    full = {k: ("value", k, "x" * k) for k in range(5)}
+    with Checkpoint(path, kind="test", fingerprint="f") as saved:
+        for key, value in full.items():
+            saved.add(key, value)
+            saved.flush()
+    whole = path.read_bytes()
+    refused = 0
+    for offset in range(len(whole)):
+        for bit in (0, 7):
+            damaged = bytearray(whole)
+            damaged[offset] ^= 1 << bit
+            path.write_bytes(bytes(damaged))
+            try:
+                with Checkpoint(path, kind="test", fingerprint="f") as resumed:
+                    entries = resumed.entries
+            except CheckpointError as error:
+                assert "\n" not in str(error)
+                refused += 1
+                continue
+            assert entries == {k: full[k] for k in range(len(entries))}, (offset, bit)
+    assert refused > len(whole)  # nearly every flip is caught, not quietly dropped
+
+
+@pytest.mark.extra("tournament")
+def test_a_damaged_tournament_checkpoint_never_changes_the_result(tmp_path: Path) -> None:
+    path = tmp_path / "run.ckpt"
+    options: dict[str, Any] = {"games": 12, "seed": 5, "progress": False}
+    players = [AlwaysKeep(), AlwaysBank()]
+    expected = tournament(DiceRace, players, **options, checkpoint=path)
+    whole = path.read_bytes()
+    for offset in range(0, len(whole), 29):
+        damaged = bytearray(whole)
+        damaged[offset] ^= 0x10
+        path.write_bytes(bytes(damaged))
+        try:
+            again = tournament(DiceRace, players, **options, checkpoint=path)
+        except CheckpointError as error:
+            assert "\n" not in str(error) and repr(os.fspath(path)) in str(error)
+            continue
+        assert again.records == expected.records, offset
+
+
+def test_an_empty_file_is_a_checkpoint_holding_no_work(tmp_path: Path) -> None:
+    path = tmp_path / "made-by-mktemp"
+    path.write_bytes(b"")
+    with Checkpoint(path, kind="test", fingerprint="f") as saved:
+        assert saved.entries == {}
+        saved.add(1, "one")
+    assert Checkpoint(path, kind="test", fingerprint="f").entries == {1: "one"}
+
+
+def test_a_checkpoint_of_the_earlier_format_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "old.ckpt"
+    path.write_bytes(b"tabletop-solvers checkpoint 1\n" + pickle.dumps({"kind": "test"}))
+    with pytest.raises(CheckpointError, match="another version of this library"):
+        Checkpoint(path, kind="test", fingerprint="f")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
+def test_a_fifo_or_a_device_is_refused_without_waiting(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    outcome: list[BaseException] = []
+
+    def open_it() -> None:
+        try:
+            Checkpoint(fifo, kind="test", fingerprint="f")
+        except CheckpointError as error:
+            outcome.append(error)
+
+    # Opening a FIFO for reading waits for a writer: a thread keeps a regression from hanging.
+    opener = threading.Thread(target=open_it, daemon=True)
+    opener.start()
+    opener.join(timeout=30)
+    assert not opener.is_alive(), "opening a FIFO as a checkpoint waited for a writer"
+    assert outcome and "not a regular file" in str(outcome[0])
+    with pytest.raises(CheckpointError, match="not a regular file"):
+        Checkpoint(os.devnull, kind="test", fingerprint="f")
+
+
+def test_fingerprints_are_of_values_not_of_objects() -> None:
+    assert fingerprint(["greedy", "random"]) == fingerprint("greedy random".split())
+    word = "greedy"
+    assert fingerprint([word, word]) == fingerprint(["gree" + "dy", "".join("greedy")])
+    assert fingerprint({"a": 1, "b": 2}) == fingerprint({"b": 2, "a": 1})
+    assert fingerprint(np.int64(3)) == fingerprint(np.int64(3))
+    assert fingerprint([1]) != fingerprint((1,)) != fingerprint([True])
+    assert fingerprint(AlwaysKeep()) == fingerprint(AlwaysKeep()) != fingerprint(AlwaysBank())
+
+
+@pytest.mark.extra("tournament")
+def test_an_express_checkpoint_resumes_from_equal_players_however_made(tmp_path: Path) -> None:
+    import express
+
+    path = tmp_path / "run.ckpt"
+    first = express.tournament(["greedy", "random"], games=2, seed=4, checkpoint=path)
+    resumed = express.tournament("greedy random".split(), games=2, seed=4, checkpoint=path)
+    assert resumed.records == first.records
+    with pytest.raises(CheckpointMismatch, match="'seed' differs"):
+        express.tournament(["greedy", "random"], games=2, seed=5, checkpoint=path)

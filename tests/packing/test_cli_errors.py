@@ -464,3 +464,44 @@ def test_table_of_a_damaged_file_never_unpickles(tmp_path: Path) -> None:
     np.savez(path, format=np.array(1), deck=np.array([object()], dtype=object))
     with pytest.raises(ValueError, match="damaged"):
         OptimalTable.load(path)
+
+
+def test_decks_optimize_refuses_a_bad_checkpoint_before_printing_anything(
+    tmp_path: Path, packing: Run
+) -> None:
+    garbage = tmp_path / "notes.txt"
+    garbage.write_text("hello\n")
+    base = ["decks", "optimize", "--objective", "balance", "--rounds", "1", "--workers", "1"]
+    assert_error(packing(*base, "--checkpoint", str(garbage)), "is not a checkpoint file")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert_error(packing(*base, "--checkpoint", str(fifo)), repr(str(fifo)), "not a regular file")
+    assert_error(packing(*base, "--checkpoint", "/dev/null"), "'/dev/null'", "not a regular file")
+    same = tmp_path / "search.ckpt"
+    spelled_otherwise = tmp_path / "sub" / ".." / "search.ckpt"
+    (tmp_path / "sub").mkdir()
+    assert_error(
+        packing(*base, "--checkpoint", str(same), "--out", str(spelled_otherwise)),
+        repr(str(spelled_otherwise)),
+        "is the --checkpoint file",
+    )
+    assert not same.exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/version"), reason="needs Linux's /proc")
+def test_a_checkpoint_where_nothing_can_be_written_does_not_say_missing(packing: Run) -> None:
+    line = assert_error(packing("tournament", "--checkpoint", "/proc/version"), "'/proc/version'")
+    assert "No such file" not in line
+
+
+def test_the_deck_decks_optimize_prints_is_a_deck_file(tmp_path: Path, packing: Run) -> None:
+    empty = tmp_path / "made-by-mktemp"
+    empty.write_bytes(b"")  # an empty file holds no work yet: it is accepted as a checkpoint
+    argv = ["decks", "optimize", "--objective", "balance", "--rounds", "1", "--batch", "1"]
+    result = packing(*argv, "--workers", "1", "--checkpoint", str(empty))
+    assert result.returncode == 0, result.stderr
+    printed = tmp_path / "printed.txt"
+    printed.write_text(result.stdout)
+    assert len(parse_deck(result.stdout)) == len(SAMPLE_DECK)
+    assert load_deck(printed) == parse_deck(result.stdout)
+    assert result.stdout.startswith("; ")
