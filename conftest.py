@@ -47,6 +47,7 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "tests/packing/test_openspiel.py": ("openspiel",),
     "tests/express/test_openspiel.py": ("openspiel",),
     "tests/arena/test_tournament.py": ("tournament",),
+    "tests/test_environments.py": ("rl",),
     "tests/packing/test_plot.py": ("plot",),
     "tests/test_dask.py": ("dask",),
     "tests/arena/test_search_bots.py": ("openspiel",),

@@ -41,6 +41,8 @@ Importing this module without the extra raises :class:`arena.MissingExtraError` 
 
 from __future__ import annotations
 
+import math
+import operator
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -56,9 +58,11 @@ if TYPE_CHECKING:
     import gymnasium
     import pettingzoo
     from gymnasium import spaces
+    from pettingzoo.utils.env_logger import EnvLogger
 else:
     gymnasium = import_extra("gymnasium", "rl")
     pettingzoo = import_extra("pettingzoo", "rl")
+    EnvLogger = import_extra("pettingzoo.utils.env_logger", "rl").EnvLogger
     spaces = import_extra("gymnasium.spaces", "rl")
 
 __all__ = [
@@ -186,6 +190,16 @@ class Environments:
             gymnasium.register(id=self.gym_id, entry_point=entry_point)
 
 
+def _check_seed(seed: Any) -> int | None:
+    """``reset``'s seed: None or a whole number ≥ 0 (NumPy's own message names no argument)."""
+    if seed is None:
+        return None
+    number = _action_id(seed)
+    if number is None or number < 0:
+        raise ArenaError(f"invalid seed: {seed!r} (None or a whole number ≥ 0)")
+    return number
+
+
 def _check_reward(reward: str) -> str:
     if reward not in REWARDS:
         raise ArenaError(f"unknown reward: {reward!r} (use one of: {', '.join(REWARDS)})")
@@ -220,6 +234,16 @@ class _Translation:
         # What a step calls for the standing, chosen once: the score's is the codec's own.
         self.standing = self._wins if self.reward == "win" else codec.standing
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The writer and the standing are remade: a writer may hold views of its last tensor,
+        # which do not pickle, and a fresh one writes the same tensors.
+        return {key: value for key, value in vars(self).items() if key not in ("write", "standing")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        self.write = self.codec.tensor_writer(self.params)
+        self.standing = self._wins if self.reward == "win" else self.codec.standing
+
     def box(self) -> spaces.Box:
         return spaces.Box(self.low, self.high, dtype=np.float32)
 
@@ -244,7 +268,9 @@ class _Translation:
     def decode(self, state: GameState, number: Any) -> Any:
         """The legal action with id ``number``, or :class:`arena.ArenaError` naming it."""
         try:
-            number = int(number)
+            if _action_id(number) is None:
+                raise TypeError("an action is an integer id")
+            number = _action_id(number)
             if not 0 <= number < self.actions:
                 raise ValueError(f"ids are 0..{self.actions - 1}")
             return self.codec.decode(state, number)
@@ -253,6 +279,18 @@ class _Translation:
 
 
 _NONE: Any = object()
+
+
+def _action_id(action: Any) -> int | None:
+    """``action`` as an action id, or None when it is not one: an integer (NumPy's and 0-d
+    integer arrays included), never a bool, a float, a string or bytes — truncating ``10.7``
+    or reading ``"10"`` would play an action nobody chose."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
 
 
 class _Node:
@@ -344,6 +382,7 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` seeds chance (None: go on with the generator there is)."""
+        seed = _check_seed(seed)
         if seed is not None or self._draw is None:
             self._draw = outcome_drawer(np.random.default_rng(seed))
         assert self._draw is not None
@@ -381,6 +420,17 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
             mask = np.zeros(self._t.actions, np.int8)
         return {"observation": self._t.write(state.observation(player)), "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation (when ``observe``), cumulative reward, termination,
+        truncation and info; once every agent is gone, a warning and the final agent's empty
+        view (what ``step`` after the end does too)."""
+        self._check_reset("last()")
+        agent = self.agent_selection
+        if agent not in self.terminations:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return (self.observe(agent) if observe else None), 0.0, True, False, {}
+        return super().last(observe)  # type: ignore[no-any-return]
+
     def _current(self) -> _Node:
         """The node the agent to act is at: its legal ids, found once however often it is
         observed and stepped (the state changes only in ``step`` and ``reset``)."""
@@ -393,16 +443,17 @@ class CodecEnv(pettingzoo.AECEnv):  # type: ignore[misc]
         chance then runs until the next agent's turn or the end."""
         if not self._reset:
             self._check_reset("step()")
+        if not self.agents:  # as PettingZoo's OrderEnforcingWrapper: a warning, nothing played
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         draw = self._draw
         assert draw is not None  # reset() comes first (PettingZoo's order)
-        try:
-            chosen = (self._node or self._current()).ids.get(int(action), _NONE)
-        except (TypeError, ValueError, OverflowError):
-            chosen = _NONE
+        number = _action_id(action)
+        chosen = _NONE if number is None else (self._node or self._current()).ids.get(number, _NONE)
         if chosen is _NONE:  # not a legal id: decode says why (and raises)
             chosen = self._t.decode(self.state, action)
         self._cumulative_rewards[agent] = 0.0
@@ -491,12 +542,18 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ArenaError(
                 f"{len(opponents)} opponents for {players} players (need {players - 1})"
             )
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        number = _action_id(seat)
+        if number is None or not 0 <= number < players:
             raise ArenaError(f"invalid seat: {seat!r} (0..{players - 1})")
+        seat = number
         if illegal not in ("penalise", "raise"):
             raise ArenaError(f"unknown illegal: {illegal!r} (use 'penalise' or 'raise')")
         self.seat = seat
         self.illegal = illegal
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise ArenaError(f"invalid illegal_reward: {illegal_reward!r} (a finite number)")
+        if not math.isfinite(illegal_reward):
+            raise ArenaError(f"invalid illegal_reward: {illegal_reward!r} (a finite number)")
         self.illegal_reward = float(illegal_reward)
         self.render_mode = _check_render_mode(render_mode)
         self._render_text = render_text
@@ -508,12 +565,45 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._opponent_rng: np.random.Generator | None = None
         self._seed: int | None = None
         self._over = True
+        self._check_opponents()
+
+    def _check_opponents(self) -> None:
+        """Each opponent makes a first decision in a game of this one's, or is refused now: a
+        policy of another game would otherwise fail at the first step, far from its cause."""
+        state = self._t.initial.clone()
+        show_seating(state, self._policies)
+        rng = np.random.default_rng(0)
+        waiting = set(range(self._t.players)) - {self.seat}
+        while waiting and not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
+                continue
+            legal = state.legal_actions()
+            if player == self.seat:
+                state.apply_action(legal[0])
+                continue
+            policy = self._policies[player]
+            try:
+                action = policy.act(state.observation(player), legal, rng)
+            except Exception as error:  # whatever it is, the policy cannot play this game
+                raise ArenaError(
+                    f"opponent {policy!r:.60} cannot play this game: {type(error).__name__}: "
+                    f"{error}"
+                ) from None
+            if action not in legal:
+                raise ArenaError(
+                    f"opponent {policy!r:.60} chose {action!r:.60}, not a legal action of this game"
+                )
+            waiting.discard(player)
+            state.apply_action(action)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game, played up to the learner's first turn; ``seed`` seeds chance and the
         opponents (None: go on with the generators there are)."""
+        seed = _check_seed(seed)
         super().reset(seed=seed)
         if seed is not None or self._opponent_rng is None:
             self._opponent_rng = np.random.default_rng(int(self.np_random.integers(2**63)))
@@ -555,13 +645,13 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self._over:
             raise ArenaError("step() after the episode ended: call reset()")
         mask = self._t.mask(self.state, self.seat)
-        number = int(action)
-        if not (0 <= number < len(mask) and mask[number]):
+        number = _action_id(action)
+        if number is None or not (0 <= number < len(mask) and mask[number]):
             if self.illegal == "raise":
                 legal = np.flatnonzero(mask).tolist()
-                raise ArenaError(f"illegal action {number!r} (legal now: {legal})")
+                raise ArenaError(f"illegal action {action!r} (legal now: {legal})")
             self._over = True
-            info = self._info() | {"illegal_action": number}
+            info = self._info() | {"illegal_action": action}
             return self._observe(), self.illegal_reward, True, False, info
         self.state.apply_action(self._t.decode(self.state, number))
         self._advance()

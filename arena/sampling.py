@@ -161,11 +161,61 @@ def outcome_drawer(
     ... ]
     True
     """
-    raw = raw_words(rng.bit_generator).__next__
-    cached_sampler = _KNOWN.get
+    return _Drawer(rng.bit_generator)
 
-    def draw(outcomes: Sequence[tuple[Action, Fraction]]) -> Action:
+
+class _Words:
+    """The bit generator's raw words as :func:`raw_words` gives them, as a callable that pickles
+    and deep-copies with the words fetched and not used yet (an environment that copies
+    itself must copy its chance too)."""
+
+    __slots__ = ("_bit_generator", "_batch", "_words", "_next")
+
+    def __init__(self, bit_generator: np.random.BitGenerator, batch: int = 64) -> None:
+        self._bit_generator = bit_generator
+        self._batch = batch
+        self._refill([])
+
+    def _refill(self, words: list[int]) -> None:
+        self._words = words
+        self._next = iter(words).__next__
+
+    def __call__(self) -> int:
+        try:
+            return self._next()
+        except StopIteration:
+            self._refill(self._bit_generator.random_raw(self._batch).tolist())
+            return self._next()
+
+    def __getstate__(self) -> tuple[np.random.BitGenerator, int, list[int]]:
+        left = []
+        while True:  # the unused words, read off a copy of the iterator's list
+            try:
+                left.append(self._next())
+            except StopIteration:
+                break
+        self._refill(left)
+        return self._bit_generator, self._batch, list(left)
+
+    def __setstate__(self, state: tuple[np.random.BitGenerator, int, list[int]]) -> None:
+        self._bit_generator, self._batch, words = state
+        self._refill(list(words))
+
+
+class _Drawer:
+    """:func:`outcome_drawer`'s function, as an object so that it pickles."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, bit_generator: np.random.BitGenerator) -> None:
+        self._raw = _Words(bit_generator)
+
+    def __call__(self, outcomes: Sequence[tuple[Action, Fraction]]) -> Action:
         # The memo's lookup first, inline: one call per chance node when the sampler is known.
-        return (cached_sampler(outcomes) or sampler_for(outcomes)).draw_from(raw)
+        return (_KNOWN.get(outcomes) or sampler_for(outcomes)).draw_from(self._raw)
 
-    return draw
+    def __getstate__(self) -> _Words:
+        return self._raw
+
+    def __setstate__(self, state: _Words) -> None:
+        self._raw = state

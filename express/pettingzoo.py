@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from arena.pettingzoo import CodecEnv, Environments, SeatEnv
 from arena.protocol import Policy
 from express.bots import bot
@@ -60,12 +62,16 @@ def _params(
     deck: Iterable[Card] | str | None,
     rounds: int | None,
 ) -> dict[str, Any]:
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+        raise RulesError(f"invalid players: {players!r} (a whole number, 2 to 5)")
     if isinstance(caboose, Caboose):
         caboose = caboose.name
     if deck is None:
         deck_text = ""
     else:
         cards = parse_deck(deck) if isinstance(deck, str) else tuple(deck)
+        if not cards:
+            raise RulesError("deck holds no card: give the cards, or None for the standard deck")
         deck_text = " ".join(str(card) for card in cards)
     if rounds is not None and (
         isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1

@@ -60,6 +60,12 @@ _ENVIRONMENTS = Environments(
 def _params(
     players: int, deck: Sequence[Truck], start_points: int, max_rounds: int
 ) -> dict[str, Any]:
+    if isinstance(deck, (str, bytes)) or not all(isinstance(truck, Truck) for truck in deck):
+        raise PackingError(
+            f"deck is a sequence of trucks (load_deck reads a deck file), not {deck!r:.60}"
+        )
+    if not deck:
+        raise PackingError("deck holds no truck: give at least one")
     return {
         "players": players,
         "deck": deck_parameter(tuple(deck)),

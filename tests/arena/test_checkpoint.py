@@ -242,7 +242,9 @@ def test_a_tournament_checkpoint_of_other_arguments_is_refused(
     if "new_game" in change:
         change = {"new_game": _four_rounds}
     (differing,) = change
-    with pytest.raises(CheckpointMismatch, match=f"with other arguments \\('{differing}' differs\\)"):
+    with pytest.raises(
+        CheckpointMismatch, match=f"with other arguments \\('{differing}' differs\\)"
+    ):
         tournament(**(base | change), checkpoint=path)
 
 
