@@ -39,6 +39,7 @@ machine.
 from __future__ import annotations
 
 import functools
+import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,7 +59,7 @@ from express.game import Game, Observation
 from express.match import MatchObservation
 from express.scoring import score_game
 from express.train import Play, Train, connects, runs_of
-from express.worlds import game_view, sample_worlds
+from express.worlds import game_view, iter_worlds, worlds_are_uniform
 
 __all__ = [
     "Advice",
@@ -238,6 +239,15 @@ def _check(worlds: object, time_limit: object, rule: object) -> None:
         raise ExpressError(f"unknown rule: {rule!r} (choose from {', '.join(RULES)})")
 
 
+def _check_exact_nodes(exact_nodes: object) -> None:
+    if exact_nodes is None:
+        return
+    if isinstance(exact_nodes, bool) or not isinstance(exact_nodes, int):
+        raise TypeError(f"exact_nodes must be an int or None, not {type(exact_nodes).__name__}")
+    if exact_nodes < 1:
+        raise ExpressError(f"invalid exact_nodes: {exact_nodes!r} (at least 1, or None)")
+
+
 def _check_states(states: object) -> None:
     if states is None:
         return
@@ -266,8 +276,11 @@ def estimate_plays(
     (:func:`arena.progress.progress`: nothing for work shorter than two seconds)."""
     _check(worlds, time_limit, rule)
     _check_states(states)
+    _check_exact_nodes(exact_nodes)
     view = game_view(observation)
     if not view.hand:
+        if view.turn >= view.rounds * view.players:
+            raise ExpressError("the game is over: every train is complete, nothing is left to play")
         raise ExpressError("it is not this player's turn: it holds no hand to play from")
     began = time.perf_counter()
     sums: dict[Play, list[float]] = {}
@@ -275,8 +288,11 @@ def estimate_plays(
     exact = True
     searched = 0
     limit = None if view.players == 2 else exact_nodes  # two-player worlds: ~0.1 s at most
-    with show_progress(worlds, desc="advise", unit="world", enabled=progress) as bar:
-        for world in sample_worlds(view, worlds, rng):
+    # Drawn one at a time: a time limit then draws only the worlds it values. Under a limit
+    # the count is at most ``worlds``, so the progress promises no time left it cannot keep.
+    total = worlds if time_limit is None else None
+    with show_progress(total, desc="advise", unit="world", enabled=progress) as bar:
+        for world in itertools.islice(iter_worlds(view, rng), worlds):
             if exact:
                 try:
                     values, taken = play_values_with_states(world, rule=rule, node_limit=limit)
@@ -320,6 +336,9 @@ class Advice:
     """How many worlds were solved."""
     seconds: float = field(compare=False)
     """How long it took (not compared: the same advice takes another time elsewhere)."""
+    uniform: bool = True
+    """Whether the worlds were drawn uniformly over the consistent ones; False when counting
+    them was out of reach and a randomized search found them (consistent, not uniform)."""
 
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON."""
@@ -328,6 +347,7 @@ class Advice:
             "measure": self.measure,
             "worlds": self.worlds,
             "exact": self.plays[0].exact,
+            "uniform": self.uniform,
             "seconds": round(self.seconds, 3),
             "recommended": str(self.recommended),
             "plays": [estimate.to_dict() for estimate in self.plays],
@@ -340,15 +360,20 @@ class Advice:
             if self.plays[0].exact
             else "each world played out by the greedy rule (too early for an exact search)"
         )
+        spread = self.worlds >= 2  # one world measures no spread: no interval
+        interval = "95 % interval" if spread else "one world: no interval"
         lines = [
-            f"value: {self.measure}, mean over {plural(self.worlds, 'world')} (95 % interval); {how}"
+            f"value: {self.measure}, mean over {plural(self.worlds, 'world')} ({interval}); {how}"
         ]
+        if not self.uniform:
+            lines.append(
+                "the worlds were found by a randomized search (too many to count): "
+                "consistent with what you saw, but not drawn uniformly"
+            )
         for estimate in self.plays:
             mark = "  <- play this" if estimate.play == self.recommended else ""
-            lines.append(
-                f"  {str(estimate.play):<{width}}  {estimate.mean:+7.2f}  "
-                f"[{estimate.low:+.2f}, {estimate.high:+.2f}]{mark}"
-            )
+            bounds = f"  [{estimate.low:+.2f}, {estimate.high:+.2f}]" if spread else ""
+            lines.append(f"  {str(estimate.play):<{width}}  {estimate.mean:+7.2f}{bounds}{mark}")
         return "\n".join(lines)
 
 
@@ -378,6 +403,11 @@ def advise(
     (True, 4)
     """
     view = game_view(observation)
+    if view.players == 2 and rule == "maxn":
+        raise ExpressError(
+            "rule 'maxn' is for three to five players: with two, every play is valued by your "
+            "score minus your opponent's (leave the rule out)"
+        )
     generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     began = time.perf_counter()
     estimates = estimate_plays(
@@ -391,6 +421,7 @@ def advise(
         recommended=ranked[0].play,
         worlds=ranked[0].worlds,
         seconds=time.perf_counter() - began,
+        uniform=worlds_are_uniform(view),
     )
 
 
@@ -402,7 +433,8 @@ class PimcBot:
     ``worlds`` per decision, ``time_limit`` seconds at most per decision (None: no limit; then
     a seeded game replays exactly), ``states`` the exact searches of a decision may take in all
     before it stops sampling (:data:`DEFAULT_DECISION_STATES`; None: no budget), ``rule`` for
-    three to five players (``paranoid`` or ``maxn``).
+    three to five players (``paranoid`` or ``maxn``; with two, every play is valued by the
+    margin whatever the rule, as the game is then zero-sum).
     """
 
     worlds: int = DEFAULT_WORLDS
@@ -415,6 +447,7 @@ class PimcBot:
     def __post_init__(self) -> None:
         _check(self.worlds, self.time_limit, self.rule)
         _check_states(self.states)
+        _check_exact_nodes(self.exact_nodes)
 
     def act(
         self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator

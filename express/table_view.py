@@ -356,7 +356,8 @@ def _check_counts(
     unplaced = sum((passed_on - later_up).values())
     if unplaced > hidden:
         raise RulesError(
-            f"seen {seen!r}: {unplaced} of these cards lie face up in no train among the cards "
+            f"seen {seen!r}: {unplaced} of these cards {'lies' if unplaced == 1 else 'lie'} face "
+            "up in no train among the cards "
             "played since your first turn, so they went face down, but those hold "
             f"{plural(hidden, 'face-down card')} (seen is the cards you held and passed on, not "
             "every card in sight)"

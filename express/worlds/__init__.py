@@ -76,14 +76,16 @@ functions here choose between the last two.
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 
 import numpy as np
 
 from express.errors import ExpressError, InconsistentObservation
 from express.game import Game, Observation
 from express.match import MatchObservation
-from express.worlds.approximate import approximate_resample, approximate_worlds
+from express.worlds.approximate import approximate_resample, approximate_world_stream
 from express.worlds.census import Census, census_for
 from express.worlds.kinds import Kinds, deck_kinds, game_view
 from express.worlds.seen import (
@@ -104,6 +106,8 @@ __all__ = [
     "SeenEvent",
     "game_view",
     "count_worlds",
+    "iter_worlds",
+    "worlds_are_uniform",
     "deck_kinds",
     "resample",
     "sample_world",
@@ -147,14 +151,31 @@ def sample_worlds(
         raise TypeError(f"count must be an int, not {type(count).__name__}")
     if count < 0:
         raise ValueError(f"count must be at least 0, not {count!r}")
+    return list(itertools.islice(iter_worlds(observation, rng), count))
+
+
+def iter_worlds(
+    observation: Observation | MatchObservation, rng: np.random.Generator
+) -> Iterator[Game]:
+    """The worlds of :func:`sample_worlds`, drawn one at a time as they are asked for, without
+    end: its first ``count`` are ``sample_worlds(observation, count, rng)``. Work with a time
+    limit draws only the worlds it values, and holds one at a time."""
     view = game_view(observation)
     census = census_for(view, ())
     if census is None:
-        return approximate_worlds(view, count, rng)
+        yield from approximate_world_stream(view, rng)
+        return
     if not census.total:
         raise InconsistentObservation(census.failure())
     chooser = random.Random(int(rng.integers(2**63)))
-    return [census.world(chooser, with_order=True) for _ in range(count)]
+    while True:
+        yield census.world(chooser, with_order=True)
+
+
+def worlds_are_uniform(observation: Observation | MatchObservation) -> bool:
+    """Whether :func:`sample_worlds` draws ``observation``'s worlds uniformly (counted), or
+    falls back on the randomized search, whose worlds are consistent but not uniform."""
+    return census_for(game_view(observation), ()) is not None
 
 
 def sample_world(observation: Observation | MatchObservation, rng: np.random.Generator) -> Game:

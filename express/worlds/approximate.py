@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,22 +31,22 @@ from express.worlds.census import OutOfBudget
 from express.worlds.kinds import Kinds, deck_kinds, shown_kinds
 from express.worlds.seen import new_by_turn, seen_history
 
-__all__ = ["approximate_resample", "approximate_worlds"]
+__all__ = ["approximate_resample", "approximate_world_stream"]
 
 
-def approximate_worlds(view: Observation, count: int, rng: np.random.Generator) -> list[Game]:
-    """``count`` consistent worlds found by randomized search (not uniform: see the module
-    docstring). The player's own side of the history (the hands it held, when) is most of the
-    search's cost, so the worlds share one while it keeps leading to complete histories; a
-    history that leads to none is dropped for a new one."""
+def approximate_world_stream(view: Observation, rng: np.random.Generator) -> Iterator[Game]:
+    """Consistent worlds found by randomized search, one at a time, without end. The player's
+    own side of the history (the hands it held, when) is most of the search's cost, so the
+    worlds share one while it keeps leading to complete histories; a history that leads to
+    none is dropped for a new one."""
     start = _table(view)
     if not view.drawn:
-        return [start.clone() for _ in range(count)]
+        while True:
+            yield start.clone()
     own = _OwnHistory(view, random.Random(int(rng.integers(2**63))))
-    worlds: list[Game] = []
     turns: list[_OwnTurn] | None = None
     failures = 0
-    while len(worlds) < count:
+    while True:
         if turns is None:
             turns = own.draw()
         world = (
@@ -68,9 +68,8 @@ def approximate_worlds(view: Observation, count: int, rng: np.random.Generator) 
         rest = list((Counter(view.deck) - Counter(world.drawn)).elements())
         rest = [rest[int(i)] for i in rng.permutation(len(rest))]
         world.order = (*world.drawn, *rest)  # the undrawn rest in a uniformly random order
-        worlds.append(world)
+        yield world
         failures = 0  # _ATTEMPTS in a row for each world, as for one alone
-    return worlds
 
 
 def approximate_resample(game: Game, player: int, rng: np.random.Generator) -> Game:

@@ -180,3 +180,71 @@ def test_three_players_are_exact_at_the_end_and_played_out_at_the_start() -> Non
         end.observation(end.current_player()), worlds=2, rng=np.random.default_rng(0)
     )
     assert all(e.exact for e in late)
+
+
+def test_a_time_limit_is_kept_whatever_the_number_of_worlds() -> None:
+    # The worlds are drawn as they are valued: a limit of half a second with 100,000 worlds
+    # asked for answers soon after, without holding the worlds it never values (it took 73 s
+    # and 950 MB when every world was drawn first). Generous bounds: the machine is shared.
+    import time
+    import tracemalloc
+
+    game = advance(Game(3), np.random.default_rng(1), 3)
+    view = game.observation(game.current_player())
+    tracemalloc.start()
+    began = time.perf_counter()
+    estimates = estimate_plays(
+        view, worlds=100_000, rng=np.random.default_rng(2), time_limit=0.5, exact_nodes=1
+    )
+    took = time.perf_counter() - began
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert took < 5.0
+    assert peak < 100 * 2**20
+    assert 1 <= estimates[0].worlds < 100_000
+
+
+def test_the_first_worlds_drawn_one_at_a_time_are_the_sampled_worlds() -> None:
+    from itertools import islice
+
+    from express.worlds import iter_worlds
+
+    game = advance(Game(3), np.random.default_rng(4), 4)
+    view = game.observation(game.current_player())
+    drawn = list(islice(iter_worlds(view, np.random.default_rng(9)), 6))
+    assert [w.order for w in drawn] == [
+        w.order for w in sample_worlds(view, 6, np.random.default_rng(9))
+    ]
+
+
+def test_advice_from_one_world_shows_no_interval_and_says_so() -> None:
+    from express import advise
+
+    game = advance(Game(2, rounds=3), np.random.default_rng(3), 1)
+    advice = advise(game.observation(game.current_player()), worlds=1, rng=1)
+    text = str(advice)
+    assert advice.worlds == 1 and "one world: no interval" in text and "[" not in text
+    assert advice.uniform and advice.to_dict()["uniform"] is True
+    assert "randomized search" not in text
+    several = str(advise(game.observation(game.current_player()), worlds=3, rng=1))
+    assert "95 % interval" in several and "[" in several
+
+
+def test_maxn_with_two_players_is_refused_and_exact_nodes_is_checked() -> None:
+    from express import advise
+
+    game = advance(Game(2, rounds=3), np.random.default_rng(3), 1)
+    with pytest.raises(ExpressError, match="'maxn' is for three to five players"):
+        advise(game.observation(game.current_player()), worlds=2, rule="maxn")
+    with pytest.raises(ExpressError, match="invalid exact_nodes: 0"):
+        bot("pimc", exact_nodes=0)
+    with pytest.raises(TypeError, match="exact_nodes must be an int"):
+        bot("pimc", exact_nodes=2.5)
+
+
+def test_advice_on_a_finished_game_says_it_is_over() -> None:
+    game = advance(Game(2, rounds=2), np.random.default_rng(3), 4)
+    while not game.is_terminal():
+        game.apply_action(game.legal_actions()[0])
+    with pytest.raises(ExpressError, match="the game is over"):
+        estimate_plays(game.observation(0), worlds=2, rng=np.random.default_rng(0))

@@ -286,3 +286,28 @@ def test_the_module_knows_nothing_of_openspiel(monkeypatch: pytest.MonkeyPatch) 
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setattr(express, "worlds", express.worlds)  # the package's attribute comes back too
     assert importlib.import_module("express.worlds").sample_world is not sample_world
+
+
+def test_advice_from_searched_worlds_says_they_are_not_uniform() -> None:
+    # The small counting budget of this file's fixture sends a late three-player view to the
+    # randomized search: the advice says so, in its text and its data.
+    from express import advise
+    from express.worlds import worlds_are_uniform
+
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        game = Game(4)
+        while game.is_chance_node() or game.turn < 10:
+            if game.is_chance_node():
+                game.apply_action(sample_outcome(game.chance_outcomes(), rng))
+            else:
+                actions = game.legal_actions()
+                game.apply_action(actions[int(rng.integers(len(actions)))])
+        view = game.observation(game.current_player())
+        if not worlds_are_uniform(view):
+            break
+    else:
+        pytest.fail("no view past the counting budget found")
+    advice = advise(view, worlds=2, rng=1)
+    assert not advice.uniform and advice.to_dict()["uniform"] is False
+    assert "not drawn uniformly" in str(advice)
