@@ -35,6 +35,8 @@ from packing.rules import COLORS, LENGTHS
 __all__ = [
     "EDGE_COLORS",
     "LENGTH_COLORS",
+    "MAP_CELLS",
+    "MAP_LEVELS",
     "draw_plan",
     "plan_svg",
     "truck_svg",
@@ -257,6 +259,9 @@ def _draw_truck(page: Page, iso: _Iso, truck: Truck) -> None:
         for z in range(1, h):
             page.polyline([iso(0, r, z), iso(0, 0, z), iso(w, 0, z)], stroke=_WALL_LINE)
     with page.group(class_="floor"):
+        if r * w > MAP_CELLS:  # a large floor in runs of like cells: its size grows with rows
+            _draw_floor_runs(page, iso, truck)
+            return _draw_cap_and_labels(page, iso, truck)
         for y in range(r):
             for x in range(w):
                 corners = [iso(x, y, 0), iso(x + 1, y, 0), iso(x + 1, y + 1, 0), iso(x, y + 1, 0)]
@@ -268,6 +273,31 @@ def _draw_truck(page: Page, iso: _Iso, truck: Truck) -> None:
                     stroke_width=0.8,
                     class_="cell" if usable else "blocked",
                 )
+    _draw_cap_and_labels(page, iso, truck)
+
+
+def _draw_floor_runs(page: Page, iso: _Iso, truck: Truck) -> None:
+    """The floor as one polygon per run of usable (or blocked) cells along a row."""
+    for y in range(truck.rows):
+        x = 0
+        while x < truck.columns:
+            usable = truck.mask[y][x]
+            end = x
+            while end < truck.columns and truck.mask[y][end] == usable:
+                end += 1
+            corners = [iso(x, y, 0), iso(end, y, 0), iso(end, y + 1, 0), iso(x, y + 1, 0)]
+            page.polygon(
+                corners,
+                fill=_FLOOR if usable else _BLOCKED,
+                stroke=_FLOOR_EDGE if usable else "#4a4a4a",
+                stroke_width=0.8,
+                class_="cells" if usable else "blocked",
+            )
+            x = end
+
+
+def _draw_cap_and_labels(page: Page, iso: _Iso, truck: Truck) -> None:
+    w, r, h = truck.columns, truck.rows, truck.height
     with page.group(class_="cap", stroke=_CAP, stroke_width=1.5, stroke_dasharray="5 3"):
         page.polyline([iso(0, r, h), iso(0, 0, h), iso(w, 0, h)])
         for x, y in ((0, 0), (w, 0), (0, r)):
@@ -321,7 +351,13 @@ def _level_maps(
     rod's length), an empty loadable cell white with a dot, a cell outside the area dark."""
     cell, per_row, slot = _map_layout(truck)
     height = truck.rows * cell
-    for z in range(truck.height):
+    levels = _map_levels(truck)
+    note = _maps_note(truck)
+    if note:
+        rows = math.ceil(levels / per_row) if levels else 0
+        y = top + rows * (height + _MAP_HEAD + _MAP_GAP) + _SMALL
+        page.text(left, y, note, font_size=_SMALL, fill=_MUTED, class_="maps-note")
+    for z in range(levels):
         mx = left + (z % per_row) * (slot + _MAP_GAP)
         my = top + (z // per_row) * (height + _MAP_HEAD + _MAP_GAP) + _MAP_HEAD
         name = "level 0 (floor)" if z == 0 else f"level {z}"
@@ -395,6 +431,31 @@ _MAP_HEAD = 16.0  # room above each level's map for its name
 _MAP_GAP = 10.0
 
 
+MAP_LEVELS: Final = 8
+"""At most this many levels are drawn from above (the lowest ones); a note names the rest."""
+MAP_CELLS: Final = 400
+"""Levels are drawn from above only for a loading area of at most this many cells: past it the
+maps would hold a million cells (a 100 × 100 × 100 truck), so a note says they are left out and
+the picture stays under 2 MB for every truck the library accepts."""
+
+
+def _map_levels(truck: Truck) -> int:
+    """How many levels are drawn from above."""
+    if truck.rows * truck.columns > MAP_CELLS:
+        return 0
+    return min(truck.height, MAP_LEVELS)
+
+
+def _maps_note(truck: Truck) -> str:
+    """What the picture says of the levels it does not draw from above (empty: none left out)."""
+    levels = _map_levels(truck)
+    if levels == truck.height:
+        return ""
+    if levels == 0:
+        return f"levels from above: drawn for areas up to {MAP_CELLS} cells"
+    return f"levels {levels}–{truck.height - 1} not drawn from above"
+
+
 def _map_layout(truck: Truck) -> tuple[float, int, float]:
     """The cell size of the level maps, how many maps stand side by side and the width each
     takes (its cells, or its name when that is wider): one column of maps for a truck up to 4
@@ -402,17 +463,23 @@ def _map_layout(truck: Truck) -> tuple[float, int, float]:
     cell = max(6.0, min(22.0, 110.0 / truck.columns, 70.0 / truck.rows))
     label = text_width(f"level 0 (floor): {len(truck.cells)} empty", _SMALL)
     slot = max(truck.columns * cell, label)
+    levels = _map_levels(truck)
     per_row = 1
-    if truck.height > 4:
-        per_row = min(truck.height, max(2, int(300 // (slot + _MAP_GAP))))
+    if levels > 4:
+        per_row = min(levels, max(2, int(300 // (slot + _MAP_GAP))))
     return cell, per_row, slot
 
 
 def _maps_size(truck: Truck) -> tuple[float, float]:
     cell, per_row, slot = _map_layout(truck)
-    rows = math.ceil(truck.height / per_row)
-    width = per_row * (slot + _MAP_GAP) - _MAP_GAP
-    height = rows * (truck.rows * cell + _MAP_HEAD + _MAP_GAP) - _MAP_GAP
+    levels = _map_levels(truck)
+    rows = math.ceil(levels / per_row)
+    width = per_row * (slot + _MAP_GAP) - _MAP_GAP if levels else 0.0
+    height = rows * (truck.rows * cell + _MAP_HEAD + _MAP_GAP) - _MAP_GAP if levels else 0.0
+    note = _maps_note(truck)
+    if note:
+        width = max(width, text_width(note, _SMALL))
+        height += _SMALL + 8
     return width, height
 
 
