@@ -19,9 +19,10 @@ Sections (each prints a Markdown table; ``--only`` runs some of them):
 - ``price``: what not knowing the deck's order costs, on the loss table's games of each bot
   of ``--price-bots`` (default ``pimc``): at each of its decisions the *information price* —
   over ``--price-worlds`` worlds (default 32), the mean of the best play's exact value less the
-  best mean of one play, the least any player who must choose without knowing the world
-  expects to give up there — summed over the game, beside its loss (the sum over its decisions
-  of its play's shortfall in the true deal). Worlds drawn as ``pimc`` draws them, and told
+  best mean of one play: how much the sampled worlds disagree about the best play there —
+  summed over the game, beside its loss (the sum over its decisions of its play's shortfall in
+  the true deal). A diagnostic, not a lower bound on any player's loss (docs/strength.md says
+  why). Worlds drawn as ``pimc`` draws them, and told
   worlds (only the order unknown). The price is estimated low with few worlds (the best of the
   sampled means overstates the best true mean).
 - ``duel``: two players, ``pimc`` against ``search`` and against ``ismcts`` (100 simulations),
