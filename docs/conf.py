@@ -38,3 +38,5 @@ html_title = f"tabletop-solvers {release}"
 autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
+# Defaults as written in the source (deck=SAMPLE_DECK), not 30 trucks spelled out.
+autodoc_preserve_defaults = True
