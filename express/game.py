@@ -487,9 +487,16 @@ class Game:
             )
         self.order = None if order is None else _cards(order, "order")
         if self.order is not None:
-            missing = Counter(self.order) - Counter(self.deck)
+            copies = Counter(self.deck)
+            missing = Counter(self.order) - copies
             if missing:
-                raise RulesError(f"order card not in the deck: {str(next(iter(missing)))!r}")
+                card = next(iter(missing))
+                if not copies[card]:
+                    raise RulesError(f"order card not in the deck: {str(card)!r}")
+                raise RulesError(
+                    f"order card used too often: {str(card)!r} is in the order "
+                    f"{self.order.count(card)} times, the deck holds {copies[card]}"
+                )
             if len(self.order) < needed:
                 raise RulesError(
                     f"order too short: {_format(self.order)!r} has {len(self.order)} "

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from arena.memo import HashedOnce
 from express.cards import ENGINE, WILD, Car, Card, Color
-from express.errors import IllegalPlayError, PoolError, type_error
+from express.errors import IllegalPlayError, ParseError, PoolError, type_error
 
 __all__ = ["Play", "Run", "Row", "Train", "connects", "runs_of", "check_plays", "without"]
 
@@ -96,6 +96,11 @@ class Play(HashedOnce):
             )
         token = text.strip()
         if token.startswith("~"):
+            if not token[1:].strip():  # else Card.parse would quote the empty rest, not this
+                raise ParseError(
+                    f"invalid play: {text!r} (a face-down play names its card after '~', "
+                    "like '~R3|G3')"
+                )
             return cls(Card.parse(token[1:]), face_up=False)
         return cls(Card.parse(token))
 

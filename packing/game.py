@@ -1111,7 +1111,7 @@ class Game:
                 bonus = " +10" if p in record.bonus else ""
                 cells.append(
                     f"{record.cargos[p]} → {truck}: −{record.penalties[p]}{bonus} "
-                    f"= {record.points[p]}"
+                    f"= {_typeset(record.points[p])}"
                 )
             rows.append(cells)
         winners = sorted(self.winners())
@@ -1123,7 +1123,9 @@ class Game:
             names = ", ".join(f"P{p}" for p in winners)
             caption += f": {names} {'share the win' if len(winners) > 1 else 'wins'}"
         else:
-            caption += "; points " + ", ".join(f"P{p} {x}" for p, x in enumerate(self._points))
+            caption += "; points " + ", ".join(
+                f"P{p} {_typeset(x)}" for p, x in enumerate(self._points)
+            )
         return html_table(["round", *(f"P{p}" for p in range(players))], rows, caption=caption)
 
     def to_dict(self) -> dict[str, object]:
@@ -1245,3 +1247,9 @@ def game_from_observation(
     else:
         state._phase, state._step = _ORDER, 0
     return state
+
+
+def _typeset(number: int) -> str:
+    """``number`` with the minus sign the penalties are written with (U+2212), so a table
+    never shows two different signs for negatives."""
+    return f"−{-number}" if number < 0 else str(number)

@@ -29,6 +29,9 @@ def play_text(state: Game, names: Sequence[str], seed: int | None = None) -> str
         + ("" if seed is None else f", seed {seed}")
     ]
     lines.append("players: " + ", ".join(label))
+    variants = [truck.name or str(truck) for truck in state.observation(0).deck if truck.is_variant]
+    if variants:  # trucks outside the printed game's facts: a reader of the report must know
+        lines.append(f"variant trucks in the deck: {', '.join(variants)}")
     records: list[RoundRecord] = list(state.round_records)
     for record in records:
         lines.append("")

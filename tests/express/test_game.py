@@ -360,3 +360,14 @@ def test_bad_games_raise_an_express_error_quoting_the_input(
 def test_wrong_types_raise_type_error(options: dict[str, object]) -> None:
     with pytest.raises(TypeError):
         Game(**options)  # type: ignore[arg-type]
+
+
+def test_an_order_card_used_more_often_than_the_deck_holds_it_says_so() -> None:
+    from collections import Counter
+
+    from express import Game, RulesError
+
+    deck = Game(2).deck
+    once = next(card for card, n in Counter(deck).items() if n == 1)
+    with pytest.raises(RulesError, match=f"used too often: '{once}' is in the order 2 times"):
+        Game(2, order=[once, *deck])

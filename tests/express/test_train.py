@@ -105,3 +105,11 @@ def test_runs_and_values() -> None:
     assert Train.parse("R4|B4,~B4|G4").last_car == WILD
     assert Train().last_car == ENGINE
     assert len(Train.parse("R4|B4,B4|G4")) == 2
+
+
+@pytest.mark.parametrize("text", ["~", " ~ ", "~  "])
+def test_a_face_down_play_without_its_card_is_quoted(text: str) -> None:
+    from express import ParseError, Play
+
+    with pytest.raises(ParseError, match=f"invalid play: {text!r}"):
+        Play.parse(text)
