@@ -120,6 +120,11 @@ def _parse_block(block: Sequence[tuple[int, str]], source: str) -> Truck:
     if not match:
         raise DeckError(f"{source}:{number}: expected 'NAME height N', got {header!r}")
     name, height_text = match.groups()
+    if "," in name:  # the command lines name trucks in comma-separated lists
+        raise DeckError(
+            f"{source}:{number}: truck name {name!r} holds a comma, which lists of trucks "
+            "(--revealed, --pile) use between names: rename it"
+        )
     # Only ASCII digits: str.isdigit() and int() also take other scripts' digits ('٣', '²').
     if not re.fullmatch(r"[0-9]+", height_text) or not 1 <= int(height_text) <= LARGEST_HEIGHT:
         raise DeckError(

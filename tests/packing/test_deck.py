@@ -67,6 +67,7 @@ def test_comments_and_blank_lines() -> None:
         ("A height 1\n..\n", "deck.txt:1"),
         ("A height 1\n#\n\nA height 2\n#\n", "'A'"),
         ("; nothing\n", "no trucks"),
+        ("A,B height 1\n#\n", "deck.txt:1: truck name 'A,B' holds a comma"),
     ],
 )
 def test_bad_deck_files_name_the_line(tmp_path: Path, text: str, where: str) -> None:
