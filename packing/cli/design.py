@@ -45,14 +45,18 @@ LARGEST_BATCH = 1_000
 def cmd_decks_random(args: argparse.Namespace) -> int:
     folder = output_path(args.out)
     check_folder(folder, "argument --out")
+    paths = [folder / f"random-{args.seed}-{i:03d}.txt" for i in range(1, args.count + 1)]
+    for path in paths:  # every file checked before the first is written: all or none fail
+        if path.is_dir() or (path.exists() and not os.access(path, os.W_OK)):
+            reason = "it is a folder" if path.is_dir() else "permission denied"
+            raise UsageError(f"argument --out: cannot write {os.fspath(path)!r}: {reason}")
     written = 0
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # One deck at a time, each file whole before its path is printed: an interrupted run
         # leaves only complete decks, and says how many.
         with show_progress(args.count, desc="random decks", unit="deck") as bar:
-            for i in range(1, args.count + 1):
-                path = folder / f"random-{args.seed}-{i:03d}.txt"
+            for i, path in enumerate(paths, start=1):
                 text = (
                     f"; random deck {i} of seed {args.seed}: honours the published facts, not "
                     f"the printed cards\n" + format_deck(random_deck(seed=f"{args.seed}.{i}"))

@@ -505,3 +505,13 @@ def test_the_deck_decks_optimize_prints_is_a_deck_file(tmp_path: Path, packing: 
     assert len(parse_deck(result.stdout)) == len(SAMPLE_DECK)
     assert load_deck(printed) == parse_deck(result.stdout)
     assert result.stdout.startswith("; ")
+
+
+def test_decks_random_writes_nothing_when_a_later_file_cannot_be_written(
+    tmp_path: Path, packing: Run
+) -> None:
+    blocked = tmp_path / "random-1-002.txt"
+    blocked.mkdir()
+    result = packing("decks", "random", "--count", "3", "--seed", "1", "--out", str(tmp_path))
+    assert_error(result, repr(str(blocked)), "it is a folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["random-1-002.txt"]
