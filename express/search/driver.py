@@ -170,7 +170,8 @@ def single_search(
 class _Shown(Search):
     """A search that shows its states searched on a :class:`~arena.progress.Progress` (plus
     ``before``, the states of the searches run before it) as it enters each state of its first
-    two levels: often enough to see it move, too seldom to slow the search."""
+    two levels and every 4,096 states: often enough to see it move, too seldom to slow the
+    search."""
 
     def __init__(self, *args: Any, bar: Progress, before: int, **options: Any) -> None:
         super().__init__(*args, **options)
@@ -180,7 +181,9 @@ class _Shown(Search):
         self.shown_from = args[2] - 2
 
     def solve(self, k: int, last: int, cur: int, longest: int, alpha: int) -> tuple[int, bool, int]:
-        if k >= self.shown_from:
+        # Every 4,096 states too: a long train's subtrees below the first levels take tens of
+        # seconds each, and the first line is due after the library's usual delay.
+        if k >= self.shown_from or not self.nodes & 0xFFF:
             self.bar.advance_to(self.before + self.nodes)
         return super().solve(k, last, cur, longest, alpha)
 

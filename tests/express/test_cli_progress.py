@@ -93,3 +93,24 @@ def test_best_train_shows_progress_only_when_asked(
         quiet.count,
         quiet.nodes,
     )
+
+
+def test_a_long_search_reports_its_states_at_least_every_few_thousand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A long train's subtrees below the first two levels take tens of seconds each: reported
+    # only there, `express best --length 12 --count` said nothing for half a minute.
+    seen: list[int] = []
+    advance = arena.progress.Progress.advance_to
+
+    def watched(self: arena.progress.Progress, done: int) -> None:
+        seen.append(done)
+        advance(self, done)
+
+    monkeypatch.setattr(arena.progress.Progress, "advance_to", watched)
+    result = best_train(DECK, 9, count_optimal=True, progress=True)
+    assert result.nodes > 20_000
+    gaps = [b - a for a, b in zip([0, *seen], [*seen, result.nodes])]
+    assert max(gaps) <= 4_096
+    # Every 4,096th state is reported, however the subtrees below the first levels fall.
+    assert set(range(4_096, result.nodes, 4_096)) <= set(seen)
