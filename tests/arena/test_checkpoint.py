@@ -303,7 +303,7 @@ def test_a_changed_byte_anywhere_is_refused_or_changes_nothing(tmp_path: Path) -
 def test_a_damaged_tournament_checkpoint_never_changes_the_result(tmp_path: Path) -> None:
     path = tmp_path / "run.ckpt"
     options: dict[str, Any] = {"games": 12, "seed": 5, "progress": False}
-    players = [AlwaysKeep(), AlwaysBank()]
+    players: list[Policy] = [AlwaysKeep(), AlwaysBank()]
     expected = tournament(DiceRace, players, **options, checkpoint=path)
     whole = path.read_bytes()
     for offset in range(0, len(whole), 29):
