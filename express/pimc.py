@@ -353,6 +353,26 @@ class Advice:
             "plays": [estimate.to_dict() for estimate in self.plays],
         }
 
+    def _repr_html_(self) -> str:
+        """Every play as a row of an HTML table, for Jupyter: its mean value and interval, the
+        recommended one marked; the caption says what the values are and how they were made."""
+        from arena.svg import html_table  # imported on use, like every picture
+
+        spread = self.worlds >= 2
+        rows = [
+            [
+                str(e.play),
+                f"{e.mean:+.2f}",
+                f"{e.low:+.2f} to {e.high:+.2f}" if spread else "one world: none",
+                "play this" if e.play == self.recommended else "",
+            ]
+            for e in self.plays
+        ]
+        caption = f"{self.measure}, mean over {plural(self.worlds, 'world')}"
+        if not self.uniform:
+            caption += " (found by a randomized search: not drawn uniformly)"
+        return html_table(["play", "mean", "95 % interval", ""], rows, caption=caption, right=[1])
+
     def __str__(self) -> str:
         width = max(len(str(e.play)) for e in self.plays)
         how = (

@@ -40,6 +40,13 @@ class TrainSolution:
         """The whole train: ``start`` followed by ``plays``."""
         return self.start.extend(self.plays)
 
+    def _repr_svg_(self) -> str:
+        """The train as a picture, for Jupyter, its heading the score (as a train shows)."""
+        from express.svg import train_svg  # the pictures import the values: imported on use
+
+        proof = "optimal" if self.optimal else "best found (a limit stopped the search)"
+        return train_svg(self.train, title=f"score {self.score}, {proof}")
+
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON: the train as text, the score breakdown and the statistics."""
         return {

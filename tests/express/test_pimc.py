@@ -248,3 +248,16 @@ def test_advice_on_a_finished_game_says_it_is_over() -> None:
         game.apply_action(game.legal_actions()[0])
     with pytest.raises(ExpressError, match="the game is over"):
         estimate_plays(game.observation(0), worlds=2, rng=np.random.default_rng(0))
+
+
+def test_advice_and_a_best_train_show_as_a_table_and_a_picture() -> None:
+    from express import advise, best_train
+
+    game = advance(Game(2, rounds=3), np.random.default_rng(3), 1)
+    advice = advise(game.observation(game.current_player()), worlds=3, rng=1)
+    html = advice._repr_html_()
+    assert html.startswith("<table") and html.count("<tr") == len(advice.plays) + 1
+    assert "play this" in html and str(advice.recommended) in html
+    solution = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 4)
+    svg = solution._repr_svg_()
+    assert svg.startswith("<svg") and f"score {solution.score}, optimal" in svg
