@@ -268,9 +268,10 @@ class _Translation:
     def decode(self, state: GameState, number: Any) -> Any:
         """The legal action with id ``number``, or :class:`arena.ArenaError` naming it."""
         try:
-            if _action_id(number) is None:
+            action_id = _action_id(number)
+            if action_id is None:
                 raise TypeError("an action is an integer id")
-            number = _action_id(number)
+            number = action_id
             if not 0 <= number < self.actions:
                 raise ValueError(f"ids are 0..{self.actions - 1}")
             return self.codec.decode(state, number)

@@ -261,19 +261,25 @@ def _draw_truck(page: Page, iso: _Iso, truck: Truck) -> None:
     with page.group(class_="floor"):
         if r * w > MAP_CELLS:  # a large floor in runs of like cells: its size grows with rows
             _draw_floor_runs(page, iso, truck)
-            return _draw_cap_and_labels(page, iso, truck)
-        for y in range(r):
-            for x in range(w):
-                corners = [iso(x, y, 0), iso(x + 1, y, 0), iso(x + 1, y + 1, 0), iso(x, y + 1, 0)]
-                usable = truck.mask[y][x]
-                page.polygon(
-                    corners,
-                    fill=_FLOOR if usable else _BLOCKED,
-                    stroke=_FLOOR_EDGE if usable else "#4a4a4a",
-                    stroke_width=0.8,
-                    class_="cell" if usable else "blocked",
-                )
+        else:
+            for y in range(r):
+                for x in range(w):
+                    _floor_patch(page, iso, y, x, x + 1, truck.mask[y][x], "cell")
     _draw_cap_and_labels(page, iso, truck)
+
+
+def _floor_patch(
+    page: Page, iso: _Iso, y: int, start: int, stop: int, usable: bool, kind: str
+) -> None:
+    """The floor of row ``y`` from column ``start`` to ``stop``, all usable or all blocked."""
+    corners = [iso(start, y, 0), iso(stop, y, 0), iso(stop, y + 1, 0), iso(start, y + 1, 0)]
+    page.polygon(
+        corners,
+        fill=_FLOOR if usable else _BLOCKED,
+        stroke=_FLOOR_EDGE if usable else "#4a4a4a",
+        stroke_width=0.8,
+        class_=kind if usable else "blocked",
+    )
 
 
 def _draw_floor_runs(page: Page, iso: _Iso, truck: Truck) -> None:
@@ -285,14 +291,7 @@ def _draw_floor_runs(page: Page, iso: _Iso, truck: Truck) -> None:
             end = x
             while end < truck.columns and truck.mask[y][end] == usable:
                 end += 1
-            corners = [iso(x, y, 0), iso(end, y, 0), iso(end, y + 1, 0), iso(x, y + 1, 0)]
-            page.polygon(
-                corners,
-                fill=_FLOOR if usable else _BLOCKED,
-                stroke=_FLOOR_EDGE if usable else "#4a4a4a",
-                stroke_width=0.8,
-                class_="cells" if usable else "blocked",
-            )
+            _floor_patch(page, iso, y, x, end, usable, "cells")
             x = end
 
 
