@@ -376,3 +376,33 @@ def test_an_express_checkpoint_resumes_from_equal_players_however_made(tmp_path:
     assert resumed.records == first.records
     with pytest.raises(CheckpointMismatch, match="'seed' differs"):
         express.tournament(["greedy", "random"], games=2, seed=5, checkpoint=path)
+
+
+@pytest.mark.extra("tournament")
+def test_an_express_checkpoint_is_shared_by_the_command_line_and_python(tmp_path: Path) -> None:
+    """What ``express tournament --checkpoint`` wrote (in another process) Python resumes, and
+    what Python wrote the command resumes: the fingerprint is of the arguments' values."""
+    import express
+
+    def command(path: Path) -> dict[str, Any]:
+        done = subprocess.run(
+            [sys.executable, "-m", "express", "tournament", "--players", "greedy,random"]
+            + "--games 3 --seed 4 --workers 1 --json --checkpoint".split()
+            + [str(path)],
+            capture_output=True,
+            text=True,
+            env=os.environ | {"PYTHONHASHSEED": "12345"},  # another process, another hash seed
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return dict(json.loads(done.stdout))
+
+    by_command = tmp_path / "command.ckpt"
+    written = command(by_command)
+    resumed = express.tournament(["greedy", "random"], games=3, seed=4, checkpoint=by_command)
+    assert resumed.to_dict()["policies"] == written["policies"]
+    assert resumed.to_dict()["stats"] == written["stats"]
+
+    by_python = tmp_path / "python.ckpt"
+    first = express.tournament(["greedy", "random"], games=3, seed=4, checkpoint=by_python)
+    assert command(by_python)["stats"] == first.to_dict()["stats"]
