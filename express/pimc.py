@@ -120,12 +120,14 @@ class PlayEstimate:
     """Whether every world was solved exactly (else valued by greedy playouts)."""
 
     def to_dict(self) -> dict[str, object]:
-        """Plain data for JSON (values rounded to 1/1000 of a point)."""
+        """Plain data for JSON (values rounded to 1/1000 of a point); ``low`` and ``high`` are
+        ``None`` from a single world, which measures no spread."""
+        spread = self.worlds >= 2
         return {
             "play": str(self.play),
             "mean": round(self.mean, 3),
-            "low": round(self.low, 3),
-            "high": round(self.high, 3),
+            "low": round(self.low, 3) if spread else None,
+            "high": round(self.high, 3) if spread else None,
             "worlds": self.worlds,
             "exact": self.exact,
         }

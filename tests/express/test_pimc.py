@@ -4,6 +4,7 @@ blind to what its observation does not show, replayable from a seed."""
 from __future__ import annotations
 
 import pickle
+from typing import cast
 
 import numpy as np
 import pytest
@@ -226,8 +227,13 @@ def test_advice_from_one_world_shows_no_interval_and_says_so() -> None:
     assert advice.worlds == 1 and "one world: no interval" in text and "[" not in text
     assert advice.uniform and advice.to_dict()["uniform"] is True
     assert "randomized search" not in text
-    several = str(advise(game.observation(game.current_player()), worlds=3, rng=1))
-    assert "95 % interval" in several and "[" in several
+    # In JSON too, one world has no interval: null, not an interval of width zero.
+    plays = cast(list[dict[str, object]], advice.to_dict()["plays"])
+    assert all(p["low"] is None and p["high"] is None for p in plays)
+    several = advise(game.observation(game.current_player()), worlds=3, rng=1)
+    assert "95 % interval" in str(several) and "[" in str(several)
+    plays = cast(list[dict[str, object]], several.to_dict()["plays"])
+    assert all(isinstance(p["low"], float) and isinstance(p["high"], float) for p in plays)
 
 
 def test_maxn_with_two_players_is_refused_and_exact_nodes_is_checked() -> None:

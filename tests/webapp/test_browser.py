@@ -345,6 +345,20 @@ def test_advisor_marks_the_best_play_of_the_example(tab: Tab, tmp_path: Path) ->
     screenshot(tab, tmp_path, "advisor-phone.png", page.locator("#advice"), readme=True)
 
 
+def test_advice_from_one_world_shows_no_interval(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/advisor")
+    button(page, "Load example").click()
+    page.get_by_text("Search options").click()
+    page.get_by_label("Worlds (optional)").fill("1")
+    with page.expect_response(re.compile(r"/api/express/advise$"), timeout=ANSWER_MS) as asked:
+        button(page, "Advise").click()
+    assert asked.value.json()["worlds"] == 1
+    expect(page.locator("#measure")).to_contain_text("no interval")
+    intervals = page.locator("#plays tbody .interval").all_inner_texts()
+    assert intervals and set(intervals) == {"none"}  # not "0.00 … 0.00"
+
+
 # --- the API page --------------------------------------------------------------------------------
 
 
