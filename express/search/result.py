@@ -40,6 +40,17 @@ class TrainSolution:
         """The whole train: ``start`` followed by ``plays``."""
         return self.start.extend(self.plays)
 
+    def __str__(self) -> str:
+        """The train and its score in one line (``repr`` stays the whole value)."""
+        parts = [f"value {self.value}"]
+        if self.run_bonus:
+            parts.append(f"run bonus {self.run_bonus}")
+        if self.caboose is not None:
+            parts.append(f"caboose {self.caboose_points}")
+        proof = "optimal" if self.optimal else "best found, not proven optimal (a limit stopped it)"
+        train = str(self.train) or "(no card)"
+        return f"train {train}: {' + '.join(parts)} = score {self.score} ({proof})"
+
     def _repr_svg_(self) -> str:
         """The train as a picture, for Jupyter, its heading the score (as a train shows)."""
         from express.svg import train_svg  # the pictures import the values: imported on use

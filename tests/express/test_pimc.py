@@ -267,3 +267,16 @@ def test_advice_and_a_best_train_show_as_a_table_and_a_picture() -> None:
     solution = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 4)
     svg = solution._repr_svg_()
     assert svg.startswith("<svg") and f"score {solution.score}, optimal" in svg
+
+
+def test_a_best_train_prints_as_its_train_and_score() -> None:
+    from express import best_train
+
+    solution = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 3)
+    text = str(solution)
+    assert "TrainSolution(" not in text and "\n" not in text
+    assert str(solution.train) in text and f"score {solution.score}" in text
+    assert f"value {solution.value}" in text and "optimal" in text
+    limited = best_train("R4|B4,B4|G4,G4|Y4,Y4|R4,R3|G3,B2|B2", 4, node_limit=1)
+    assert not limited.optimal and "not proven optimal" in str(limited)
+    assert repr(solution).startswith("TrainSolution(")  # repr stays the full value
