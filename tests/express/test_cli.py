@@ -338,4 +338,6 @@ def test_ctrl_c_is_one_line_and_status_130() -> None:
             child.kill()
             child.communicate()
     assert child.returncode == EXIT_INTERRUPTED
-    assert out == "" and err.splitlines() == ["express: interrupted"]
+    # On a loaded machine the search may have shown its progress lines before the interrupt.
+    lines = [line for line in err.splitlines() if not line.startswith("best train: ")]
+    assert out == "" and lines == ["express: interrupted"]
