@@ -44,6 +44,7 @@ from contextlib import ExitStack, contextmanager
 
 from arena.errors import ArenaError
 from arena.extras import import_extra
+from arena.values import whole_number
 
 #: Seconds to wait for a Dask scheduler before giving up.
 CONNECT_TIMEOUT = 3.0
@@ -84,8 +85,7 @@ def check_workers(workers: object, what: str = "workers") -> int:
     ...
     arena.executors.ExecutorError: invalid worker count 0 (at least 1)
     """
-    if isinstance(workers, bool) or not isinstance(workers, int):
-        raise TypeError(f"{what} must be an int, not {type(workers).__name__}")
+    workers = whole_number(workers, what)
     if workers < 1:
         raise ExecutorError(f"invalid worker count {workers} (at least 1)")
     if workers > MAX_WORKERS:

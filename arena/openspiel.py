@@ -27,6 +27,7 @@ Importing this module without the extra raises :class:`arena.MissingExtraError` 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -40,6 +41,7 @@ from arena.extras import import_extra
 from arena.memo import IdentityMemo
 from arena.protocol import Action, GameState
 from arena.search_bots import MAX_SIMULATIONS, MIN_SIMULATIONS
+from arena.values import whole_number
 
 if TYPE_CHECKING:
     import pyspiel
@@ -340,12 +342,17 @@ class SearchPolicy:
             ("simulations", self.simulations, MIN_SIMULATIONS, MAX_SIMULATIONS),
             ("rollouts", self.rollouts, 1, None),
         ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ArenaError(f"invalid {field}: {value!r} (a whole number ≥ {low})")
-            if high is not None and value > high:
-                raise ArenaError(f"invalid {field}: {value!r} (at most {high:,})")
+            number = whole_number(value, field)
+            if number < low:
+                raise ArenaError(f"invalid {field}: {number!r} (a whole number ≥ {low})")
+            if high is not None and number > high:
+                raise ArenaError(f"invalid {field}: {number!r} (at most {high:,})")
+            object.__setattr__(self, field, number)
         if not (
-            isinstance(self.uct_c, (int, float)) and math.isfinite(self.uct_c) and self.uct_c >= 0
+            isinstance(self.uct_c, numbers.Real)
+            and not isinstance(self.uct_c, bool)
+            and math.isfinite(self.uct_c)
+            and self.uct_c >= 0
         ):
             raise ArenaError(f"invalid uct_c: {self.uct_c!r} (a finite number ≥ 0)")
         if not self.name:

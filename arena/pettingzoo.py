@@ -53,6 +53,7 @@ from arena.errors import ArenaError
 from arena.extras import import_extra
 from arena.protocol import CHANCE, TERMINAL, GameState, Policy, show_seating
 from arena.sampling import outcome_drawer, sample_outcome
+from arena.values import whole_number
 
 if TYPE_CHECKING:
     import gymnasium
@@ -543,10 +544,9 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ArenaError(
                 f"{len(opponents)} opponents for {players} players (need {players - 1})"
             )
-        number = _action_id(seat)
-        if number is None or not 0 <= number < players:
+        seat = whole_number(seat, "seat")
+        if not 0 <= seat < players:
             raise ArenaError(f"invalid seat: {seat!r} (0..{players - 1})")
-        seat = number
         if illegal not in ("penalise", "raise"):
             raise ArenaError(f"unknown illegal: {illegal!r} (use 'penalise' or 'raise')")
         self.seat = seat

@@ -12,6 +12,8 @@ import numpy as np
 from arena.errors import ArenaError
 from arena.protocol import CHANCE, TERMINAL, Action, GameState, Policy, show_seating
 from arena.sampling import outcome_drawer
+from arena.values import seed as check_seed
+from arena.values import whole_number
 
 __all__ = ["RandomPolicy", "play", "seat_streams"]
 
@@ -28,6 +30,8 @@ def seat_streams(seed: int, players: int) -> tuple[np.random.Generator, list[np.
     game builds two generators instead of one per seat plus one (building them is a visible
     share of a short game's time).
     """
+    seed = check_seed(seed)
+    players = whole_number(players, "players", low=1)
     chance, policies = (
         np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
         for k in range(2)
@@ -55,6 +59,7 @@ def play(
     an observer, such as a live log of the game (``express play`` prints its turns so), that
     must not change the state.
     """
+    max_actions = whole_number(max_actions, "max_actions", low=1)
     if len(policies) != state.num_players:
         raise ArenaError(f"{len(policies)} policies for {state.num_players} players")
     chance_rng, seat_rngs = seat_streams(seed, state.num_players)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from arena.values import whole_number
+
 __all__ = ["CONFIDENCE", "mean_interval", "t_quantile", "wilson_interval"]
 
 CONFIDENCE = 0.95
@@ -64,8 +66,7 @@ def t_quantile(df: int) -> float:
     >>> round(t_quantile(10), 3), round(t_quantile(1000), 3)
     (2.228, 1.962)
     """
-    if isinstance(df, bool) or not isinstance(df, int) or df < 1:
-        raise ValueError(f"degrees of freedom must be a whole number ≥ 1, not {df!r}")
+    df = whole_number(df, "degrees of freedom", low=1, error=ValueError)
     if df <= len(_T975):
         return _T975[df - 1]
     z = _Z975
@@ -104,10 +105,8 @@ def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
     >>> [round(x, 4) for x in wilson_interval(0, 10)]
     [0.0, 0.2775]
     """
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise ValueError(f"trials must be a whole number ≥ 1, not {trials!r}")
-    if isinstance(successes, bool) or not isinstance(successes, int):
-        raise ValueError(f"successes must be a whole number, not {successes!r}")
+    trials = whole_number(trials, "trials", low=1, error=ValueError)
+    successes = whole_number(successes, "successes", error=ValueError)
     if not 0 <= successes <= trials:
         raise ValueError(f"successes must lie in [0, {trials}], not {successes}")
     z2 = _Z975 * _Z975

@@ -56,6 +56,8 @@ from arena.progress import progress as show_progress
 from arena.protocol import GameState, Policy
 from arena.stats import mean_interval, wilson_interval
 from arena.text import plural
+from arena.values import seed as check_seed
+from arena.values import whole_number
 
 __all__ = [
     "GameRecord",
@@ -148,6 +150,8 @@ def deal_seed(seed: int, deal: int) -> int:
     >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
     True
     """
+    seed = check_seed(seed)
+    deal = whole_number(deal, "deal", low=0)
     word = np.random.SeedSequence(seed, spawn_key=(deal,)).generate_state(2, np.uint64)
     return int(word[0]) << 64 | int(word[1])
 
@@ -446,14 +450,6 @@ def _check_policies(
     return names, tuple(policy for _, policy in pairs)
 
 
-def _check_int(value: object, what: str, *, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected an int for {what}, got {value!r}")
-    if value < least:
-        raise ArenaError(f"{what} must be at least {least}: {value!r}")
-    return value
-
-
 def tournament(
     new_game: Callable[[], S],
     policies: Mapping[str, Policy] | Sequence[Policy],
@@ -511,12 +507,11 @@ def tournament(
     if not callable(new_game):
         raise TypeError(f"expected a zero-argument callable returning a game, got {new_game!r}")
     names, seated = _check_policies(policies)
-    _check_int(games, "games", least=1)
-    _check_int(seed, "seed", least=0)
-    _check_int(workers, "workers", least=1)
-    check_workers(workers)  # at most MAX_WORKERS
+    games = whole_number(games, "games", low=1)
+    seed = check_seed(seed)
+    workers = check_workers(workers)
     if chunk is not None:
-        _check_int(chunk, "chunk", least=1)
+        chunk = whole_number(chunk, "chunk", low=1)
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(f"expected a concurrent.futures.Executor, got {executor!r}")
     if summarise is not None and not callable(summarise):

@@ -33,6 +33,7 @@ import numpy as np
 from arena import Action, Policy
 from arena.play import RandomPolicy
 from arena.search_bots import openspiel_bot
+from arena.values import whole_number
 from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, Car, Card
 from express.errors import ExpressError
@@ -151,10 +152,10 @@ class SearchBot:
             ("horizon", self.horizon),
             ("node_limit", self.node_limit),
         ):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-            if value < 1:
-                raise ExpressError(f"invalid {what}: {value!r} (at least 1)")
+            number = whole_number(value, what)
+            if number < 1:
+                raise ExpressError(f"invalid {what}: {number!r} (at least 1)")
+            object.__setattr__(self, what, number)
 
     def act(
         self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from arena.memo import HashedOnce
+from arena.values import whole_number
 from express.errors import ParseError, type_error
 from express.rules import CAR_VALUES, ENGINE_VALUE, WILD_CAR_VALUE, check_players, left_out_colors
 
@@ -113,8 +114,8 @@ class Car(HashedOnce):
     def __post_init__(self) -> None:
         if self.color is not None and not isinstance(self.color, Color):
             raise type_error("Car: color", "a Color or None (wild)", self.color)
-        if not isinstance(self.value, int) or isinstance(self.value, bool):
-            raise type_error("Car: value", "an int", self.value)
+        if type(self.value) is not int:
+            object.__setattr__(self, "value", whole_number(self.value, "value", where="Car"))
         if self.color is None and self.value not in _WILD_VALUES:
             raise ParseError(
                 f"invalid car: {self._text()!r} (a wild car is '*2', or '*0' for the engine)"

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from arena.values import whole_number
 from express.cabooses import Caboose, caboose_named
 from express.cards import Card
 from express.errors import ExpressError, LimitError, RulesError
@@ -338,8 +339,7 @@ def solve_order(
             "solve_order: caboose must be a Caboose or None (caboose_named(name) finds one), "
             f"not {type(caboose).__name__} {caboose!r}"
         )
-    if isinstance(rounds, bool) or not isinstance(rounds, int):
-        raise TypeError(f"solve_order: rounds must be an int, not {type(rounds).__name__}")
+    rounds = whole_number(rounds, "rounds", where="solve_order")
     if rounds < 1:
         raise RulesError(f"invalid number of rounds: {rounds!r} (at least 1)")
     needed = _HAND_SIZE + 2 * rounds
@@ -442,8 +442,8 @@ def play_values_with_states(
         raise TypeError(f"play_values: rule must be a str, not {type(rule).__name__}")
     if rule not in PLAY_VALUE_RULES:
         raise RulesError(f"unknown rule: {rule!r} (use {' or '.join(PLAY_VALUE_RULES)})")
-    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)):
-        raise TypeError(f"play_values: node_limit must be an int, not {type(node_limit).__name__}")
+    if node_limit is not None:
+        node_limit = whole_number(node_limit, "node_limit", where="play_values")
     if node_limit is not None and node_limit < 1:
         raise LimitError(f"invalid node_limit: {node_limit!r} (a positive number of states)")
     if game.order is None:

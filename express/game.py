@@ -60,6 +60,7 @@ from fractions import Fraction
 
 from arena import CHANCE, TERMINAL, Action
 from arena.memo import IdentityMemo
+from arena.values import whole_number
 from express.cabooses import CABOOSES, Caboose, caboose_named
 from express.cards import WILD, Card, deck_for
 from express.deck import parse_deck
@@ -386,9 +387,7 @@ def _cards(value: Iterable[Card] | str, what: str) -> tuple[Card, ...]:
 
 
 def _int(value: object, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    return value
+    return whole_number(value, what)
 
 
 def _format(cards: Iterable[Card]) -> str:
@@ -640,7 +639,7 @@ class Game:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now (see :class:`Observation`)."""
-        self._check_player(player)
+        player = self._check_player(player)
         holding = (
             not self.is_chance_node() and not self.is_terminal() and self._seat(self.turn) == player
         )
@@ -698,7 +697,7 @@ class Game:
 
     def seen_cards(self, player: int) -> tuple[Card, ...]:
         """Every card that has passed through ``player``'s hands, each physical card once."""
-        self._check_player(player)
+        player = self._check_player(player)
         return tuple(self.drawn[i] for i in sorted(self.seen[player]))
 
     @property
@@ -741,16 +740,14 @@ class Game:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _check_player(self, player: object) -> None:
+    def _check_player(self, player: object) -> int:
         # A bool is an int to Python, and -1 indexes the last seat: neither names a player.
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise TypeError(
-                f"player must be an int (a seat number from 0), not {type(player).__name__} {player!r}"
-            )
+        player = whole_number(player, "player")
         if not 0 <= player < self.players:
             raise RulesError(
                 f"invalid player: {player!r} (players are numbered 0..{self.players - 1})"
             )
+        return player
 
     def _sorted(self, indices: Iterable[int]) -> tuple[Card, ...]:
         """The drawn cards at ``indices`` in the deck's order (an observation's canonical order)."""

@@ -30,10 +30,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import numpy as np
-
 from arena.pettingzoo import CodecEnv, Environments, SeatEnv
 from arena.protocol import Policy
+from arena.values import whole_number
 from express.bots import bot
 from express.cabooses import Caboose
 from express.cards import Card
@@ -62,8 +61,7 @@ def _params(
     deck: Iterable[Card] | str | None,
     rounds: int | None,
 ) -> dict[str, Any]:
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-        raise RulesError(f"invalid players: {players!r} (a whole number, 2 to 5)")
+    players = whole_number(players, "players")
     if isinstance(caboose, Caboose):
         caboose = caboose.name
     if deck is None:
@@ -73,10 +71,10 @@ def _params(
         if not cards:
             raise RulesError("deck holds no card: give the cards, or None for the standard deck")
         deck_text = " ".join(str(card) for card in cards)
-    if rounds is not None and (
-        isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1
-    ):
-        raise RulesError(f"invalid rounds: {rounds!r} (a game has at least 1 round)")
+    if rounds is not None:
+        rounds = whole_number(rounds, "rounds")
+        if rounds < 1:
+            raise RulesError(f"invalid rounds: {rounds!r} (a game has at least 1 round)")
     return {"players": players, "caboose": caboose or "", "deck": deck_text, "rounds": rounds or 0}
 
 

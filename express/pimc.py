@@ -52,6 +52,7 @@ from arena.memo import HashedOnce
 from arena.progress import progress as show_progress
 from arena.stats import mean_interval
 from arena.text import plural
+from arena.values import generator, seconds, whole_number
 from express.cards import ENGINE, Car
 from express.errors import ExpressError
 from express.exact import SearchLimitReached, play_values_with_states
@@ -227,36 +228,34 @@ class _Runner(HashedOnce):
         return play.value + longest - self.longest, runner
 
 
-def _check(worlds: object, time_limit: object, rule: object) -> None:
-    if isinstance(worlds, bool) or not isinstance(worlds, int):
-        raise TypeError(f"worlds must be an int, not {type(worlds).__name__}")
+def _check(worlds: object, time_limit: object, rule: object) -> tuple[int, float | None]:
+    """``worlds`` and ``time_limit`` as an int and a float (or None) when they are allowed."""
+    worlds = whole_number(worlds, "worlds")
     if not 1 <= worlds <= MAX_WORLDS:
         raise ExpressError(f"invalid number of worlds: {worlds!r} (1 to {MAX_WORLDS:,})")
     if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
-            raise TypeError(f"time_limit must be a number of seconds, not {time_limit!r}")
-        if not time_limit > 0:
-            raise ExpressError(f"invalid time limit: {time_limit!r} (seconds, more than 0)")
+        time_limit = seconds(time_limit, "time_limit", error=ExpressError)
     if rule not in RULES:
         raise ExpressError(f"unknown rule: {rule!r} (choose from {', '.join(RULES)})")
+    return worlds, time_limit
 
 
-def _check_exact_nodes(exact_nodes: object) -> None:
+def _check_exact_nodes(exact_nodes: object) -> int | None:
     if exact_nodes is None:
-        return
-    if isinstance(exact_nodes, bool) or not isinstance(exact_nodes, int):
-        raise TypeError(f"exact_nodes must be an int or None, not {type(exact_nodes).__name__}")
+        return None
+    exact_nodes = whole_number(exact_nodes, "exact_nodes")
     if exact_nodes < 1:
         raise ExpressError(f"invalid exact_nodes: {exact_nodes!r} (at least 1, or None)")
+    return exact_nodes
 
 
-def _check_states(states: object) -> None:
+def _check_states(states: object) -> int | None:
     if states is None:
-        return
-    if isinstance(states, bool) or not isinstance(states, int):
-        raise TypeError(f"states must be an int or None, not {type(states).__name__}")
+        return None
+    states = whole_number(states, "states")
     if states < 1:
         raise ExpressError(f"invalid states budget: {states!r} (at least 1, or None)")
+    return states
 
 
 def estimate_plays(
@@ -276,9 +275,10 @@ def estimate_plays(
     most ``exact_nodes`` states settles the first world (None: always), else by playouts (see
     the module docstring). ``progress``: the worlds valued so far on stderr
     (:func:`arena.progress.progress`: nothing for work shorter than two seconds)."""
-    _check(worlds, time_limit, rule)
-    _check_states(states)
-    _check_exact_nodes(exact_nodes)
+    worlds, time_limit = _check(worlds, time_limit, rule)
+    states = _check_states(states)
+    exact_nodes = _check_exact_nodes(exact_nodes)
+    rng = generator(rng, where="estimate_plays")
     view = game_view(observation)
     if not view.hand:
         if view.turn >= view.rounds * view.players:
@@ -430,10 +430,10 @@ def advise(
             "rule 'maxn' is for three to five players: with two, every play is valued by your "
             "score minus your opponent's (leave the rule out)"
         )
-    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    rng = generator(rng, where="advise")
     began = time.perf_counter()
     estimates = estimate_plays(
-        view, worlds=worlds, rng=generator, time_limit=time_limit, rule=rule, progress=progress
+        view, worlds=worlds, rng=rng, time_limit=time_limit, rule=rule, progress=progress
     )
     ranked = tuple(sorted(estimates, key=lambda e: -e.mean))  # stable: ties in legal order
     return Advice(
@@ -467,9 +467,11 @@ class PimcBot:
     name: str = "pimc"
 
     def __post_init__(self) -> None:
-        _check(self.worlds, self.time_limit, self.rule)
-        _check_states(self.states)
-        _check_exact_nodes(self.exact_nodes)
+        worlds, time_limit = _check(self.worlds, self.time_limit, self.rule)
+        object.__setattr__(self, "worlds", worlds)
+        object.__setattr__(self, "time_limit", time_limit)
+        object.__setattr__(self, "states", _check_states(self.states))
+        object.__setattr__(self, "exact_nodes", _check_exact_nodes(self.exact_nodes))
 
     def act(
         self, observation: Any, legal_actions: Sequence[Action], rng: np.random.Generator

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from express.errors import RulesError, type_error
+from arena.values import whole_number
+from express.errors import RulesError
 
 __all__ = [
     "MIN_PLAYERS",
@@ -60,8 +61,7 @@ def check_players(players: object, where: str = "players") -> int:
     >>> check_players(4)
     4
     """
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise type_error(where, f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}", players)
+    players = whole_number(players, where)
     if players not in PLAYER_COUNTS:
         raise RulesError(
             f"invalid player count: {players!r} "

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from arena.values import whole_number
 from express.cabooses import Caboose, caboose_named
 from express.cards import Card
 from express.errors import RulesError, type_error
@@ -124,10 +125,7 @@ def score_game(
             raise type_error(
                 "score_game: each train", "a Train (Train.parse(text) reads text)", train
             )
-    if not isinstance(start_player, int) or isinstance(start_player, bool):
-        raise type_error(
-            "score_game: start_player", "an int (a player number from 0)", start_player
-        )
+    start_player = whole_number(start_player, "start_player", where="score_game")
     if isinstance(caboose, str):
         caboose = caboose_named(caboose)
     elif caboose is not None and not isinstance(caboose, Caboose):

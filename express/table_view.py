@@ -47,6 +47,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from arena.text import plural
+from arena.values import whole_number
 from express.cabooses import caboose_named
 from express.cards import Card, Color, deck_for
 from express.errors import ParseError, PoolError, RulesError
@@ -98,8 +99,7 @@ def position_text(view: Observation) -> str:
 
 
 def _seat(value: object, what: str, players: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{what} must be an int (a seat number from 0), not {type(value).__name__}")
+    value = whole_number(value, what)
     if not 0 <= value < players:
         raise RulesError(
             f"{what} {value!r} does not exist in a {players}-player game "
@@ -202,9 +202,7 @@ def table_observation(
     start_player = _seat(start_player, "start player", players)
     if not isinstance(pass_left, bool):
         raise TypeError(f"pass_left must be a bool, not {type(pass_left).__name__}")
-    total_rounds = rounds_for(players) if rounds is None else rounds
-    if isinstance(total_rounds, bool) or not isinstance(total_rounds, int):
-        raise TypeError(f"rounds must be an int, not {type(total_rounds).__name__}")
+    total_rounds = rounds_for(players) if rounds is None else whole_number(rounds, "rounds")
     if total_rounds < 1:
         raise RulesError(f"rounds {total_rounds!r}: a game has at least 1 round")
     deck = _Deck(players)
@@ -214,8 +212,7 @@ def table_observation(
             f"rounds {total_rounds!r}: {players} players over {total_rounds} rounds use "
             f"{needed} cards, the {players}-player deck holds {len(deck.cards)}"
         )
-    if isinstance(round, bool) or not isinstance(round, int):
-        raise TypeError(f"round must be an int (from 1), not {type(round).__name__}")
+    round = whole_number(round, "round")
     if not 1 <= round <= total_rounds:
         raise RulesError(
             f"round {round!r} does not exist in a {players}-player game of {total_rounds} rounds "

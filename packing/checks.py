@@ -6,9 +6,9 @@ Kept apart from the values (``model``) so the solver and the queries share one w
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
+from arena.values import seconds, whole_number
 from packing.errors import PackingError
 from packing.model import Cargo, Truck
 
@@ -59,24 +59,12 @@ def trucks_arg(value: object, where: str) -> tuple[Truck, ...]:
 
 
 def time_limit_arg(value: object, where: str) -> float | None:
-    """``None``, or a positive finite number of seconds as a float."""
+    """``None``, or a positive finite number of seconds as a float (:func:`arena.values.seconds`)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(
-            f"{where}: time_limit must be a number of seconds or None, not {_what(value)}"
-        )
-    if not math.isfinite(value) or value <= 0:
-        raise PackingError(
-            f"invalid time limit {value!r}: it must be a positive finite number of seconds"
-        )
-    return float(value)
+    return seconds(value, "time_limit", error=PackingError, where=where)
 
 
 def positive_int_arg(value: object, name: str, where: str) -> int:
-    """``value`` when it is an int ≥ 1."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{where}: {name} must be an int, not {_what(value)}")
-    if value < 1:
-        raise PackingError(f"invalid {name} {value!r}: it must be at least 1")
-    return value
+    """``value`` as an int when it is a whole number ≥ 1 (:func:`arena.values.whole_number`)."""
+    return whole_number(value, name, low=1, error=PackingError, where=where)

@@ -51,6 +51,7 @@ import numpy as np
 
 from arena.codec import Codec, Limits, Parameters, elements
 from arena.memo import IdentityMemo
+from arena.values import whole_number
 from packing.deck import SAMPLE_DECK, format_deck, parse_deck
 from packing.errors import PackingError
 from packing.game import (
@@ -135,11 +136,14 @@ def deck_parameter(deck: tuple[Truck, ...]) -> str:
 
 def _whole(params: Parameters, name: str, low: int) -> int:
     value = params[name]
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+    try:
+        return whole_number(value, name, low=low, error=PackingError)
+    except (TypeError, PackingError):
+        # A game's parameters are one request (an OpenSpiel game string, an environment's
+        # options): every bad one is the game's error, worded alike.
         raise PackingError(
             f"{SHORT_NAME}: parameter {name} must be a whole number ≥ {low}, not {value!r}"
-        )
-    return value
+        ) from None
 
 
 # --- ids --------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ import numpy.typing as npt
 
 from arena.checkpoint import Checkpoint
 from arena.progress import progress as show_progress
+from arena.values import seconds, whole_number
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
 from packing.model import Cell, Truck
@@ -269,6 +270,9 @@ def random_deck(*, seed: int | str, attempts: int = 10_000) -> tuple[Truck, ...]
     >>> random_deck(seed=1) == random_deck(seed=1) != random_deck(seed=2)
     True
     """
+    if not isinstance(seed, str):
+        seed = whole_number(seed, "seed", where="random_deck")
+    attempts = whole_number(attempts, "attempts", low=1, error=DesignError, where="random_deck")
     rng = random.Random(f"packing.design.random_deck {seed}")
     for _ in range(attempts):
         trucks: list[Truck] = []
@@ -576,17 +580,8 @@ def _check_request(
         )
     if rounds is None and budget is None:
         raise DesignError("give a budget in seconds or a number of rounds")
-    if budget is not None and not (
-        isinstance(budget, (int, float))
-        and not isinstance(budget, bool)
-        and math.isfinite(budget)
-        and budget > 0
-    ):
-        # nan would run no round at all and report success
-        raise DesignError(f"invalid budget {budget!r}: a positive, finite number of seconds")
-    for name, value in (("rounds", rounds), ("batch", batch)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise DesignError(f"invalid {name} {value!r}: a whole number is needed")
+    if budget is not None:
+        seconds(budget, "budget", error=DesignError)  # nan would run no round and report success
     if rounds is not None and rounds < 1:
         raise DesignError(f"invalid rounds {rounds!r} (at least 1)")
     if batch < 1:
@@ -627,6 +622,10 @@ def optimize(
     gives); a checkpoint of another search raises :class:`arena.checkpoint.CheckpointMismatch`.
     """
     start = tuple(start)
+    seed = whole_number(seed, "seed", where="optimize")
+    if rounds is not None:
+        rounds = whole_number(rounds, "rounds", where="optimize")
+    batch = whole_number(batch, "batch", where="optimize")
     _check_request(start, objective_name, budget, rounds, batch)
     sign = -1.0 if maximize else 1.0
     cache = cache if cache is not None else ColumnCache()

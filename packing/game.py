@@ -40,7 +40,6 @@ empty; with 2 players each draws 2 trucks.
 from __future__ import annotations
 
 import itertools
-import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -51,6 +50,8 @@ import arena
 from arena import CHANCE, TERMINAL
 from arena.memo import IdentityMemo
 from arena.text import plural
+from arena.values import seed as check_seed
+from arena.values import whole_number
 from packing.checks import trucks_arg
 from packing.deck import SAMPLE_DECK
 from packing.errors import InvalidPlan, PackingError
@@ -535,14 +536,10 @@ def _check_options(
     speeds: Sequence[int | Fraction] | None,
     loaders: Sequence[Loader | None] | None,
 ) -> tuple[tuple[Truck, ...], tuple[Fraction, ...] | None, tuple[Loader | None, ...]]:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise TypeError(f"players must be an int, not {type(players).__name__}")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise PackingError(
             f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
         )
-    if isinstance(start_points, bool) or not isinstance(start_points, int):
-        raise TypeError(f"start_points must be an int, not {type(start_points).__name__}")
     if start_points < 1:
         raise PackingError(f"start_points must be at least 1, not {start_points!r}")
     trucks = _check_deck(deck)
@@ -558,12 +555,12 @@ def _check_options(
             raise PackingError(
                 f"speeds {tuple(speeds)!r} must give one weight per player ({players})"
             )
-        for s in speeds:
-            if isinstance(s, bool) or not isinstance(s, int | Fraction):
-                raise TypeError(f"speeds must be ints or Fractions, not {type(s).__name__}")
-            if s <= 0:
-                raise PackingError(f"speeds {tuple(speeds)!r} must all be positive")
-        weights = tuple(Fraction(s) for s in speeds)
+        weights = tuple(
+            s if isinstance(s, Fraction) else Fraction(whole_number(s, "each speed"))
+            for s in speeds
+        )
+        if any(s <= 0 for s in weights):
+            raise PackingError(f"speeds {tuple(speeds)!r} must all be positive")
     if loaders is None:
         chosen: tuple[Loader | None, ...] = (None,) * players
     else:
@@ -578,8 +575,6 @@ def _check_options(
 def _check_max_rounds(max_rounds: int | None) -> None:
     if max_rounds is None:
         return
-    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int):
-        raise TypeError(f"max_rounds must be an int or None, not {type(max_rounds).__name__}")
     if max_rounds < 1:
         raise PackingError(f"max_rounds must be at least 1 (or None: no cap), not {max_rounds!r}")
 
@@ -661,6 +656,10 @@ class Game:
         use_table: bool = True,
         max_rounds: int | None = None,
     ) -> None:
+        players = whole_number(players, "players")
+        start_points = whole_number(start_points, "start_points")
+        if max_rounds is not None:
+            max_rounds = whole_number(max_rounds, "max_rounds")
         trucks, weights, chosen = _check_options(players, deck, start_points, speeds, loaders)
         _check_max_rounds(max_rounds)
         self._setup = _setup(
@@ -1022,14 +1021,7 @@ class Game:
 
     def _seat(self, player: object) -> int:
         """``player`` as a seat of this game (a NumPy integer too); else an error quoting it."""
-        if isinstance(player, bool):
-            raise TypeError(f"a player is a seat number, not {player!r}")
-        try:
-            seat = operator.index(player)  # type: ignore[arg-type]
-        except TypeError:
-            raise TypeError(
-                f"a player is a seat number, not {type(player).__name__} {player!r}"
-            ) from None
+        seat = whole_number(player, "player")
         if not 0 <= seat < self._setup.players:
             raise PackingError(
                 f"no player {seat!r}: this game's players are 0 to {self._setup.players - 1}"
@@ -1162,9 +1154,8 @@ def play_game(
     >>> len(state.round_records[-1].points), state.is_terminal()
     (3, True)
     """
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        # The command line's rule for every seed (arena.cli.seed): a whole number, 0 or more.
-        raise PackingError(f"play_game: invalid seed {seed!r}: a seed is a whole number, 0 or more")
+    # The command line's rule for every seed (arena.cli.seed): a whole number, 0 or more.
+    seed = check_seed(seed, error=PackingError, where="play_game")
     state = Game(
         len(policies),
         deck=deck,

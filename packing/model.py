@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from arena.values import whole_number
 from packing import render
 from packing.errors import ParseError
 from packing.rules import DICE, GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT, penalty
@@ -69,12 +70,20 @@ class Cargo:
         object.__setattr__(self, "counts", values)
 
     @classmethod
-    def from_roll(cls, faces: Sequence[int]) -> Cargo:
-        """The cargo of a roll of the five dice, given in length order 1..5.
+    def from_roll(cls, faces: Sequence[int] | str) -> Cargo:
+        """The cargo of a roll of the five dice, given in length order 1..5 (``[3, 2, 3, 0, 1]``,
+        or its text ``"3,2,3,0,1"``, read by :meth:`parse` with ``roll=True``).
 
         Raises :class:`ParseError` for a face the die does not have.
         """
-        faces = tuple(faces)
+        if isinstance(faces, str):
+            return cls.parse(faces, roll=True)
+        if isinstance(faces, bytes) or not isinstance(faces, Iterable):
+            raise TypeError(
+                "Cargo.from_roll: faces must be the five dice results, such as [3, 2, 3, 0, 1] "
+                f"or '3,2,3,0,1', not {_what(faces)}"
+            )
+        faces = tuple(whole_number(face, "Cargo.from_roll: each face") for face in faces)
         problem = _roll_problem(faces)
         if problem:
             raise ParseError(f"invalid roll {faces!r}: {problem}")
@@ -165,8 +174,7 @@ class Truck:
                     f"Truck takes a mask of rows of booleans, not a row {row!r}: "
                     f"to read text use Truck.parse('#####/###../#####', height=3)"
                 )
-        if isinstance(self.height, bool) or not isinstance(self.height, int):
-            raise TypeError(f"Truck height must be an int, not {_what(self.height)}")
+        object.__setattr__(self, "height", whole_number(self.height, "Truck height"))
         if not isinstance(self.name, str):
             raise TypeError(f"Truck name must be a str, not {_what(self.name)}")
         if not self.name.isprintable():
@@ -314,12 +322,14 @@ class Placement:
 
     def __post_init__(self) -> None:
         for name in ("length", "x", "y", "z"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(
-                    f"Placement {name} must be an int, not {_what(value)}"
-                    f" (to read text such as '3x@0,1,0' use Placement.parse)"
+            try:
+                object.__setattr__(
+                    self, name, whole_number(getattr(self, name), f"Placement {name}")
                 )
+            except TypeError as wrong:
+                raise TypeError(
+                    f"{wrong} (to read text such as '3x@0,1,0' use Placement.parse)"
+                ) from None
         if self.length not in LENGTHS:
             raise ParseError(f"invalid rod length {self.length!r} (lengths are 1..5)")
         if self.axis not in AXES:
@@ -412,10 +422,8 @@ class LoadPlan:
             except ValueError:
                 choices = ", ".join(member.value for member in kind)
                 raise ParseError(f"invalid plan {name} {value!r} (one of {choices})") from None
-        if self.bound is not None and (
-            isinstance(self.bound, bool) or not isinstance(self.bound, int)
-        ):
-            raise TypeError(f"LoadPlan bound must be an int or None, not {_what(self.bound)}")
+        if self.bound is not None:
+            object.__setattr__(self, "bound", whole_number(self.bound, "LoadPlan bound"))
 
     @property
     def optimal(self) -> bool:

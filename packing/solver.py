@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from arena.executors import MAX_WORKERS
+from arena.values import whole_number
 from packing.checks import cargo_arg, positive_int_arg, time_limit_arg, truck_arg
 from packing.errors import InternalError, PackingError
 from packing.model import AXES, Axis, Cargo, Engine, LoadPlan, Placement, Status, Truck
@@ -121,8 +122,7 @@ def solve(
     cargo = cargo_arg(cargo, "solve")
     truck = truck_arg(truck, "solve")
     limit = time_limit_arg(time_limit, "solve")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"solve: seed must be an int, not {type(seed).__name__} {seed!r}")
+    seed = whole_number(seed, "seed", where="solve")
     if not 0 <= seed < 2**31:
         raise PackingError(f"invalid seed {seed!r}: it must be in 0..2**31-1 (CP-SAT's range)")
     workers = positive_int_arg(workers, "workers", "solve")

@@ -22,6 +22,8 @@ import numpy.typing as npt
 from arena.progress import Progress
 from arena.progress import progress as show_progress
 from arena.text import plural
+from arena.values import seed as check_seed
+from arena.values import whole_number
 from packing.errors import PackingError
 from packing.model import Cargo, LoadPlan, Truck
 from packing.odds import ROLLS, roll_counts
@@ -499,9 +501,18 @@ def heuristic_loss(
     ``progress`` shows the revealed sets done on stderr (:mod:`arena.progress`).
     """
     table = _table_arg(table, "heuristic_loss")
-    total = 1 if revealed <= 0 else samples if isinstance(samples, int) else None
+    revealed = whole_number(revealed, "revealed", where="heuristic_loss")
+    samples, seed = _samples_and_seed(samples, seed, "heuristic_loss")
+    total = 1 if revealed <= 0 else samples
     with _sets_progress(total, progress) as bar:
         return _heuristic_loss(table, revealed, samples, seed, bar)
+
+
+def _samples_and_seed(samples: object, seed: object, where: str) -> tuple[int, int]:
+    return (
+        whole_number(samples, "samples", low=1, error=PackingError, where=where),
+        check_seed(seed, error=PackingError, where=where),
+    )
 
 
 def _sets_progress(total: int | None, enabled: bool) -> Progress:
@@ -524,8 +535,6 @@ def _heuristic_loss(
     else:
         if revealed >= n:
             raise PackingError(f"revealed must be below the deck size {n}, not {revealed}")
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise PackingError(f"samples must be a whole number ≥ 1, not {samples!r}")
         subsets = [sorted(rng.sample(range(n), revealed)) for _ in range(samples)]
     total, worst, worst_at, loses = 0.0, -1.0, (0, subsets[0]), 0.0
     rows = np.arange(len(volumes))
@@ -669,10 +678,11 @@ def deck_stats(
     deck is larger) of one table, with the exact mean load volume; ``progress`` shows the
     revealed sets done on stderr (:mod:`arena.progress`)."""
     table = _table_arg(table, "deck_stats")
+    samples, seed = _samples_and_seed(samples, seed, "deck_stats")
     counts = roll_counts()
     mean_volume = Fraction(sum(c.volume * n for c, n in counts.items()), ROLLS)
     reveals = [k for k in (0, 4, 6) if k < len(table.deck)]
-    total = sum(1 if k == 0 else samples for k in reveals) if isinstance(samples, int) else None
+    total = sum(1 if k == 0 else samples for k in reveals)
     with _sets_progress(total, progress) as bar:
         heuristics = tuple(_heuristic_loss(table, k, samples, seed, bar) for k in reveals)
     return DeckStats(table, tuple(truck_stats(table)), heuristics, mean_volume)

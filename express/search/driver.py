@@ -4,7 +4,6 @@ the :class:`~express.search.result.TrainSolution` from the better of the two."""
 
 from __future__ import annotations
 
-import math
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -13,6 +12,7 @@ from typing import Any
 
 from arena.progress import Progress
 from arena.progress import progress as show_progress
+from arena.values import seconds, whole_number
 from express.caboose_bounds import MetRules, met_rules
 from express.cabooses import Caboose, caboose_named
 from express.cards import Card
@@ -66,8 +66,7 @@ def best_train(
     (two B2|B2 in the deck, or a printed edition), which only the caller knows.
     """
     pool = _pool(cards)
-    if not isinstance(length, int) or isinstance(length, bool):
-        raise type_error("best_train: length", "an int (the number of cards to add)", length)
+    length = whole_number(length, "length", where="best_train")
     if start is not None and not isinstance(start, Train):
         raise type_error(
             "best_train: start", "a Train or None (Train.parse(text) reads text)", start
@@ -81,7 +80,7 @@ def best_train(
     ):
         if not isinstance(flag, bool):
             raise type_error(f"best_train: {name}", "a bool", flag)
-    _check_limits(node_limit, time_limit)
+    node_limit, time_limit = _check_limits(node_limit, time_limit)
     return _solve(
         tuple(pool.elements()),
         length,
@@ -115,22 +114,17 @@ def _pool(cards: Iterable[Card] | str) -> Counter[Card]:
         return Counter(items)
 
 
-def _check_limits(node_limit: int | None, time_limit: float | None) -> None:
-    """Raise unless each search limit is None or a positive, finite number."""
+def _check_limits(
+    node_limit: int | None, time_limit: float | None
+) -> tuple[int | None, float | None]:
+    """Each search limit as an int or a float when it is a positive, finite number, or None."""
     if node_limit is not None:
-        if not isinstance(node_limit, int) or isinstance(node_limit, bool):
-            raise type_error("best_train: node_limit", "an int or None", node_limit)
+        node_limit = whole_number(node_limit, "node_limit", where="best_train")
         if node_limit <= 0:
             raise LimitError(f"invalid node limit: {node_limit!r} (a positive number of states)")
     if time_limit is not None:
-        if not isinstance(time_limit, (int, float)) or isinstance(time_limit, bool):
-            raise type_error(
-                "best_train: time_limit", "a number of seconds (float) or None", time_limit
-            )
-        if not (math.isfinite(time_limit) and time_limit > 0):
-            raise LimitError(
-                f"invalid time limit: {time_limit!r} (a positive, finite number of seconds)"
-            )
+        time_limit = seconds(time_limit, "time_limit", error=LimitError, where="best_train")
+    return node_limit, time_limit
 
 
 def single_search(

@@ -82,6 +82,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from arena.values import generator, whole_number
 from express.errors import ExpressError, InconsistentObservation
 from express.game import Game, Observation
 from express.match import MatchObservation
@@ -145,12 +146,11 @@ def sample_worlds(
     (uniform over the consistent worlds, see the module docstring), sharing one counting of
     them. Each is a complete :class:`express.Game` with :attr:`~express.Game.order` set (the
     whole deck, the undrawn rest in a uniformly random order) played to the observation's point:
-    its observation for the observing player is ``observation``'s game view. Raises
+    its observation for the observing player is ``observation``'s game view. ``rng`` is a
+    ``numpy.random.Generator`` or a seed (:func:`arena.values.generator`). Raises
     :class:`express.InconsistentObservation` when no game leads to the observation."""
-    if isinstance(count, bool) or not isinstance(count, int):
-        raise TypeError(f"count must be an int, not {type(count).__name__}")
-    if count < 0:
-        raise ValueError(f"count must be at least 0, not {count!r}")
+    count = whole_number(count, "count", low=0, error=ExpressError, where="sample_worlds")
+    rng = generator(rng, where="sample_worlds")
     return list(itertools.islice(iter_worlds(observation, rng), count))
 
 
@@ -160,6 +160,7 @@ def iter_worlds(
     """The worlds of :func:`sample_worlds`, drawn one at a time as they are asked for, without
     end: its first ``count`` are ``sample_worlds(observation, count, rng)``. Work with a time
     limit draws only the worlds it values, and holds one at a time."""
+    rng = generator(rng, where="iter_worlds")
     view = game_view(observation)
     census = census_for(view, ())
     if census is None:
@@ -192,6 +193,7 @@ def resample(game: Game, player: int, rng: np.random.Generator) -> Game:
     (no :attr:`~express.Game.order`: its later draws are chance). A game in which nothing has
     been drawn yet, or whose caboose is still to be drawn, hides nothing: its copy."""
     view = game.observation(player)  # also checks the player
+    rng = generator(rng, where="resample")
     if game.caboose_pending or not game.drawn:
         return game.clone()
     census = census_for(view, seen_history(game, player))

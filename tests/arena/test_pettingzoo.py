@@ -215,12 +215,14 @@ def test_one_seat_penalises_or_refuses_an_illegal_action() -> None:
 def test_one_seat_refuses_bad_options() -> None:
     for options, words in (
         ({"seat": 3}, "invalid seat: 3"),
-        ({"seat": True}, "invalid seat: True"),
         ({"illegal": "ignore"}, "unknown illegal: 'ignore'"),
         ({"reward": "money"}, "unknown reward"),
     ):
         with pytest.raises(ArenaError, match=words):
             seat_env(**options)
+    with pytest.raises(TypeError, match="^seat must be a whole number, not bool True$"):
+        seat_env(seat=True)
+    assert seat_env(seat=np.int64(1)).seat == 1
     with pytest.raises(ArenaError, match="1 opponents for 3 players"):
         SeatEnv(CODEC, {"players": 3}, opponents=[AlwaysKeep()], render_text=toy_text)
 

@@ -38,8 +38,11 @@ def test_no_spread_no_width_and_bad_input() -> None:
     assert mean_interval([1.0, 1.0, 1.0]) == (1.0, 1.0, 1.0)
     with pytest.raises(ValueError, match="no values"):
         mean_interval([])
-    for df in (0, -1, 1.5, True):
+    for df in (0, -1):
         with pytest.raises(ValueError, match="degrees of freedom"):
+            t_quantile(df)
+    for df in (1.5, True):
+        with pytest.raises(TypeError, match="degrees of freedom must be a whole number"):
             t_quantile(df)  # type: ignore[arg-type]
     assert math.isfinite(t_quantile(31))
 
@@ -53,6 +56,8 @@ def test_the_wilson_interval_is_scipys(successes: int, trials: int, stats: Any) 
 
 
 def test_the_wilson_interval_refuses_what_is_no_proportion() -> None:
-    for successes, trials in ((1, 0), (-1, 4), (5, 4), (True, 4)):
+    for successes, trials in ((1, 0), (-1, 4), (5, 4)):
         with pytest.raises(ValueError):
             wilson_interval(successes, trials)
+    with pytest.raises(TypeError, match="successes must be a whole number, not bool True"):
+        wilson_interval(True, 4)

@@ -86,13 +86,13 @@ def test_the_bot_is_a_value_and_refuses_bad_options() -> None:
     for options, message in (
         ({"worlds": 0}, "invalid number of worlds: 0"),
         ({"worlds": 100_001}, "invalid number of worlds: 100001 \\(1 to 100,000\\)"),
-        ({"time_limit": 0}, "invalid time limit: 0"),
+        ({"time_limit": 0}, "invalid time_limit 0: a positive, finite number of seconds"),
         ({"rule": "best"}, "unknown rule: 'best'"),
         ({"states": 0}, "invalid states budget: 0"),
     ):
         with pytest.raises(ExpressError, match=message):
             bot("pimc", **options)
-    with pytest.raises(TypeError, match="worlds must be an int"):
+    with pytest.raises(TypeError, match="worlds must be a whole number"):
         bot("pimc", worlds=2.5)
 
 
@@ -244,7 +244,7 @@ def test_maxn_with_two_players_is_refused_and_exact_nodes_is_checked() -> None:
         advise(game.observation(game.current_player()), worlds=2, rule="maxn")
     with pytest.raises(ExpressError, match="invalid exact_nodes: 0"):
         bot("pimc", exact_nodes=0)
-    with pytest.raises(TypeError, match="exact_nodes must be an int"):
+    with pytest.raises(TypeError, match="exact_nodes must be a whole number"):
         bot("pimc", exact_nodes=2.5)
 
 

@@ -45,14 +45,14 @@ TRUCK = Truck.parse("#####/###../#####", height=3)
         (lambda: best_truck(CARGO, TRUCK), "not a single Truck"),  # type: ignore[arg-type]
         (lambda: best_truck(CARGO, "#####/###../#####"), "expected a sequence of trucks"),  # type: ignore[arg-type]
         (lambda: best_truck(CARGO, ["#####"]), "every truck must be a Truck"),  # type: ignore[list-item]
-        (lambda: best_truck(CARGO, SAMPLE_DECK, top="3"), "top must be an int"),  # type: ignore[arg-type]
+        (lambda: best_truck(CARGO, SAMPLE_DECK, top="3"), "best_truck: top must be a whole number"),  # type: ignore[arg-type]
         (lambda: rank_trucks("3,2,3,0,1", SAMPLE_DECK), "the cargo must be a Cargo"),  # type: ignore[arg-type]
         (lambda: rank_trucks(CARGO, 5), "expected a sequence of trucks"),  # type: ignore[arg-type]
         (lambda: expected_penalty(CARGO, TRUCK), "not a single Truck"),  # type: ignore[arg-type]
         (lambda: solve(CARGO, TRUCK, time_limit="1"), "time_limit must be a number"),  # type: ignore[arg-type]
         (lambda: solve(CARGO, TRUCK, time_limit=True), "time_limit must be a number"),
-        (lambda: solve(CARGO, TRUCK, workers=1.5), "workers must be an int"),  # type: ignore[arg-type]
-        (lambda: solve(CARGO, TRUCK, seed="0"), "seed must be an int"),  # type: ignore[arg-type]
+        (lambda: solve(CARGO, TRUCK, workers=1.5), "solve: workers must be a whole number"),  # type: ignore[arg-type]
+        (lambda: solve(CARGO, TRUCK, seed="0"), "solve: seed must be a whole number"),  # type: ignore[arg-type]
         (lambda: solve(CARGO, TRUCK, fast_path="no"), "fast_path must be True or False"),  # type: ignore[arg-type]
         (lambda: verify("plan"), "expected a LoadPlan to check"),  # type: ignore[arg-type]
         (lambda: problems(None), "expected a LoadPlan to check"),  # type: ignore[arg-type]
@@ -61,7 +61,7 @@ TRUCK = Truck.parse("#####/###../#####", height=3)
         (lambda: Cargo.parse([3, 2]), "Cargo.parse takes text"),  # type: ignore[arg-type]
         (lambda: Truck("#####/###../#####", 3), r"use Truck\.parse"),  # type: ignore[arg-type]
         (lambda: Truck(("##", "#."), 1), r"use Truck\.parse"),  # type: ignore[arg-type]
-        (lambda: Truck(((True,),), "3"), "height must be an int"),  # type: ignore[arg-type]
+        (lambda: Truck(((True,),), "3"), "height must be a whole number"),  # type: ignore[arg-type]
         (lambda: Truck(((True,),), 1, 7), "name must be a str"),  # type: ignore[arg-type]
         (lambda: Truck.parse(["##"], height=1), "Truck.parse takes mask text"),  # type: ignore[arg-type]
         (lambda: Placement("3x@0,0,0", 0, 0, 0, "x"), r"use Placement\.parse"),  # type: ignore[arg-type]
@@ -80,7 +80,7 @@ def test_time_limit_must_be_positive_and_finite(limit: float) -> None:
         lambda: solve(CARGO, TRUCK, time_limit=limit),
         lambda: best_truck(CARGO, SAMPLE_DECK, time_limit=limit),
     ):
-        with pytest.raises(PackingError, match=f"invalid time limit {limit!r}"):
+        with pytest.raises(PackingError, match=f"invalid time_limit {limit!r}"):
             call()
 
 

@@ -499,7 +499,7 @@ def test_the_round_cap_ends_the_game_on_the_standings() -> None:
         )  # a cap that does not bind changes nothing
     with pytest.raises(PackingError, match="max_rounds must be at least 1"):
         Game(2, max_rounds=0)
-    with pytest.raises(TypeError, match="max_rounds must be an int"):
+    with pytest.raises(TypeError, match="max_rounds must be a whole number, not bool True"):
         Game(2, max_rounds=True)
     state = Game(2, max_rounds=3)
     assert (
