@@ -63,7 +63,7 @@ def whole_number(
     number = value if type(value) is int else None  # the common case, first
     if number is None and not isinstance(value, bool):
         try:
-            number = operator.index(value)  # type: ignore[call-overload]
+            number = operator.index(value)  # type: ignore[arg-type]
         except TypeError:
             number = None
     if number is None:

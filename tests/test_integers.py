@@ -254,9 +254,9 @@ def test_seconds_takes_any_real_number() -> None:
     for bad in (True, "2", None, np.array([2.0])):
         with pytest.raises(TypeError, match="^time_limit must be a number of seconds, not "):
             seconds(bad, "time_limit")
-    for bad in (math.nan, math.inf, 0, -1.0, np.float64("nan")):
+    for out in (math.nan, math.inf, 0, -1.0, np.float64("nan")):
         with pytest.raises(arena.ArenaError, match="^invalid time_limit "):
-            seconds(bad, "time_limit")
+            seconds(out, "time_limit")
 
 
 def test_seed_and_generator_name_the_argument() -> None:

@@ -41,9 +41,9 @@ def test_no_spread_no_width_and_bad_input() -> None:
     for df in (0, -1):
         with pytest.raises(ValueError, match="degrees of freedom"):
             t_quantile(df)
-    for df in (1.5, True):
+    for wrong in (1.5, True):
         with pytest.raises(TypeError, match="degrees of freedom must be a whole number"):
-            t_quantile(df)  # type: ignore[arg-type]
+            t_quantile(wrong)  # type: ignore[arg-type]
     assert math.isfinite(t_quantile(31))
 
 
