@@ -161,5 +161,7 @@ def test_bad_arguments_are_refused_when_the_environment_is_made(
         warnings.simplefilter("error")
         with pytest.raises(Exception, match=named) as refused:
             make()
-    assert not isinstance(refused.value, (AttributeError, KeyError, TypeError))
+    # A wrong kind of value is a TypeError (arena.values' rule), but one naming the argument,
+    # never an error from deep inside the first step.
+    assert not isinstance(refused.value, (AttributeError, KeyError))
     assert "\n" not in str(refused.value)
