@@ -203,6 +203,11 @@ def test_a_time_limit_is_kept_whatever_the_number_of_worlds() -> None:
     assert took < 5.0
     assert peak < 100 * 2**20
     assert 1 <= estimates[0].worlds < 100_000
+    # The bot keeps its limit the same way.
+    pimc = bot("pimc", worlds=100_000, time_limit=0.5)
+    began = time.perf_counter()
+    play = pimc.act(view, game.legal_actions(), np.random.default_rng(3))
+    assert time.perf_counter() - began < 5.0 and play in game.legal_actions()
 
 
 def test_the_first_worlds_drawn_one_at_a_time_are_the_sampled_worlds() -> None:
