@@ -8,9 +8,10 @@ its progress through :func:`progress`, and the rule is one:
 - nothing at all is shown for work that ends within :data:`DELAY` seconds, so quick commands
   stay quiet;
 - on a terminal or in a notebook, with ``tqdm`` installed (the ``progress`` extra), it is a
-  ``tqdm.auto`` bar (a widget in a notebook); anywhere else — a log, CI, a pipe, or a
-  terminal without tqdm — it is a plain line at every tenth of the work and at least every
-  :data:`EVERY` seconds, so a log shows the same progress whether or not tqdm is installed.
+  ``tqdm.auto`` bar (a widget in a notebook with ipywidgets, a text bar redrawn in place in
+  one without); anywhere else — a log, CI, a pipe, or a terminal without tqdm — it is a plain
+  line at every tenth of the work and at least every :data:`EVERY` seconds, so a log shows
+  the same progress whether or not tqdm is installed.
 
 >>> import io
 >>> ticks = iter(range(0, 100, 3))  # a clock that moves 3 s per reading
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import contextvars
 import importlib
+import importlib.util
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -78,8 +80,12 @@ def _interactive(file: IO[str]) -> bool:
 
 
 def _tqdm() -> Any:
-    """``tqdm.auto.tqdm``, or ``None`` without the progress extra."""
+    """``tqdm.auto.tqdm``, or ``None`` without the progress extra. In a Jupyter kernel without
+    ipywidgets, ``tqdm.std.tqdm``: ``tqdm.auto`` would fall back to it too, but only after a
+    ``TqdmWarning`` ("IProgress not found") in the user's notebook."""
     try:
+        if "ipykernel" in sys.modules and importlib.util.find_spec("ipywidgets") is None:
+            return importlib.import_module("tqdm.std").tqdm
         return importlib.import_module("tqdm.auto").tqdm
     except ImportError:
         return None

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import sys
+import types
+import warnings
 from collections.abc import Iterator
 
 import pytest
@@ -136,3 +138,36 @@ def test_durations_read_naturally() -> None:
     assert arena.progress._duration(600) == "10 min"
     assert arena.progress._duration(3 * 3600) == "3.0 h"
     assert arena.progress._duration(10 * 86400) == "10 days"
+
+
+@pytest.fixture
+def kernel_without_ipywidgets(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """What a Jupyter kernel without ipywidgets looks like to tqdm: ipykernel's shell loaded,
+    ``ipywidgets`` not importable, and tqdm's notebook modules imported afresh."""
+    shell = type("ZMQInteractiveShell", (), {})()
+    ipython = types.ModuleType("IPython")
+    ipython.get_ipython = lambda: shell  # type: ignore[attr-defined]
+    for name in ("ipykernel", "ipykernel.zmqshell"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, "IPython", ipython)
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)
+    fresh = ("tqdm.auto", "tqdm.autonotebook", "tqdm.notebook")
+    before = {name: sys.modules.pop(name) for name in fresh if name in sys.modules}
+    yield
+    for name in fresh:
+        sys.modules.pop(name, None)
+    sys.modules.update(before)
+
+
+@pytest.mark.extra("progress")
+@pytest.mark.usefixtures("kernel_without_ipywidgets")
+def test_a_notebook_without_ipywidgets_gets_a_text_bar_and_no_warning() -> None:
+    clock, out = Clock(), io.StringIO()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with progress(4, desc="kernel", unit="deal", file=out, clock=clock) as bar:
+            clock.now = DELAY
+            for _ in range(4):
+                bar.update()
+    assert [str(warning.message) for warning in caught] == []
+    assert "kernel" in out.getvalue() and "\r" in out.getvalue()  # a text bar, redrawn
