@@ -4,7 +4,8 @@ Stored notebooks keep no outputs and no execution counts: what they show is made
 them, never an old result. Running them needs a Jupyter kernel (the ``examples`` extra), so the
 suite only reads the files; ``make examples`` runs this module as a script,
 ``python -m tests.test_examples``, which executes every notebook top to bottom in a fresh
-kernel started in ``examples/`` and exits with status 1 at the first cell that raises.
+kernel started in ``examples/`` and exits with status 1 at the first cell that raises or whose
+output shows a warning the reader should not see (:data:`UNWANTED`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ NOTEBOOKS = sorted(EXAMPLES.glob("*.ipynb"))
 # A cell may take this long before the run gives up (the whole run is meant to stay well under
 # a minute: the notebooks use small budgets).
 CELL_TIMEOUT = 300
+#: Text no run may show: tqdm's warning that a kernel lacks ipywidgets ("IProgress not found")
+#: means a progress bar fell back noisily instead of quietly.
+UNWANTED = ("TqdmWarning",)
 
 
 def stored_outputs(notebook: dict[str, Any]) -> list[str]:
@@ -36,6 +40,18 @@ def stored_outputs(notebook: dict[str, Any]) -> list[str]:
             found.append(f"cell {number}: outputs")
         if cell.get("execution_count") is not None:
             found.append(f"cell {number}: execution count {cell['execution_count']}")
+    return found
+
+
+def unwanted_outputs(notebook: dict[str, Any]) -> list[str]:
+    """Where a run notebook's outputs (streams, errors, displayed text) show :data:`UNWANTED`."""
+    found = []
+    for number, cell in enumerate(notebook.get("cells", [])):
+        for output in cell.get("outputs", []):
+            texts = [output.get("text", ""), *output.get("traceback", [])]
+            texts += [output.get("data", {}).get("text/plain", "")]
+            text = "".join("".join(t) if isinstance(t, list) else t for t in texts)
+            found += [f"cell {number}: {word}" for word in UNWANTED if word in text]
     return found
 
 
@@ -66,9 +82,22 @@ def test_stored_outputs_are_found() -> None:
     assert stored_outputs(notebook) == ["cell 2: outputs", "cell 2: execution count 3"]
 
 
-def run_notebook(path: Path) -> float:
+def test_a_warning_in_an_output_is_found() -> None:
+    warning = "/x/tqdm/autonotebook.py:1: TqdmWarning: IProgress not found.\n"
+    notebook = {
+        "cells": [
+            {"cell_type": "markdown", "source": "TqdmWarning is explained here"},
+            {"cell_type": "code", "outputs": [{"output_type": "stream", "text": "ok\n"}]},
+            {"cell_type": "code", "outputs": [{"output_type": "stream", "text": [warning]}]},
+        ]
+    }
+    assert unwanted_outputs(notebook) == ["cell 2: TqdmWarning"]
+
+
+def run_notebook(path: Path) -> tuple[float, list[str]]:
     """Executes ``path`` in a fresh kernel (in its own folder; nothing is written back) and
-    returns the seconds it took; a cell that raises raises ``CellExecutionError``."""
+    returns the seconds it took and its :func:`unwanted_outputs`; a cell that raises raises
+    ``CellExecutionError``."""
     nbformat = import_extra("nbformat", "examples")
     nbclient = import_extra("nbclient", "examples")
     notebook = nbformat.read(path, as_version=4)
@@ -80,7 +109,7 @@ def run_notebook(path: Path) -> float:
     )
     start = time.perf_counter()
     client.execute()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, unwanted_outputs(notebook)
 
 
 def main(argv: list[str]) -> int:
@@ -90,9 +119,12 @@ def main(argv: list[str]) -> int:
     total = 0.0
     for path in paths:
         try:
-            seconds = run_notebook(path)
+            seconds, unwanted = run_notebook(path)
         except nbclient.exceptions.CellExecutionError as error:
             print(f"{path}: {error}", file=sys.stderr)
+            return 1
+        if unwanted:
+            print("\n".join(f"{path}: {line}" for line in unwanted), file=sys.stderr)
             return 1
         total += seconds
         print(f"{path.name}: ran in {seconds:.1f} s")
@@ -102,3 +134,4 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
