@@ -11,6 +11,7 @@ output shows a warning the reader should not see (:data:`UNWANTED`).
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -135,3 +136,13 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
+
+def test_the_researcher_duel_says_its_few_deals_decide_nothing() -> None:
+    # A duel of a few deals is there to show the call; its table must not be read as a ranking.
+    cells = json.loads((EXAMPLES / "researcher.ipynb").read_text(encoding="utf-8"))["cells"]
+    text = ["".join(cell["source"]) for cell in cells]
+    duel = next(i for i, source in enumerate(text) if 'players=["mcts", "optimal"]' in source)
+    games = int(re.search(r"games=(\d+)", text[duel])[1])  # type: ignore[index]
+    assert games < 100
+    assert cells[duel + 1]["cell_type"] == "markdown"
+    assert "decide nothing" in text[duel + 1]
