@@ -52,6 +52,7 @@ __all__ = [
     "Codec",
     "HiddenInformationCodec",
     "Limits",
+    "Observer",
     "OpenSpielGame",
     "OpenSpielState",
     "SearchPolicy",
@@ -131,13 +132,13 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     def max_chance_nodes_in_history(self) -> int:
         return self.limits.max_chance_nodes
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         if params:
             raise ArenaError(
                 f"{self.codec.short_name}: observation parameters are not supported: {params!r}"
             )
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return _Observer(self, perfect_recall)
+        return Observer(self, perfect_recall)
 
 
 class OpenSpielState(pyspiel.State):  # type: ignore[misc]
@@ -249,9 +250,9 @@ def _encoded(
 _ENCODED = IdentityMemo[tuple[tuple[Action, Any], ...], list[tuple[int, float]]](limit=10_000)
 
 
-class _Observer:
-    """The py-observer OpenSpiel asks for: the codec's observation string and tensor, or the
-    information-state string (perfect recall)."""
+class Observer:
+    """The py-observer OpenSpiel asks for (:meth:`OpenSpielGame.make_py_observer`): the codec's
+    observation string and tensor, or the information-state string (perfect recall)."""
 
     def __init__(self, game: OpenSpielGame, perfect_recall: bool) -> None:
         self.codec = game.codec

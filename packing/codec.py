@@ -20,9 +20,9 @@ node decides which list an id indexes (it never changes within a node):
 - a player's grab: the revealed truck at deck position ``j`` → ``j`` (the truck says whose it
   is: every truck lies in front of at most one player); the top of the pile → ``D``;
 - a roll (chance): the cargo's index in :func:`packing.game.roll_outcomes` (0..899);
-- a draw from the pile, or the top of the pile after a pile grab (chance, :class:`Draw`): the
+- a draw from the pile, or the top of the pile after a pile grab (chance, :class:`~packing.game.Draw`): the
   drawn truck's position among the pile's trucks in deck order (0..pile size − 1);
-- the grab order (chance, :class:`GrabOrder`): its rank among the orders of ``0..n-1`` in
+- the grab order (chance, :class:`~packing.game.GrabOrder`): its rank among the orders of ``0..n-1`` in
   lexicographic order (``itertools.permutations``'s order), 0..n! − 1.
 
 **Observations.** The observation string and tensor carry exactly what
@@ -83,6 +83,7 @@ __all__ = [
     "SEARCH_ROUNDS",
     "SHORT_NAME",
     "PackAndStackCodec",
+    "TensorWriter",
     "deck_from_parameter",
     "deck_parameter",
 ]
@@ -420,12 +421,12 @@ class PackAndStackCodec(Codec):
             ids[self.encode(state, action) if j is None else j] = action
         return ids
 
-    def tensor_writer(self, params: Parameters) -> _TensorWriter:
+    def tensor_writer(self, params: Parameters) -> TensorWriter:
         """A writer that keeps the last tensor and rewrites only the fields whose values
-        changed since the observation before (:class:`_TensorWriter`): between two steps a
+        changed since the observation before (:class:`~packing.codec.TensorWriter`): between two steps a
         grab changes a few trucks and a count, and two players' observations of one state differ
         only in who observes."""
-        return _TensorWriter(
+        return TensorWriter(
             self, _whole(params, "players", 1), len(deck_from_parameter(params["deck"]))
         )
 
@@ -522,7 +523,7 @@ def _fill(o: Observation, t: Any, layout: dict[str, tuple[int, int]]) -> None:
         t[at + j * width] = 1.0
 
 
-class _TensorWriter:
+class TensorWriter:
     """Observations to tensors (fresh arrays, each equal to ``fill_tensor`` on a zeroed one),
     by patching the tensor of the observation before: within a round each field is compared
     with the last observation's (the observations' fields are tuples and numbers, never

@@ -45,6 +45,7 @@ __all__ = [
     "GRADE_WORLDS",
     "USER",
     "Session",
+    "Option",
     "Sessions",
     "bot_names",
     "new_game",
@@ -173,7 +174,10 @@ def _rng(seed: int, step: int) -> np.random.Generator:
 
 
 @dataclass(frozen=True)
-class _Option:
+class Option:
+    """One legal action of the user's turn: its place among the legal actions, the action, and
+    its label and detail as the practice page shows them."""
+
     index: int
     action: Any
     label: str
@@ -273,11 +277,11 @@ class Session:
     def your_turn(self) -> bool:
         return bool(self.state.current_player() == self.seat)
 
-    def options_now(self) -> list[_Option]:
+    def options_now(self) -> list[Option]:
         if not self.your_turn():
             return []
         legal = self.state.legal_actions()
-        return [_Option(i, a, *self._label(a)) for i, a in enumerate(legal)]
+        return [Option(i, a, *self._label(a)) for i, a in enumerate(legal)]
 
     def _label(self, action: Any) -> tuple[str, str]:
         if self.game == "packing":
