@@ -229,7 +229,7 @@ def _first_difference(saved: object, wanted: Mapping[str, str]) -> str:
 
 class Checkpoint:
     """The checkpoint file ``path`` of a run of ``kind``: the work it already holds
-    (:attr:`entries`, by key), and :meth:`add` to save more.
+    (``entries``, by key), and :meth:`add` to save more.
 
     ``fingerprint`` names the arguments that decide the run's results: either a
     :func:`fingerprint`, or the arguments themselves by name (then a refusal names the first

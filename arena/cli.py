@@ -1,30 +1,30 @@
 """The command-line contract both games' commands stand on (``packing`` and ``express``).
 
-Each command's ``main(argv) -> int`` is :func:`run_main` over its parser, so both behave alike:
+Each command's ``main(argv) -> int`` is ``run_main`` over its parser, so both behave alike:
 
-- the exit status is returned, never raised: 0 on success; :data:`EXIT_USAGE` (2) on bad input,
+- the exit status is returned, never raised: 0 on success; ``EXIT_USAGE`` (2) on bad input,
   after one line ``PROG: error: …`` on stderr that quotes the input — or, when ``--json`` is
-  among the arguments, a JSON object ``{"error": "…"}`` on stdout instead; :data:`EXIT_INTERRUPTED`
+  among the arguments, a JSON object ``{"error": "…"}`` on stdout instead; ``EXIT_INTERRUPTED``
   (130) after one line on stderr when interrupted (Ctrl-C); run as the program (``argv``
   None), it then ignores further Ctrl-C until it has exited, so an impatient second press never
   turns the exit into a traceback;
-- bad input is a :class:`UsageError`, the game's root error, an :class:`arena.ArenaError` or a
+- bad input is a ``UsageError``, the game's root error, an :class:`arena.ArenaError` or a
   missing optional extra (:class:`arena.extras.MissingExtraError`, whose line names the extra and
   the command that installs it);
-- an option's value may start with ``-`` (``--roll -1,2,3,0,1``): :func:`attach_values` joins it
+- an option's value may start with ``-`` (``--roll -1,2,3,0,1``): ``attach_values`` joins it
   to its option, so the check that quotes it sees it instead of argparse reporting a missing
   value. The options that take a value are read from the parser itself;
 - ``--version`` prints the installed distribution's version; ``--print-completion bash|zsh``
-  prints a shell completion script (:func:`add_completion_option`, the completion extra);
-- every subcommand is made by :func:`add_command`: its ``--help`` opens with a one-line
-  description and ends with runnable examples; :func:`derive_metavars` names each value after
-  what it is (``--games N``, not ``--games GAMES``) and :func:`help_problems` lists what a
+  prints a shell completion script (``add_completion_option``, the completion extra);
+- every subcommand is made by ``add_command``: its ``--help`` opens with a one-line
+  description and ends with runnable examples; ``derive_metavars`` names each value after
+  what it is (``--games N``, not ``--games GAMES``) and ``help_problems`` lists what a
   parser still lacks (both games' tests walk every subcommand with it);
-- a failed write of the output (a full disk: one line, status :data:`EXIT_FAILURE`) and a
+- a failed write of the output (a full disk: one line, status ``EXIT_FAILURE``) and a
   reader that went away (``| head``: quietly, status 0) are never a traceback;
 - long work runs where ``--workers N`` / ``--scheduler ADDRESS`` / ``--cluster local:N`` say
-  (:func:`add_executor_options`, :func:`executor_for`);
-- ``--players a,b,a`` names one bot per seat (:func:`parse_bot_list`); a name given twice seats
+  (``add_executor_options``, ``executor_for``);
+- ``--players a,b,a`` names one bot per seat (``parse_bot_list``); a name given twice seats
   that bot twice, labelled as :func:`arena.tournament.seat_labels` says (``a``, ``a#2``).
 
 >>> parser = Parser(prog="demo")

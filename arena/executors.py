@@ -24,7 +24,7 @@ over the same cores, and a typo (``--workers 100000``) must not fork thousands o
 The pools made here leave Ctrl-C to the parent (:func:`ignore_sigint` in each worker) and,
 when the parent is interrupted, stop their workers at once (:func:`stop_pool`) instead of
 waiting for the queued work, so a second Ctrl-C never finds the parent waiting on workers.
-The command-line options that choose an executor are :func:`arena.cli.add_executor_options`.
+The command-line options that choose an executor are ``arena.cli.add_executor_options`` (a command-line module).
 
 >>> with executor_from(workers=1) as pool:
 ...     pool.submit(pow, 2, 10).result()

@@ -101,7 +101,7 @@ def opponent_policies(
     error: Callable[[str], Exception],
 ) -> list[Policy]:
     """The policies of a one-seat environment's ``opponents``: each a bot name (``bot`` makes
-    it, the game's :func:`bot`) or a policy; anything else is the game's ``error``."""
+    it, the game's ``bot``) or a policy; anything else is the game's ``error``."""
     if isinstance(opponents, str):
         raise error(f"opponents is a list of bot names, not the string {opponents!r}")
     policies = []

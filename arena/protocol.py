@@ -140,7 +140,7 @@ class SeatsPolicies(Protocol):
     heuristic) is part of the player, not a decision the game asks for: the policy in each seat
     carries it (``loader``). Whoever seats policies at such a game — :func:`arena.play`, a
     tournament's every rotation, the PettingZoo and Gymnasium environments — calls
-    ``seat_policies(policies)`` once before the first action (:func:`show_seating`), so what a
+    ``seat_policies(policies)`` once before the first action (:func:`~arena.protocol.show_seating`), so what a
     player brings follows it to whichever seat it takes. A game without the method is played
     through ``act`` alone.
     """

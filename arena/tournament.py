@@ -481,7 +481,7 @@ def tournament(
       :class:`~concurrent.futures.ProcessPoolExecutor` of that size (shut down at the end; at
       most :data:`arena.executors.MAX_WORKERS`) and ``workers == 1`` plays in this process.
     - ``chunk``: deals per task sent to the executor. By default the first deal is played here
-      and timed, and tasks take about :data:`TASK_SECONDS` of work each, with at least four tasks
+      and timed, and tasks take about ``TASK_SECONDS`` (0.25 s) of work each, with at least four tasks
       per worker when there are enough deals. At most four tasks per worker are queued at once.
     - ``progress``: progress on stderr, by :func:`arena.progress.progress`'s rule (a tqdm bar
       on a terminal when tqdm is installed, plain lines elsewhere, nothing for work under two

@@ -307,7 +307,7 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 """Every name :func:`bot` accepts: the core's ``random``, ``greedy`` and ``search``, which play
-any game; OpenSpiel's ``mcts`` and ``ismcts`` (the :data:`OPENSPIEL_BOTS`); and ``perfect``,
+any game; OpenSpiel's ``mcts`` and ``ismcts`` (the :data:`~express.bots.OPENSPIEL_BOTS`); and ``perfect``,
 which needs the deck order."""
 
 OPENSPIEL_BOTS: tuple[str, ...] = ("mcts", "ismcts")

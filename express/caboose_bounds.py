@@ -87,7 +87,7 @@ class MetRules:
 
 
 def met_rules(caboose: Caboose) -> MetRules | None:
-    """The met-case rules a caboose carries (:attr:`Caboose.met`), when the search can use them;
+    """The met-case rules a caboose carries (:attr:`express.Caboose.met`), when the search can use them;
     None for a relative caboose, or an absolute one without them (a user's own card, which the
     search then handles as one search)."""
     rules = caboose.met

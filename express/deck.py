@@ -125,7 +125,7 @@ def save_deck(cards: Iterable[Card], path: str | os.PathLike[str]) -> None:
 def load_deck(path: str | os.PathLike[str]) -> tuple[Card, ...]:
     """The cards of a deck file (see :func:`parse_deck` for the format; UTF-8, a byte-order mark
     is fine). Every problem raises an :class:`ExpressError` quoting the file: it cannot be read,
-    it is binary, not UTF-8 or over :data:`LARGEST_DECK_FILE` bytes, a card in it is invalid
+    it is binary, not UTF-8 or over :data:`~express.deck.LARGEST_DECK_FILE` bytes, a card in it is invalid
     (with its line), or it holds no card.
     """
     name = checked_path(path, "load_deck", ExpressError, "deck file")

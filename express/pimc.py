@@ -21,15 +21,15 @@ What a value measures, for the player to move (``measure``):
 Exact where it can be: an exact search of two-player worlds takes at most ~0.1 s, but one of
 three to five players grows about tenfold with every two turns left and takes hours from the
 first turn. So each decision first tries its first world with at most ``exact_nodes`` states
-(:data:`DEFAULT_EXACT_NODES`; :class:`express.SearchLimitReached` past it): if that settles
+(``DEFAULT_EXACT_NODES``; :class:`express.SearchLimitReached` past it): if that settles
 it, every world of the decision is solved exactly; if not, every world is valued by playouts
-(:func:`playout_values`: after each candidate play, every player plays as ``bot("greedy")``
+(``playout_values``: after each candidate play, every player plays as ``bot("greedy")``
 to the end of that world, the same measure read from the final scores). Two-player worlds are
 always solved exactly.
 
 The worlds are common to all plays (each play is valued in the same worlds, so the comparison
 is fair). The bot stops sampling early once its exact searches have taken
-:data:`DEFAULT_DECISION_STATES` states (``states``): a budget that binds only where every world
+:data:`~express.pimc.DEFAULT_DECISION_STATES` states (``states``): a budget that binds only where every world
 is a whole two-player deal. Everything random comes from the generator given, so with
 ``time_limit=None`` a seeded game replays exactly; with a time limit, sampling stops when it
 runs out (at least one world is always solved), and how many worlds fit depends on the
@@ -454,7 +454,7 @@ class PimcBot:
 
     ``worlds`` per decision, ``time_limit`` seconds at most per decision (None: no limit; then
     a seeded game replays exactly), ``states`` the exact searches of a decision may take in all
-    before it stops sampling (:data:`DEFAULT_DECISION_STATES`; None: no budget), ``rule`` for
+    before it stops sampling (:data:`~express.pimc.DEFAULT_DECISION_STATES`; None: no budget), ``rule`` for
     three to five players (``paranoid`` or ``maxn``; with two, every play is valued by the
     margin whatever the rule, as the game is then zero-sum).
     """

@@ -339,11 +339,11 @@ class ColumnCache:
         executor: Executor | None = None,
         progress: bool = False,
     ) -> int:
-        """Solve every missing column of ``decks`` — a table build (:func:`packing.table.
-        build_table`, one task per truck) of the missing trucks, in parallel through
-        ``executor``, else in this process — and returns how many were solved. Every entry
-        must be proven optimal: a designed deck is judged on exact figures. ``progress``
-        shows the solves on stderr (:mod:`arena.progress`)."""
+        """Solve every missing column of ``decks`` — a table build
+        (:func:`packing.table.build_table`, one task per truck) of the missing trucks, in
+        parallel through ``executor``, else in this process — and returns how many were
+        solved. Every entry must be proven optimal: a designed deck is judged on exact figures.
+        ``progress`` shows the solves on stderr (:mod:`arena.progress`)."""
         todo = self.missing(decks)
         if not todo:
             return 0

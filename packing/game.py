@@ -280,7 +280,7 @@ class RoundRecord:
     """What happened in one round (players are seat numbers 0..n-1).
 
     ``revealed[p]``: the trucks ``p`` drew and revealed; ``taken[p]``: the truck ``p`` loaded,
-    from ``sources[p]`` (a :class:`Source`: revealed in front of its ``owner``, or the pile); ``bonus``: the players who
+    from ``sources[p]`` (a :class:`~packing.game.Source`: revealed in front of its ``owner``, or the pile); ``bonus``: the players who
     gained the +10; ``points``: everyone's points after the round.
     """
 

@@ -22,6 +22,7 @@ from packing.rules import DICE, GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT, pe
 #: height of at most :data:`LARGEST_HEIGHT`. Far beyond any card (3 × 5, height 4) and any
 #: variant worth solving; the limits keep every picture, table and model a size a machine holds.
 LARGEST_SIDE = 100
+#: The tallest truck this library takes (see :data:`LARGEST_SIDE`).
 LARGEST_HEIGHT = 100
 
 _DIGITS = re.compile(r"[+-]?[0-9]+")

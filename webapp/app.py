@@ -53,7 +53,7 @@ def create_app(
     *, store: Store | None = None, runner: Runner | None = None, warm_up: bool = True
 ) -> FastAPI:
     """The application. ``store``: where users' games, trainer sessions and decks are kept (by
-    default the SQLite file in the platform's user data folder, :meth:`Store.default`);
+    default the SQLite file in the platform's user data folder, :meth:`~webapp.store.Store.default`);
     ``runner``: where answers are computed (:class:`webapp.work.Runner`). ``warm_up`` starts
     the process that forks the long answers' workers with the server, not on the first one."""
     runner = Runner() if runner is None else runner

@@ -206,7 +206,7 @@ class Store:
 
     @classmethod
     def default(cls) -> Store:
-        """The store in :func:`default_folder`."""
+        """The store in ``default_folder``."""
         return cls.at_folder(default_folder())
 
     @classmethod

@@ -24,7 +24,7 @@ Commands (``express COMMAND --help`` for all options):
   play, from what a player at the table sees (:mod:`express.cli.advise`).
 * ``express --version``; ``express --print-completion bash|zsh`` (the completion extra).
 
-:func:`main` follows the contract of :mod:`arena.cli`: every command takes ``--json`` for
+``main`` follows the contract of :mod:`arena.cli`: every command takes ``--json`` for
 machine output; bad input prints one line on stderr quoting it (under ``--json``: a JSON object
 with an ``error`` field on stdout) and exits with status 2; Ctrl-C prints one line and exits
 with status 130.

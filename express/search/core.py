@@ -25,7 +25,7 @@ __all__ = ["LimitReached", "Search", "root_state"]
 class LimitReached(Exception):
     """Raised inside the search when a caller's node or time limit is reached: the search
     unwinds and the driver keeps the best train found so far (not Ctrl-C, which is
-    :class:`arena.cli.Interrupted`'s)."""
+    ``arena.cli.Interrupted``'s)."""
 
 
 def root_state(start: Train, bonus: bool) -> tuple[int, int, int]:

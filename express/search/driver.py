@@ -41,8 +41,8 @@ def best_train(
 ) -> TrainSolution:
     """The train of exactly ``length`` cards from the pool ``cards`` with the highest solo score.
 
-    ``cards`` is a multiset of :class:`Card` (each physical card used at most once; a deck text
-    is accepted too); ``caboose`` a :class:`Caboose` or its name. ``node_limit`` (states) and
+    ``cards`` is a multiset of :class:`~express.Card` (each physical card used at most once; a deck text
+    is accepted too); ``caboose`` a :class:`~express.Caboose` or its name. ``node_limit`` (states) and
     ``time_limit`` (seconds) must be positive and finite; they stop the search early, returning
     the best train found with ``optimal=False``. See :mod:`express.search` for the search, its
     bound and why the bound is admissible. ``progress`` shows the states searched on stderr
@@ -96,7 +96,7 @@ def best_train(
 
 
 def _pool(cards: Iterable[Card] | str) -> Counter[Card]:
-    """The multiset of ``cards`` (deck text or an iterable of :class:`Card`), checked."""
+    """The multiset of ``cards`` (deck text or an iterable of :class:`~express.Card`), checked."""
     if isinstance(cards, str):
         return Counter(parse_deck(cards))
     else:
@@ -142,7 +142,7 @@ def single_search(
     This is how :func:`best_train` handles a caboose that carries no met-case rules (a user's
     own card); it is public so that tests cross-check the split search against it. The answer
     (score, count) is the same; the work differs. Arguments as for :func:`best_train`, the
-    cards a list of :class:`Card`.
+    cards a list of :class:`~express.Card`.
 
     >>> from express import DECK
     >>> single_search(DECK, 3, caboose="Sequence 2").score == best_train(DECK, 3, caboose="Sequence 2").score

@@ -50,7 +50,7 @@ class CardPool:
     ``face_up_ok`` is the caboose's test of the cards a met train may lay face up, in a
     restricted met case (see :class:`express.caboose_bounds.MetRules`), else None (any card);
     ``self.face_up_ok[t]`` is its verdict on type ``t``. ``merged`` makes the types it rules
-    out share one digit of :attr:`state_code` (see :class:`express.search.core.Search`).
+    out share one digit of ``state_code`` (see :class:`express.search.core.Search`).
     """
 
     def __init__(

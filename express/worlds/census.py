@@ -55,7 +55,7 @@ __all__ = ["BUDGET", "Census", "OutOfBudget", "census_for"]
 
 
 BUDGET = 50_000
-"""States the exact count of :func:`sample_worlds` and :func:`resample` may reach before they
+"""States the exact count of :func:`~express.worlds.sample_worlds` and :func:`~express.worlds.resample` may reach before they
 fall back on the approximate search (about 0.5 s of counting on this machine: the approximate
 search costs some 80 ms a world late in a two-player game, so for the 16 worlds of a ``pimc``
 decision counting more is still the cheaper way, and the exact one)."""
@@ -130,7 +130,7 @@ def _less(big: tuple[int, ...], small: tuple[int, ...]) -> tuple[int, ...] | Non
 class Census:
     """The consistent worlds of one observation, counted exactly, and drawn uniformly.
 
-    A forward search over the steps of the history (:data:`_State`), memoised: the count of a
+    A forward search over the steps of the history, memoised: the count of a
     state is the number of ways to complete it into a world. Kinds the player's observation
     names individually — every kind with two copies or more, and the single cards it sees played
     or holds — are *explicit*; the other single cards are symmetric and counted, not named:

@@ -16,7 +16,7 @@
     packing --version
     packing --print-completion bash|zsh
 
-:func:`main` follows the contract of :mod:`arena.cli` (the express command follows it too):
+``main`` follows the contract of :mod:`arena.cli` (the express command follows it too):
 ``main(argv) -> int`` returns the exit status and never raises. 0 on success; 2 on bad input,
 after one line ``packing: error: …`` on stderr that quotes the input (with ``--json``: a JSON
 object with an ``error`` field on stdout instead); 130 after one line on stderr when

@@ -1,4 +1,4 @@
-"""``packing play`` and ``packing tournament``: the whole game between bots.
+"""``packing play`` and ``packing tournament``: the whole game between bots::
 
     packing play --players optimal,capacity,greedy-loader,random --seed 1 [--deck FILE] [--json]
     packing tournament --players optimal,bonus-aware,capacity,greedy-loader --games 2000 --seed 1
