@@ -8,6 +8,7 @@ the architecture, the benchmarks, the changelog) go through MyST unchanged.
 
 from __future__ import annotations
 
+import builtins
 import sys
 from pathlib import Path
 
@@ -27,6 +28,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "myst_parser",
     "public_api",
+    "references",
     "repo_files",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -40,3 +42,19 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 # Defaults as written in the source (deck=SAMPLE_DECK), not 30 trucks spelled out.
 autodoc_preserve_defaults = True
+
+# Every cross-reference must find its target (the build treats warnings as errors), except the
+# names of Python itself and of the libraries the packages use: without internet there is no
+# intersphinx inventory to link them to.
+nitpicky = True
+_FOREIGN = (
+    "abc argparse asyncio collections concurrent contextlib dask dataclasses datetime enum "
+    "fastapi fractions functools gymnasium io json matplotlib numpy openskill os pathlib "
+    "pettingzoo pydantic pyspiel random re starlette tqdm types typing typing_extensions"
+).split()
+_BUILTINS = [name for name in dir(builtins) if not name.startswith("_")]
+nitpick_ignore_regex = [
+    ("py:.*", rf"({'|'.join(_FOREIGN)})(\..+)?"),
+    ("py:.*", rf"({'|'.join(_BUILTINS)})"),
+    ("py:class", r"FastAPI|Request|Response|NDArray"),
+]

@@ -1,16 +1,21 @@
-"""Every public name of ``arena``, ``packing``, ``express`` and ``webapp`` has an entry in the built API
-reference, with a description.
+"""The built API reference is complete: every public name of ``arena``, ``packing``, ``express``
+and ``webapp`` has an entry with a description, every public module a section, every reference
+to a project name links, and no signature shows a private name.
 
 The site is built by ``make docs`` (Sphinx, the ``docs`` extra), which then runs this module as
 a script on the build: ``python -m tests.test_docs_site docs/_build/html`` lists every name of
 a package's ``__all__`` whose entry is missing from ``api/<package>.html`` or has no text, and
-exits with status 1 when there is one. The tests below check that checker on small pages made
-here, so the suite needs no Sphinx.
+every problem of the pages' HTML (:func:`html_problems`: an unlinked reference to a project
+name, an empty "Bases:", a private name in a signature), and exits with status 1 when there is
+one. The tests below check that checker on small pages made here, so the suite needs no Sphinx.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
+import pkgutil
+import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -81,6 +86,166 @@ def reference_problems(html: Path, packages: dict[str, list[str]]) -> list[str]:
     return problems
 
 
+class _Page(HTMLParser):
+    """What :func:`html_problems` looks at: the text of every cross-reference that is not inside a
+    link (``<code class="xref">`` in text, ``<span class="pre">`` in a signature's types), each
+    "Bases:" paragraph's text, and each signature's text outside its name."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.unlinked: list[str] = []
+        self.bases: list[str] = []
+        self.signatures: list[tuple[str, str]] = []  # (id, text)
+        self._stack: list[tuple[str, str]] = []  # (tag, class) of the open elements
+        self._links = 0
+        self._xref: list[str] | None = None
+        self._paragraph: list[str] | None = None
+        self._signature: tuple[str, list[str]] | None = None
+        self._parameter = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        kind = attributes.get("class") or ""
+        if tag in ("br", "img", "meta", "link", "input", "hr", "wbr"):
+            return
+        self._stack.append((tag, kind))
+        if tag == "a":
+            self._links += 1
+        elif tag == "code" and "xref" in kind.split() and not self._links:
+            self._xref = []
+        elif tag == "p":
+            self._paragraph = []
+        elif tag == "dt" and "sig" in kind.split():
+            self._signature = (attributes.get("id") or "", [])
+        elif tag == "em" and "sig-param" in kind.split():
+            self._parameter = True  # its first name is the parameter's, not a type
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._stack:
+            open_tag, kind = self._stack.pop()
+            self._close(open_tag, kind)
+            if open_tag == tag:
+                break
+
+    def _close(self, tag: str, kind: str) -> None:
+        if tag == "em":
+            self._parameter = False
+        if tag == "a":
+            self._links -= 1
+        elif tag == "code" and self._xref is not None:
+            self.unlinked.append("".join(self._xref).strip())
+            self._xref = None
+        elif tag == "p" and self._paragraph is not None:
+            text = " ".join("".join(self._paragraph).split())
+            if text.startswith("Bases:"):
+                self.bases.append(text)
+            self._paragraph = None
+        elif tag == "dt" and self._signature is not None:
+            self.signatures.append((self._signature[0], "".join(self._signature[1])))
+            self._signature = None
+
+    def handle_data(self, data: str) -> None:
+        if self._xref is not None:
+            self._xref.append(data)
+        if self._paragraph is not None:
+            self._paragraph.append(data)
+        if self._signature is not None:
+            classes = {name for _, kind in self._stack for name in kind.split()}
+            if not classes & {"sig-name", "sig-prename", "headerlink", "viewcode-link"}:
+                self._signature[1].append(data)
+                in_type = classes & {"n", "sig-return-typehint"}  # a parameter's or a type
+                if in_type and data.strip() and self._parameter:
+                    self._parameter = False
+                elif in_type and not self._links and data.strip():
+                    self.unlinked.append(data.strip())
+
+
+_PRIVATE = re.compile(r"(?<![\w.])_[A-Za-z]\w*")
+
+
+def html_problems(page: str, names: set[str]) -> list[str]:
+    """One line per problem of a built page: an unlinked reference to a project name (``names``,
+    or a dotted name in a package), a "Bases:" with nothing after it, a private name
+    (``_Option``, ``_always``) in a signature."""
+    parser = _Page()
+    parser.feed(page)
+    problems = [
+        f"unlinked reference: {text}"
+        for text in parser.unlinked
+        if (bare := text.removesuffix("()")).partition(".")[0] in PACKAGES or bare in names
+    ]
+    problems += [f"empty {text!r}" for text in parser.bases if text == "Bases:"]
+    problems += [
+        f"private name in the signature of {ident or '?'}: {', '.join(found)}"
+        for ident, text in parser.signatures
+        if (found := _PRIVATE.findall(text))
+    ]
+    return problems
+
+
+def project_names() -> set[str]:
+    """The bare names a reference to the project shows: the classes of each public module's
+    ``__all__`` (a function's name may also be a parameter's, ``deck``; a dotted name of a
+    package is a project name anyway)."""
+    found = set()
+    for module in public_modules():
+        imported = importlib.import_module(module)
+        for name in getattr(imported, "__all__", []):
+            if inspect.isclass(getattr(imported, name, None)):
+                found.add(name)
+    return found
+
+
+def public_modules() -> list[str]:
+    """Every module of the packages whose dotted name has no part starting with ``_`` (so not
+    ``packing.__main__``, which runs the command when imported)."""
+    found = []
+    for package in PACKAGES:
+        found.append(package)
+        path = importlib.import_module(package).__path__
+        for info in pkgutil.walk_packages(path, package + "."):
+            if not any(part.startswith("_") for part in info.name.split(".")):
+                found.append(info.name)
+    return found
+
+
+def command_line_modules() -> list[str]:
+    """The command-line programs' modules (a package's ``cli``, and ``arena.cli``, their shared
+    contract): a section each from the module's docstring, in docs/api/commands.rst, and no
+    entries. They are not a library API: the commands are the interface (``--help``, the
+    guide), and the functions behind them change freely."""
+    return [name for name in public_modules() if "cli" in name.split(".")]
+
+
+def documented_modules() -> dict[str, str]:
+    """Each module the reference documents, and where: the package's page for a module that
+    defines names of the package's ``__all__`` (a "From ..." group), else the ``.. automodule::``
+    of its section in docs/api/*.rst."""
+    where = {}
+    for path in sorted((DOCS / "api").glob("*.rst")):
+        for module in re.findall(r"^\.\. automodule:: (\S+)$", path.read_text(), re.MULTILINE):
+            where[module] = path.name
+    for package in PACKAGES:
+        imported = importlib.import_module(package)
+        for name in imported.__all__:
+            value = getattr(imported, name)
+            if inspect.isclass(value) or inspect.isfunction(value):
+                where.setdefault(value.__module__, f"{package}.rst")
+            else:  # a constant: its module is the one that assigns it
+                for module in public_modules():
+                    if module.startswith(package + ".") and _assigns(module, name, value):
+                        where.setdefault(module, f"{package}.rst")
+    return where
+
+
+def _assigns(module: str, name: str, value: object) -> bool:
+    imported = importlib.import_module(module)
+    if getattr(imported, name, None) is not value or not hasattr(imported, "__file__"):
+        return False
+    source = Path(str(imported.__file__)).read_text(encoding="utf-8")
+    return re.search(rf"^{re.escape(name)}\b\s*[:=]", source, re.MULTILINE) is not None
+
+
 def public_names() -> dict[str, list[str]]:
     """Each package's ``__all__``."""
     return {name: list(importlib.import_module(name).__all__) for name in PACKAGES}
@@ -144,41 +309,75 @@ def test_every_public_name_exists(package: str) -> None:
     assert [name for name in module.__all__ if not hasattr(module, name)] == []
 
 
+def test_unlinked_references_empty_bases_and_private_names_are_reported() -> None:
+    page = (
+        '<p>See <a href="#packing.Truck"><code class="xref py py-class">'
+        '<span class="pre">Truck</span></code></a>, <code class="xref py py-class">'
+        '<span class="pre">Truck</span></code>, <code class="xref py py-func">'
+        '<span class="pre">packing.rules.penalty()</span></code> and <code class="xref py">'
+        '<span class="pre">Sequence</span></code>.</p>'
+        '<dl><dt class="sig sig-object py" id="webapp.Session.options_now">'
+        '<span class="sig-name descname"><span class="pre">options_now</span></span>('
+        '<em class="sig-param"><span class="n"><span class="pre">deck</span></span>: '
+        '<span class="n"><span class="pre">Truck</span></span></em>, '
+        '<em class="sig-param"><span class="n"><span class="pre">cargo</span></span>: '
+        '<span class="n"><a href="#packing.Cargo"><span class="pre">Cargo</span></a></span></em>)'
+        '<span class="sig-return"><span class="sig-return-typehint">'
+        '<span class="pre">list</span>[<span class="pre">_Option</span>]</span></span></dt>'
+        '<dd><p>Bases:</p><p>Bases: <code class="xref py py-class">'
+        '<span class="pre">Exception</span></code></p></dd></dl>'
+    )
+    assert html_problems(page, {"Truck", "Cargo"}) == [
+        "unlinked reference: Truck",
+        "unlinked reference: packing.rules.penalty()",
+        "unlinked reference: Truck",
+        "empty 'Bases:'",
+        "private name in the signature of webapp.Session.options_now: _Option",
+    ]
+
+
+def test_every_public_module_is_documented() -> None:
+    # A new module fails here until it has a section (or defines names of its package's
+    # __all__, which its package's page then groups under it).
+    documented = documented_modules()
+    assert [module for module in public_modules() if module not in documented] == []
+    commands = command_line_modules()
+    assert {documented[module] for module in commands} == {"commands.rst"}
+    assert "commands.rst" not in {documented[m] for m in public_modules() if m not in commands}
+
+
+def test_a_module_section_lists_the_module_names() -> None:
+    # Every section but a command's documents the module's names as well as its docstring.
+    source = "".join(path.read_text() for path in sorted((DOCS / "api").glob("*.rst")))
+    for module, page in documented_modules().items():
+        if page != "commands.rst" and f".. automodule:: {module}\n" in source:
+            assert f".. public-api:: {module}\n" in source, module
+
+
 def main(argv: list[str]) -> int:
-    """``python -m tests.test_docs_site BUILD_DIR``: 0 when every public name is documented."""
+    """``python -m tests.test_docs_site BUILD_DIR``: 0 when every public name is documented and
+    no page has a problem of :func:`html_problems`."""
     if len(argv) != 1:
         print("usage: python -m tests.test_docs_site BUILD_DIR", file=sys.stderr)
         return 2
     names = public_names()
     problems = reference_problems(Path(argv[0]), names)
+    project = project_names()
+    pages = sorted((Path(argv[0]) / "api").glob("*.html"))
+    for page in pages:
+        found = html_problems(page.read_text(encoding="utf-8"), project)
+        problems += [f"{page.name}: {problem}" for problem in found]
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
         return 1
-    print(f"API reference: all {sum(map(len, names.values()))} public names documented")
+    print(
+        f"API reference: all {sum(map(len, names.values()))} public names documented; "
+        f"{len(documented_modules())} modules; {len(pages)} pages without an unlinked project "
+        "name, an empty Bases: or a private name in a signature"
+    )
     return 0
 
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
-
-
-#: Modules users import names from besides the packages themselves (the library's docs and
-#: docstrings point to them); each has a section in the reference.
-IMPORTED_FROM = [
-    "arena.checkpoint",
-    "arena.stats",
-    "arena.progress",
-    "express.pimc",
-    "express.worlds",
-    "express.table_view",
-]
-
-
-@pytest.mark.parametrize("module", IMPORTED_FROM)
-def test_modules_users_import_from_have_a_reference_section(module: str) -> None:
-    source = "".join(
-        path.read_text(encoding="utf-8") for path in sorted((DOCS / "api").glob("*.rst"))
-    )
-    assert f".. automodule:: {module}\n" in source and f".. public-api:: {module}\n" in source
-    assert importlib.import_module(module).__all__

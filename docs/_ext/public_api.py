@@ -5,6 +5,11 @@ under the public path (``packing.Truck``, never ``packing.model.Truck``), groupe
 that defines each name (``:order:`` lists the modules to show first, in that order). The page therefore cannot miss
 a public name, and a name added to ``__all__`` appears without editing the page.
 
+On a package's page, each group is also where its module is documented: the module's own
+public names that the package does not export follow under the module's path
+(``packing.game.Draw``), and ``:mod:`` links to the module land on the group, unless the
+module has a section of its own (an ``.. automodule::`` in docs/api).
+
 Constants carry their documentation as ``#:`` comments in the module that defines them; autodoc
 only reads such comments in the module it documents, so the directive finds the defining module
 and passes the comment on. Type aliases (``arena.Action``, ``express.Row``) are constants here.
@@ -15,6 +20,8 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import re
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -27,6 +34,7 @@ from sphinx.util.parsing import nested_parse_to_nodes
 
 # A value whose repr is longer than this is shown without it (the sample deck is 30 trucks).
 _LONGEST_VALUE = 70
+_PACKAGES = ("arena", "packing", "express", "webapp")
 
 
 def _submodules(package: ModuleType) -> list[ModuleType]:
@@ -70,39 +78,68 @@ def _public_names(module: ModuleType) -> list[str]:
     return names
 
 
+def _entry(
+    module: ModuleType, name: str, candidates: list[ModuleType], *, index: bool
+) -> tuple[str, list[str]]:
+    """(defining module, rst lines) of ``module.name`` (``index``: a link target even when the
+    name is defined elsewhere)."""
+    root = importlib.import_module(module.__name__.split(".")[0])
+    value = getattr(module, name)
+    if _is_routine_or_class(value, module.__name__):
+        home = value.__module__
+        kind = "class" if inspect.isclass(value) else "function"
+        if kind == "class" and issubclass(value, BaseException):
+            kind = "exception"
+        lines = [f".. auto{kind}:: {module.__name__}.{name}"]
+        # A name from elsewhere, or one the package itself exports (indexed on its page), is
+        # shown here too, but a link to it goes to that entry.
+        reexport = not (home + ".").startswith(module.__name__ + ".") or (
+            home != module.__name__ and getattr(root, name, None) is value
+        )
+        if not index and reexport:
+            lines.append("   :no-index:")
+        return home, [*lines, ""]
+    home, comment = module.__name__, []
+    for candidate in [module, *candidates]:
+        if getattr(candidate, name, None) is value and (found := _comment(candidate, name)):
+            home, comment = candidate.__name__, found
+            break
+    lines = [f".. autodata:: {module.__name__}.{name}"]
+    if len(repr(value)) > _LONGEST_VALUE:
+        lines.append("   :no-value:")
+    return home, [*lines, "", *("   " + line if line else "" for line in comment), ""]
+
+
 def _entries(
-    module_name: str, order: list[str], *, index_reexports: bool
+    module_name: str, order: list[str], *, index_reexports: bool, sections: frozenset[str]
 ) -> list[tuple[str, list[str]]]:
     """(defining module, rst lines) for each group of ``module_name.__all__``, the modules in
     ``order`` first (in that order), then the others by name. Without ``index_reexports``, a
-    class or function defined outside ``module_name`` gets no index entry (no link target)."""
+    class or function defined outside ``module_name`` gets no index entry (no link target).
+
+    With it (a package's page), a group also documents its module's own public names that the
+    package does not export (``packing.game.Draw``), under the module's path, unless the module
+    has a section of its own (``sections``)."""
     module = importlib.import_module(module_name)
-    public = _public_names(module)
     candidates = _submodules(importlib.import_module(module_name.split(".")[0]))
     groups: dict[str, list[str]] = {}
-    for name in public:
-        value = getattr(module, name)
-        if _is_routine_or_class(value, module_name):
-            home = value.__module__
-            kind = "class" if inspect.isclass(value) else "function"
-            if kind == "class" and issubclass(value, BaseException):
-                kind = "exception"
-            lines = [f".. auto{kind}:: {module_name}.{name}"]
-            if not index_reexports and not (home + ".").startswith(module_name + "."):
-                # Shown here too, but a link to the name goes to its own module's entry.
-                lines.append("   :no-index:")
-            lines.append("")
-        else:
-            home, comment = module_name, []
-            for candidate in [module, *candidates]:
-                if getattr(candidate, name, None) is value and (found := _comment(candidate, name)):
-                    home, comment = candidate.__name__, found
-                    break
-            lines = [f".. autodata:: {module_name}.{name}"]
-            if len(repr(value)) > _LONGEST_VALUE:
-                lines.append("   :no-value:")
-            lines += ["", *("   " + line if line else "" for line in comment), ""]
+    exported = _public_names(module)
+    for name in exported:
+        home, lines = _entry(module, name, candidates, index=index_reexports)
         groups.setdefault(home, []).extend(lines)
+    for home in list(groups) if index_reexports else []:
+        if home == module_name or home in sections:
+            continue
+        own = importlib.import_module(home)
+        for name in _public_names(own):
+            value = getattr(own, name)
+            if name in exported and getattr(module, name) is value:
+                continue  # documented above, under the package's path
+            if _is_routine_or_class(value, home) and value.__module__ != home:
+                continue  # another module's name: documented with that module
+            where, lines = _entry(own, name, candidates, index=True)
+            if where == home:
+                groups[home].extend(lines)
     rank = {name: i for i, name in enumerate(order)}
     return sorted(groups.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
 
@@ -120,15 +157,31 @@ class PublicApi(SphinxDirective):
     required_arguments = 1
     option_spec = {"order": directives.unchanged, "flat": directives.flag}
 
+    def _api_sources(self) -> list[Path]:
+        return sorted((Path(self.env.srcdir) / "api").glob("*.rst"))
+
     def run(self) -> list[nodes.Node]:
         module_name = self.arguments[0]
         order = self.options.get("order", "").split()
         text: list[str] = []
         flat = "flat" in self.options
-        for home, lines in _entries(module_name, order, index_reexports=not flat):
+        pages = "".join(path.read_text(encoding="utf-8") for path in self._api_sources())
+        sections = frozenset(re.findall(r"^\.\. automodule:: (\S+)$", pages, re.MULTILINE))
+        for home, lines in _entries(
+            module_name, order, index_reexports=not flat, sections=sections
+        ):
             if not flat:
                 title = f"From ``{home}``" if home != module_name else f"``{module_name}`` itself"
                 text += [title, "-" * len(title), "", _summary(home), ""]
+                # No module target where the module's name is also a name the package
+                # exports (``arena.play``, a function): the two would be one target.
+                package, _, last = home.rpartition(".")
+                clash = bool(package) and not inspect.ismodule(
+                    getattr(importlib.import_module(package), last)
+                )
+                if home != module_name and home not in sections and not clash:
+                    text += [f".. py:module:: {home}", "", f".. py:currentmodule:: {module_name}"]
+                    text += [""]
             text += [*lines, ""]
         return (
             nested_parse_to_nodes(
@@ -149,10 +202,16 @@ def _drop_type_docstring(
             lines.clear()
 
 
-def _drop_object_base(app: Sphinx, name: str, obj: Any, options: Any, bases: list[type]) -> None:
-    """``Bases: object`` says nothing; an exception's or an enum's bases are worth showing."""
+def _drop_object_base(app: Sphinx, name: str, obj: Any, options: Any, bases: list[Any]) -> None:
+    """``Bases: object`` says nothing; an exception's or an enum's bases are worth showing. A
+    base from another library shows its whole path: ``pyspiel.Game``, not ``Game`` (which
+    reads as :class:`packing.Game`)."""
     if bases == [object]:
         bases.clear()
+    for i, base in enumerate(bases):
+        module = getattr(base, "__module__", "builtins")
+        if inspect.isclass(base) and module.split(".")[0] not in ("builtins", *_PACKAGES):
+            bases[i] = f":py:class:`{module}.{base.__qualname__}`"
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
