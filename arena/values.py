@@ -1,7 +1,7 @@
 """One rule for the numbers every public function takes: whole numbers, seconds and seeds.
 
 A notebook hands the library NumPy's numbers as often as Python's, so a whole number is anything
-:func:`operator.index` takes — ``3``, ``np.int64(3)``, a 0-d integer array — and comes back as
+``operator.index`` takes — ``3``, ``np.int64(3)``, a 0-d integer array — and comes back as
 a plain ``int``; ``True``, ``2.0`` and ``"2"`` are refused (a bool is an int to Python, a float
 may have lost digits, text is for the parsers). Every refusal names the argument and quotes the
 value, in the same words wherever it is raised: a wrong kind of value raises ``TypeError``, a
@@ -99,7 +99,7 @@ def seed(
     value: object, name: str = "seed", *, error: type[Exception] = ArenaError, where: str = ""
 ) -> int:
     """``value`` as an ``int`` when it is a seed: a whole number, 0 or more (the command line's
-    rule, :func:`arena.cli.seed`, and NumPy's)."""
+    rule, ``arena.cli.seed``, and NumPy's)."""
     number = whole_number(value, name, where=where)
     if number < 0:
         raise error(
