@@ -61,7 +61,8 @@ def whole_number(
     ``error`` (the caller's root error).
     """
     number = value if type(value) is int else None  # the common case, first
-    if number is None and not isinstance(value, bool):
+    # NumPy's bool is refused by name: NumPy before 2.0 lets operator.index take it.
+    if number is None and not isinstance(value, (bool, np.bool_)):
         try:
             number = operator.index(value)  # type: ignore[arg-type]
         except TypeError:
