@@ -136,15 +136,12 @@ def deck_parameter(deck: tuple[Truck, ...]) -> str:
 
 
 def _whole(params: Parameters, name: str, low: int) -> int:
-    value = params[name]
-    try:
-        return whole_number(value, name, low=low, error=PackingError)
-    except (TypeError, PackingError):
-        # A game's parameters are one request (an OpenSpiel game string, an environment's
-        # options): every bad one is the game's error, worded alike.
-        raise PackingError(
-            f"{SHORT_NAME}: parameter {name} must be a whole number ≥ {low}, not {value!r}"
-        ) from None
+    # The one rule's TypeError for a value of the wrong kind, the game's error out of range.
+    return whole_number(params[name], name, low=low, error=PackingError, where=SHORT_NAME)
+
+
+def _players(params: Parameters) -> int:
+    return _whole(params, "players", MIN_PLAYERS)  # too many: the game gives its range
 
 
 # --- ids --------------------------------------------------------------------------------------
@@ -247,14 +244,14 @@ class PackAndStackCodec(Codec):
 
     def new_state(self, params: Parameters) -> Game:
         return Game(
-            _whole(params, "players", 1),
+            _players(params),
             deck=deck_from_parameter(params["deck"]),
             start_points=_whole(params, "start_points", 1),
             max_rounds=_whole(params, "max_rounds", 1),
         )
 
     def limits(self, params: Parameters) -> Limits:
-        players, rounds = _whole(params, "players", 1), _whole(params, "max_rounds", 1)
+        players, rounds = _players(params), _whole(params, "max_rounds", 1)
         start = _whole(params, "start_points", 1)
         deck = deck_from_parameter(params["deck"])
         draws_each = draws_per_player(players)
@@ -334,9 +331,9 @@ class PackAndStackCodec(Codec):
         raise ValueError(f"no legal action has id {number!r} here")
 
     def tensor_size(self, params: Parameters) -> int:
-        start, size = _tensor_layout(
-            _whole(params, "players", 1), len(deck_from_parameter(params["deck"]))
-        )["trucks"]
+        start, size = _tensor_layout(_players(params), len(deck_from_parameter(params["deck"])))[
+            "trucks"
+        ]
         return start + size
 
     def tensor_bounds(self, params: Parameters) -> tuple[np.ndarray, np.ndarray]:
@@ -344,7 +341,7 @@ class PackAndStackCodec(Codec):
         cap; the start points 1..their value; everyone's points between the limits' lowest and highest
         score (no standing leaves them: see :meth:`limits`); the rods of each length 0..the most
         any roll gives; how many have grabbed 0..n."""
-        players = _whole(params, "players", 1)
+        players = _players(params)
         layout = _tensor_layout(players, len(deck_from_parameter(params["deck"])))
         size = self.tensor_size(params)
         low, high = np.zeros(size, np.float32), np.ones(size, np.float32)
@@ -426,9 +423,7 @@ class PackAndStackCodec(Codec):
         changed since the observation before (:class:`~packing.codec.TensorWriter`): between two steps a
         grab changes a few trucks and a count, and two players' observations of one state differ
         only in who observes."""
-        return TensorWriter(
-            self, _whole(params, "players", 1), len(deck_from_parameter(params["deck"]))
-        )
+        return TensorWriter(self, _players(params), len(deck_from_parameter(params["deck"])))
 
     def observation_string(self, observation: Observation) -> str:
         """Everything ``observation`` carries, as lines of text (the pile as a set)."""

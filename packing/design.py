@@ -248,8 +248,18 @@ def random_truck(
     rng: random.Random, height: int, *, name: str = "", cells: int | None = None
 ) -> Truck:
     """A random truck of ``height`` inside the 3×5 grid holding at least 9 cubes (never a
-    full floor at height 4); its area is one piece, or (one time in five) two."""
+    full floor at height 4); its area is one piece, or (one time in five) two. ``cells``, when
+    given, is the area's size instead of a random one."""
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"random_truck: rng must be a random.Random, not {type(rng).__name__}")
+    height = whole_number(
+        height, "height", low=1, high=MAX_HEIGHT, error=DesignError, where="random_truck"
+    )
     largest = GRID_ROWS * GRID_COLUMNS - (1 if height == MAX_HEIGHT else 0)
+    if cells is not None:
+        cells = whole_number(
+            cells, "cells", low=1, high=largest, error=DesignError, where="random_truck"
+        )
     while True:
         n = cells if cells is not None else rng.randint(math.ceil(MIN_CAPACITY / height), largest)
         if n >= 2 and rng.random() < 0.2:

@@ -8,7 +8,9 @@ quotes the value.
 
 from __future__ import annotations
 
+import importlib
 import math
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +27,7 @@ from express import Train, best_train, score_game
 from express.table_view import table_observation
 from express.worlds import sample_worlds
 from packing import SAMPLE_DECK, Cargo, Truck, best_truck, solve
+from packing.design import random_truck
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,12 @@ def _express_game_summary(game: express.Game) -> tuple[object, ...]:
 
 
 _TRAINS = [Train.parse("B2|B2,B2|B3"), Train.parse("R4|B4,B4|B4"), Train.parse("G3|G3")]
+
+
+def _agents(game: str, players: object) -> list[str]:
+    """The agents of ``game``'s PettingZoo environment for ``players`` (the rl extra)."""
+    environments = importlib.import_module(f"{game}.pettingzoo")
+    return list(environments.raw_env(players=players).possible_agents)
 
 
 def _tournament_summary(result: arena.TournamentResult) -> object:
@@ -101,6 +110,10 @@ ENTRIES: dict[str, Entry] = {
         2,
         "seed",
         extras=("tournament",),
+    ),
+    "random_truck(height)": Entry(lambda n: random_truck(random.Random(1), n), 3, "height"),
+    "random_truck(cells)": Entry(
+        lambda n: random_truck(random.Random(1), 3, cells=n), 5, "cells", optional=True
     ),
     # express
     "best_train(length)": Entry(
@@ -182,6 +195,19 @@ ENTRIES: dict[str, Entry] = {
         "seed",
     ),
     "check_workers": Entry(check_workers, 2, "workers"),
+    # the environments
+    "packing raw_env(players)": Entry(
+        lambda n: _agents("packing", n),
+        3,
+        "players",
+        extras=("rl",),
+    ),
+    "express raw_env(players)": Entry(
+        lambda n: _agents("express", n),
+        3,
+        "players",
+        extras=("rl",),
+    ),
 }
 
 
@@ -208,7 +234,8 @@ def test_numpy_integers_give_the_plain_answer(where: str, kind: int) -> None:
 def test_other_values_are_refused_naming_the_parameter(where: str, bad: str) -> None:
     entry = ENTRIES[where]
     if bad == "None" and entry.optional:
-        return  # None is a meaningful value of this parameter
+        entry.call(None)  # a meaningful value of this parameter: taken
+        return
     value = {"bool": True, "float": float(entry.value), "str": str(entry.value), "None": None}[bad]
     with pytest.raises(TypeError) as raised:
         entry.call(value)

@@ -110,7 +110,7 @@ def test_game_type_and_parameters() -> None:
     assert inner.setup.deck == SAMPLE_DECK and inner.setup.max_rounds == DEFAULT_MAX_ROUNDS
     for spec, words in (
         ("python_pack_and_stack(players=7)", "2 to 6 players"),
-        ("python_pack_and_stack(max_rounds=0)", "max_rounds must be a whole number ≥ 1"),
+        ("python_pack_and_stack(max_rounds=0)", "invalid max_rounds 0: at least 1"),
         ("python_pack_and_stack(start_points=0)", "start_points"),
         ("python_pack_and_stack(deck=nonsense)", "the deck parameter"),
     ):
