@@ -29,9 +29,10 @@ tests call it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -42,6 +43,7 @@ __all__ = [
     "GameState",
     "Policy",
     "SeatsPolicies",
+    "build_bot",
     "show_seating",
 ]
 
@@ -155,3 +157,34 @@ def show_seating(state: object, policies: Sequence[Policy]) -> None:
     nothing: most games need only the policies' ``act``."""
     if isinstance(state, SeatsPolicies):
         state.seat_policies(policies)
+
+
+_P = TypeVar("_P")
+
+#: Python's words for a keyword argument a function does not take.
+_UNEXPECTED = re.compile(r"got an unexpected keyword argument '(\w+)'")
+
+
+def build_bot(make: Callable[..., _P], name: str, options: Mapping[str, Any]) -> _P:
+    """``make(**options)``: the bot a game's ``bot(name, **options)`` names. An option the bot
+    does not take is a ``TypeError`` naming the bot and the option, rather than Python's words
+    about a class or a helper the user never named.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Cautious:
+    ...     margin: int = 1
+    >>> build_bot(Cautious, "cautious", {"margin": 2})
+    Cautious(margin=2)
+    >>> build_bot(Cautious, "cautious", {"seed": 2})
+    Traceback (most recent call last):
+    ...
+    TypeError: bot 'cautious' takes no option 'seed'
+    """
+    try:
+        return make(**options)
+    except TypeError as refused:
+        unknown = _UNEXPECTED.search(str(refused))
+        if unknown is None or unknown.group(1) not in options:
+            raise
+        raise TypeError(f"bot {name!r} takes no option {unknown.group(1)!r}") from None

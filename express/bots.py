@@ -32,6 +32,7 @@ import numpy as np
 
 from arena import Action, Policy
 from arena.play import RandomPolicy
+from arena.protocol import build_bot
 from arena.search_bots import openspiel_bot
 from arena.values import whole_number
 from express.cabooses import Caboose, caboose_named
@@ -330,4 +331,4 @@ def bot(name: str, **options: Any) -> Policy:
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:
         raise ExpressError(f"unknown bot: {name!r} (choose from {', '.join(_FACTORIES)})")
-    return factory(**options)
+    return build_bot(factory, name, options)

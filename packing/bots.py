@@ -42,7 +42,7 @@ import numpy as np
 
 import arena
 from arena.play import RandomPolicy
-from arena.protocol import Policy
+from arena.protocol import Policy, build_bot
 from arena.search_bots import openspiel_bot
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
@@ -361,7 +361,7 @@ def bot(
     if not isinstance(name, str):
         raise TypeError(f"bot name must be a str, not {type(name).__name__}")
     if name in OPENSPIEL_BOTS:
-        return _search_bot(name, **options)
+        return build_bot(partial(_search_bot, name), name, options)
     if name == "ismcts":
         raise PackingError(
             "bot 'ismcts' needs a game of imperfect information; Pack & Stack has perfect "
@@ -370,7 +370,8 @@ def bot(
     cls = _BOTS.get(name)
     if cls is None:
         raise PackingError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})")
-    return cls(**options)
+    make: Callable[..., Policy] = cls
+    return build_bot(make, name, options)
 
 
 def _search_policy(search: str, **options: Any) -> SearchPolicy:

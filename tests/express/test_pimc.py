@@ -94,6 +94,11 @@ def test_the_bot_is_a_value_and_refuses_bad_options() -> None:
             bot("pimc", **options)
     with pytest.raises(TypeError, match="worlds must be a whole number"):
         bot("pimc", worlds=2.5)
+    # An option no bot of that name takes names the bot, not the class behind it.
+    with pytest.raises(TypeError, match="^bot 'pimc' takes no option 'bogus'$"):
+        bot("pimc", bogus=1)
+    with pytest.raises(TypeError, match="^bot 'greedy' takes no option 'worlds'$"):
+        bot("greedy", worlds=4)
 
 
 def test_the_states_budget_stops_the_sampling_after_the_world_that_spends_it() -> None:

@@ -209,8 +209,10 @@ def test_bot_names_options_and_errors() -> None:
     assert getattr(bot("random", loader=greedy_load), "loader") is greedy_load  # noqa: B009
     with pytest.raises(PackingError, match="unknown bot 'fastest'"):
         bot("fastest")
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="^bot 'capacity' takes no option 'use_table'$"):
         bot("capacity", use_table=False)
+    with pytest.raises(TypeError, match="^bot 'random' takes no option 'seed'$"):
+        bot("random", seed=1)
     with pytest.raises(TypeError):
         bot(3)  # type: ignore[arg-type]
 
