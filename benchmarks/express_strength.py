@@ -25,14 +25,17 @@ Sections (each prints a Markdown table; ``--only`` runs some of them):
   why). Worlds drawn as ``pimc`` draws them, and told
   worlds (only the order unknown). The price is estimated low with few worlds (the best of the
   sampled means overstates the best true mean).
-- ``duel``: two players, ``pimc`` against ``search`` and against ``ismcts`` (100 simulations),
-  ``--duel-deals`` duplicate deals each (default 200, both seats).
+- ``duel``: two players, ``pimc`` against each of ``--duel-rivals`` (default ``search``,
+  ``greedy`` and ``ismcts`` at 100 simulations), ``--duel-deals`` duplicate deals each (default
+  200, both seats).
 - ``three``: three players, ``pimc``, ``ismcts`` (100), ``search``, ``--three-deals`` deals
   (default 100; every deal in every seat rotation).
 - ``four``: four players, ``pimc``, ``ismcts`` (100), ``search``, ``greedy``, ``--four-deals``
   deals (default 100).
 - ``strong``: three players, ``pimc``, ``ismcts1000`` (1,000 simulations), ``search``, on
   ``--strong-deals`` deals (default 20: a small sample, reported as such).
+- ``strong-duel``: two players, ``pimc`` against ``ismcts1000``, ``--strong-duel-deals``
+  duplicate deals (default 40, both seats: a small sample, reported as such).
 - ``rules``: three players, ``pimc`` (paranoid: a world's value is its score minus the best
   rival's) against ``pimc-maxn`` (max-n: every player maximises its own score) and ``search``,
   ``--rules-deals`` deals (default 100): the rule the default bot keeps.
@@ -104,6 +107,11 @@ LOSS_BOTS = ("pimc", "pimc-many", "pimc-told", *(label for label in BOTS if labe
 """The labels the loss table knows: the bots of :data:`BOTS`, ``pimc-many`` and ``pimc-told``."""
 
 DEFAULT_LOSS_BOTS = ("pimc", "pimc-many", "pimc-told", "search", "greedy", "ismcts")
+
+DUEL_RIVALS = tuple(label for label in BOTS if label not in ("pimc", "pimc-maxn"))
+"""The labels ``duel`` can seat against ``pimc``."""
+
+DEFAULT_DUEL_RIVALS = ("search", "greedy", "ismcts")
 
 
 PRICE_BOTS = ("pimc", "pimc-many", *(label for label in BOTS if label != "pimc"))
@@ -391,9 +399,10 @@ def _tournament(
 
 
 def duel(args: argparse.Namespace) -> list[str]:
-    """Two players: pimc against search and against ismcts (100 simulations)."""
+    """Two players: pimc against each rival of ``--duel-rivals`` (by default search, greedy
+    and ismcts at 100 simulations), each duel on the same deals."""
     lines: list[str] = []
-    for rival in ("search", "ismcts"):
+    for rival in args.duel_rivals:
         lines += _tournament(args, f"duel-{rival}", 2, ["pimc", rival], args.duel_deals)
         lines.append("")
     return lines[:-1]
@@ -412,6 +421,11 @@ def four(args: argparse.Namespace) -> list[str]:
 def strong(args: argparse.Namespace) -> list[str]:
     """Three players against ismcts at 1,000 simulations, on a small sample."""
     return _tournament(args, "strong", 3, ["pimc", "ismcts1000", "search"], args.strong_deals)
+
+
+def strong_duel(args: argparse.Namespace) -> list[str]:
+    """Two players: pimc against ismcts at 1,000 simulations, on a small sample."""
+    return _tournament(args, "strong-duel", 2, ["pimc", "ismcts1000"], args.strong_duel_deals)
 
 
 def rules(args: argparse.Namespace) -> list[str]:
@@ -460,6 +474,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "three": three,
     "four": four,
     "strong": strong,
+    "strong-duel": strong_duel,
     "rules": rules,
 }
 """The sections of the suite, in the order they run."""
@@ -499,10 +514,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--duel-deals", type=at_least(1), default=200, help="duel deals (default 200)"
     )
+    parser.add_argument(
+        "--duel-rivals",
+        type=_labels_of(DUEL_RIVALS),
+        default=list(DEFAULT_DUEL_RIVALS),
+        help=f"pimc's rivals in the duels (default {','.join(DEFAULT_DUEL_RIVALS)}; also "
+        f"{', '.join(label for label in DUEL_RIVALS if label not in DEFAULT_DUEL_RIVALS)})",
+    )
     parser.add_argument("--three-deals", type=at_least(1), default=100, help="3-player deals (100)")
     parser.add_argument("--four-deals", type=at_least(1), default=100, help="4-player deals (100)")
     parser.add_argument(
         "--strong-deals", type=at_least(1), default=20, help="ismcts1000 deals (20)"
+    )
+    parser.add_argument(
+        "--strong-duel-deals",
+        type=at_least(1),
+        default=40,
+        help="2-player ismcts1000 deals (40)",
     )
     parser.add_argument("--rules-deals", type=at_least(1), default=100, help="rules deals (100)")
     parser.add_argument("--time-games", type=at_least(1), default=4, help="timed games (default 4)")

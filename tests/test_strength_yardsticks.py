@@ -4,6 +4,7 @@ and the information price is the least any one play gives up over the worlds."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import numpy as np
@@ -91,7 +92,13 @@ def test_the_price_games_are_the_loss_tables_and_their_loss_is_the_sum_of_shortf
 
 @pytest.mark.parametrize(
     ("option", "text"),
-    [("--loss-deals", "0"), ("--price-worlds", "-3"), ("--seed", "-1"), ("--time-games", "x")],
+    [
+        ("--loss-deals", "0"),
+        ("--price-worlds", "-3"),
+        ("--seed", "-1"),
+        ("--time-games", "x"),
+        ("--strong-duel-deals", "0"),
+    ],
 )
 def test_the_strength_benchmark_refuses_a_count_that_is_not_one(
     option: str, text: str, capsys: pytest.CaptureFixture[str]
@@ -114,6 +121,43 @@ def test_the_strength_benchmark_refuses_a_bot_the_price_table_cannot_play(
     assert stop.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert "argument --price-bots: unknown bot 'pimc-told' in 'pimc,pimc-told'" in error
+
+
+def test_the_strength_benchmark_has_a_two_player_section_against_ismcts_at_1000(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # --only knows strong-duel: the error is the deal count's, found after the section's name.
+    with pytest.raises(SystemExit) as stop:
+        strength_main(["--only", "strong-duel", "--strong-duel-deals", "0"])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "argument --strong-duel-deals:" in error
+
+
+def test_the_duels_refuse_a_rival_that_is_not_a_bot_of_the_tables(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # pimc-told is a cheat of the loss table, and pimc's duel against itself says nothing.
+    for rival in ("pimc-told", "pimc"):
+        with pytest.raises(SystemExit) as stop:
+            strength_main(["--only", "duel", "--duel-rivals", f"greedy,{rival}"])
+        assert stop.value.code == 2
+        error = capsys.readouterr().err.strip().splitlines()[-1]
+        assert f"argument --duel-rivals: unknown bot {rival!r} in 'greedy,{rival}'" in error
+
+
+def test_the_duels_play_greedy_on_the_same_deals_as_the_other_rivals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # One deal of pimc against greedy, in this process: a table of the two bots, the duel's
+    # name and seed as the other duels print them.
+    argv = ["--only", "duel", "--duel-rivals", "greedy", "--duel-deals", "1", "--workers", "1"]
+    assert strength_main(argv) == 0
+    out = capsys.readouterr().out
+    assert "duel-greedy: 2 players, 1 deals x 2 seatings = 2 games (seed 1)" in out
+    rows = [line.split("|") for line in out.splitlines() if line.startswith("| ")]
+    shares = [row[1].strip() for row in rows if re.fullmatch(r"\d+\.\d %", row[2].strip())]
+    assert sorted(shares) == ["greedy", "pimc"]
 
 
 def test_bots_that_need_a_missing_extra_are_left_out_with_the_reason(
