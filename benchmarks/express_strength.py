@@ -35,7 +35,7 @@ Sections (each prints a Markdown table; ``--only`` runs some of them):
 - ``strong``: three players, ``pimc``, ``ismcts1000`` (1,000 simulations), ``search``, on
   ``--strong-deals`` deals (default 20: a small sample, reported as such).
 - ``strong-duel``: two players, ``pimc`` against ``ismcts1000``, ``--strong-duel-deals``
-  duplicate deals (default 40, both seats: a small sample, reported as such).
+  duplicate deals (default 50, both seats: a small sample, reported as such).
 - ``rules``: three players, ``pimc`` (paranoid: a world's value is its score minus the best
   rival's) against ``pimc-maxn`` (max-n: every player maximises its own score) and ``search``,
   ``--rules-deals`` deals (default 100): the rule the default bot keeps.
@@ -529,8 +529,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--strong-duel-deals",
         type=at_least(1),
-        default=40,
-        help="2-player ismcts1000 deals (40)",
+        default=50,
+        help="2-player ismcts1000 deals (50)",
     )
     parser.add_argument("--rules-deals", type=at_least(1), default=100, help="rules deals (100)")
     parser.add_argument("--time-games", type=at_least(1), default=4, help="timed games (default 4)")
