@@ -159,13 +159,13 @@ def show_seating(state: object, policies: Sequence[Policy]) -> None:
         state.seat_policies(policies)
 
 
-_P = TypeVar("_P")
+B = TypeVar("B")
 
 #: Python's words for a keyword argument a function does not take.
 _UNEXPECTED = re.compile(r"got an unexpected keyword argument '(\w+)'")
 
 
-def build_bot(make: Callable[..., _P], name: str, options: Mapping[str, Any]) -> _P:
+def build_bot(make: Callable[..., B], name: str, options: Mapping[str, Any]) -> B:
     """``make(**options)``: the bot a game's ``bot(name, **options)`` names. An option the bot
     does not take is a ``TypeError`` naming the bot and the option, rather than Python's words
     about a class or a helper the user never named.
