@@ -323,10 +323,11 @@ class Placement:
 
     def __post_init__(self) -> None:
         for name in ("length", "x", "y", "z"):
+            value = getattr(self, name)
+            if type(value) is int:  # the common case, one test: a plan holds many rods
+                continue
             try:
-                object.__setattr__(
-                    self, name, whole_number(getattr(self, name), f"Placement {name}")
-                )
+                object.__setattr__(self, name, whole_number(value, f"Placement {name}"))
             except TypeError as wrong:
                 raise TypeError(
                     f"{wrong} (to read text such as '3x@0,1,0' use Placement.parse)"
