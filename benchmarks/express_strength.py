@@ -118,6 +118,12 @@ PRICE_BOTS = ("pimc", "pimc-many", *(label for label in BOTS if label != "pimc")
 """The labels the price table knows: the policies of the loss table (``pimc-told`` is not one)."""
 
 
+def _labels_help(what: str, known: Sequence[str], default: Sequence[str]) -> str:
+    """The help of a labels option: ``what``, its default and the other labels it takes."""
+    others = ", ".join(label for label in known if label not in default)
+    return f"{what} (default {','.join(default)}; also {others})"
+
+
 def _labels_of(known: Sequence[str]) -> Callable[[str], list[str]]:
     """An option's type for argparse: labels separated by commas, each one of ``known``."""
 
@@ -495,15 +501,13 @@ def main(argv: list[str]) -> int:
         "--loss-bots",
         type=_labels_of(LOSS_BOTS),
         default=list(DEFAULT_LOSS_BOTS),
-        help=f"the bots of the loss table (default {','.join(DEFAULT_LOSS_BOTS)}; also "
-        f"{', '.join(label for label in LOSS_BOTS if label not in DEFAULT_LOSS_BOTS)})",
+        help=_labels_help("the bots of the loss table", LOSS_BOTS, DEFAULT_LOSS_BOTS),
     )
     parser.add_argument(
         "--price-bots",
         type=_labels_of(PRICE_BOTS),
         default=["pimc"],
-        help=f"the bots of the price table (default pimc; also "
-        f"{', '.join(label for label in PRICE_BOTS if label != 'pimc')})",
+        help=_labels_help("the bots of the price table", PRICE_BOTS, ["pimc"]),
     )
     parser.add_argument(
         "--price-worlds",
@@ -518,8 +522,7 @@ def main(argv: list[str]) -> int:
         "--duel-rivals",
         type=_labels_of(DUEL_RIVALS),
         default=list(DEFAULT_DUEL_RIVALS),
-        help=f"pimc's rivals in the duels (default {','.join(DEFAULT_DUEL_RIVALS)}; also "
-        f"{', '.join(label for label in DUEL_RIVALS if label not in DEFAULT_DUEL_RIVALS)})",
+        help=_labels_help("pimc's rivals in the duels", DUEL_RIVALS, DEFAULT_DUEL_RIVALS),
     )
     parser.add_argument("--three-deals", type=at_least(1), default=100, help="3-player deals (100)")
     parser.add_argument("--four-deals", type=at_least(1), default=100, help="4-player deals (100)")
