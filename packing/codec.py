@@ -86,6 +86,7 @@ __all__ = [
     "TensorWriter",
     "deck_from_parameter",
     "deck_parameter",
+    "tensor_layout",
 ]
 
 SHORT_NAME = "python_pack_and_stack"
@@ -200,8 +201,9 @@ def _deck_of(state: Game) -> tuple[Truck, ...]:
 
 
 @cache
-def _tensor_layout(players: int, trucks: int) -> dict[str, tuple[int, int]]:
-    """Each field's (start, length) in the observation tensor, in order."""
+def tensor_layout(players: int, trucks: int) -> dict[str, tuple[int, int]]:
+    """Each field's (start, length) in the observation tensor, in order (the one layout of
+    :meth:`PackAndStackCodec.fill_tensor` and of the batched engine's observations)."""
     sizes = {
         "player": players,  # one-hot: the observing player
         "round": 1,  # the round's number
@@ -331,7 +333,7 @@ class PackAndStackCodec(Codec):
         raise ValueError(f"no legal action has id {number!r} here")
 
     def tensor_size(self, params: Parameters) -> int:
-        start, size = _tensor_layout(_players(params), len(deck_from_parameter(params["deck"])))[
+        start, size = tensor_layout(_players(params), len(deck_from_parameter(params["deck"])))[
             "trucks"
         ]
         return start + size
@@ -342,7 +344,7 @@ class PackAndStackCodec(Codec):
         score (no standing leaves them: see :meth:`limits`); the rods of each length 0..the most
         any roll gives; how many have grabbed 0..n."""
         players = _players(params)
-        layout = _tensor_layout(players, len(deck_from_parameter(params["deck"])))
+        layout = tensor_layout(players, len(deck_from_parameter(params["deck"])))
         size = self.tensor_size(params)
         low, high = np.zeros(size, np.float32), np.ones(size, np.float32)
         limits = self.limits(params)
@@ -385,7 +387,7 @@ class PackAndStackCodec(Codec):
         # conversion of Python lists and tuples, cost several times more per element, which
         # made filling the tensor cost about as much as the game's own step.
         o = observation
-        _fill(o, elements(tensor), _tensor_layout(len(o.points), len(o.deck)))
+        _fill(o, elements(tensor), tensor_layout(len(o.points), len(o.deck)))
 
     def legal_mask(self, state: Any, size: int) -> np.ndarray:
         """The legal ids as an int8 mask: a player's node is a grab, whose trucks are found in
@@ -534,7 +536,7 @@ class TensorWriter:
 
     def _layout(self, players: int, trucks: int) -> None:
         self._players, self._trucks = players, trucks
-        layout = self._layout_of = _tensor_layout(players, trucks)
+        layout = self._layout_of = tensor_layout(players, trucks)
         start, size = layout["trucks"]
         self._tensor = np.zeros(start + size, np.float32)
         self._t = elements(self._tensor)

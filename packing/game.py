@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any, Literal, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
 import arena
 from arena import CHANCE, TERMINAL
@@ -66,6 +66,9 @@ from packing.rules import (
     draws_per_player,
 )
 from packing.verify import verify
+
+if TYPE_CHECKING:
+    from packing.batch import Engine
 
 __all__ = [
     "FROM_PILE",
@@ -717,6 +720,20 @@ class Game:
     def setup(self) -> GameSetup:
         """The options this game was created with."""
         return self._setup.options
+
+    def batch_engine(self) -> Engine | None:
+        """The batched engine of this game's options (:class:`packing.batch.Engine`), or None
+        where it does not apply: grab speeds, loaders, ``use_table=False``, or a deck without
+        an optimal table (the engine scores every loading from the table)."""
+        from packing.batch import Engine  # the engine imports the bots, which import the game
+        from packing.table import find_table
+
+        o = self._setup.options
+        if o.speeds is not None or any(o.loaders) or not o.use_table:
+            return None
+        if find_table(o.deck) is None:
+            return None
+        return Engine(o.players, deck=o.deck, start_points=o.start_points, max_rounds=o.max_rounds)
 
     def grab_actions(self) -> tuple[tuple[Grab, ...], ...]:
         """Every grab of a truck in front of a player that this game's ``legal_actions`` can

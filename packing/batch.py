@@ -1,0 +1,856 @@
+"""Pack & Stack as a batched engine: thousands of games as NumPy arrays, stepped together.
+
+The engine plays the game of :class:`packing.Game` — the same rules modules (the dice of
+:mod:`packing.rules`, the roll odds of :mod:`packing.odds`, the penalties of the deck's optimal
+table) — with every truck's place held in arrays: ``(games, trucks)`` for where each truck is,
+``(games, players)`` for points, cargos and the grab order. A batch waits at the players'
+grabs; rolls, draws, the grab order, the top of the pile and the scoring run inside.
+
+>>> import numpy as np
+>>> from packing.bots import bot
+>>> engine = Engine(4)
+>>> policies = [engine.vector_policy(bot("optimal")), engine.vector_policy(bot("random"))]
+>>> seating = np.array([[0, 1, 1, 1], [1, 0, 1, 1]])
+>>> result = engine.play(seating, policies, np.array([0, 0]), np.random.default_rng(1))
+>>> result.returns.shape, bool(result.winners.any(axis=1).all())
+((2, 4), True)
+
+**Chance.** Two sources, one engine. ``new_batch(games=N, rng=...)`` draws from one generator,
+fast: games with the same ``deals[g]`` share their chance (the same dice for the same seat and
+round, the same draws and grab orders while their piles agree), as duplicate-deal tournaments
+need. Each question is answered by a counter-based hash of the deal's key and the question (a
+SplitMix64 finaliser: an integer below ``m`` with a bias under ``m / 2**64``), so the answer
+does not depend on which games ask it or when. ``new_batch(streams=...)`` draws instead, per
+game, exactly what the scalar game draws from the same words (:func:`seeded`:
+:func:`arena.play`'s streams for a seed), so a batched game can be compared with a scalar one
+outcome for outcome — the engine's tests do so for thousands of games.
+
+**What it plays.** Games with the deck's optimal table (every loading is scored from it, as
+:class:`packing.Game` does by default), equal grab speeds and no loaders: what
+:meth:`packing.Game.batch_engine` offers. Bots: ``random`` (also :class:`arena.RandomPolicy`),
+``capacity``, ``optimal`` and ``bonus-aware`` with their default options
+(:meth:`Engine.vector_policy`); each decides exactly as the scalar bot does.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from arena.batch import BatchResult, VectorPolicy
+from arena.play import RandomPolicy, seat_streams
+from arena.protocol import TERMINAL, Policy
+from arena.sampling import Sampler, raw_words
+from arena.values import whole_number
+from packing.deck import SAMPLE_DECK
+from packing.errors import PackingError
+from packing.game import FROM_PILE, Source
+from packing.model import Cargo, Truck
+from packing.odds import roll_outcomes
+from packing.rules import (
+    DICE,
+    LENGTHS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROUND_WIN_BONUS,
+    START_POINTS,
+    draws_per_player,
+)
+from packing.table import find_table
+
+__all__ = [
+    "Batch",
+    "Engine",
+    "Streams",
+    "VectorBot",
+    "seeded",
+]
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+# Where a truck is (``Batch.place``): the pile, the discards, in front of player p (FRONT + p,
+# drawn and not taken), taken by player p (FRONT + n + p).
+PILE, DISCARDS, FRONT = 0, 1, 2
+
+# Kinds of chance question, part of the key a shared answer is hashed from.
+_ROLL, _DRAW, _ORDER, _TOP = range(4)
+
+_GOLDEN: Final = np.uint64(0x9E3779B97F4A7C15)
+_MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2: Final = np.uint64(0x94D049BB133111EB)
+
+
+def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """SplitMix64's finaliser: 64 well-mixed bits from a 64-bit counter."""
+    x = x ^ (x >> np.uint64(30))
+    x = x * _MIX1
+    x = x ^ (x >> np.uint64(27))
+    x = x * _MIX2
+    return x ^ (x >> np.uint64(31))
+
+
+@cache
+def _rolls_of_faces() -> Ints:
+    """The roll index (the cargo's place in :func:`packing.odds.roll_outcomes`) of each of the
+    7,776 equally likely face combinations, the die of length 1 the lowest base-6 digit."""
+    index: dict[tuple[int, ...], int] = {
+        cargo.counts: i for i, (cargo, _) in enumerate(roll_outcomes())
+    }
+    out = np.empty(6 ** len(LENGTHS), np.int64)
+    for combo, faces in enumerate(itertools.product(range(6), repeat=len(LENGTHS))):
+        # itertools.product varies the last die fastest; the combo's digits, lowest first:
+        digits = faces[::-1]
+        out[combo] = index[tuple(DICE[length][f] for length, f in zip(LENGTHS, digits))]
+    return out
+
+
+@cache
+def _roll_sampler() -> Sampler:
+    """The scalar roll's sampler, answering with the roll index (same words, same roll)."""
+    return Sampler(tuple((i, p) for i, (_, p) in enumerate(roll_outcomes())))
+
+
+@cache
+def _index_sampler(size: int) -> Sampler:
+    """The sampler of ``size`` equally likely outcomes answering with the index: the scalar
+    game's draw from a pile of ``size`` trucks and its uniform grab order."""
+    p = Fraction(1, size)
+    return Sampler(tuple((i, p) for i in range(size)))
+
+
+@dataclass(frozen=True, eq=False)
+class Streams:
+    """Per-game chance and policy randomness that draws exactly what a scalar game draws:
+    ``chance[g]()`` gives game ``g``'s next raw 64-bit word (the words chance samples from),
+    ``policy[g]`` the generator its policies draw from (see :func:`seeded`)."""
+
+    chance: Sequence[Callable[[], int]]
+    policy: Sequence[np.random.Generator]
+
+    def __post_init__(self) -> None:
+        if len(self.chance) != len(self.policy):
+            raise PackingError(
+                f"{len(self.chance)} chance streams for {len(self.policy)} policy streams"
+            )
+
+
+def seeded(seeds: Sequence[int], players: int) -> Streams:
+    """The streams :func:`arena.play` gives a game seeded ``seed``, for each of ``seeds``: a
+    batch made with them plays, game for game, what ``arena.play`` plays with those seeds."""
+    chance, policy = [], []
+    for seed in seeds:
+        chance_rng, seat_rngs = seat_streams(seed, players)
+        chance.append(raw_words(chance_rng.bit_generator).__next__)
+        policy.append(seat_rngs[0])
+    return Streams(chance, policy)
+
+
+class _SharedChance:
+    """Answers hashed from each game's deal key and the question: games of one deal agree."""
+
+    def __init__(self, keys: npt.NDArray[np.uint64], rng: np.random.Generator) -> None:
+        self.keys = keys
+        self.rng = rng
+
+    def below(self, games: Ints, sizes: Ints, tags: Ints) -> Ints:
+        h = _mix(self.keys[games] + tags.astype(np.uint64) * _GOLDEN)
+        return (h % sizes.astype(np.uint64)).astype(np.int64)
+
+    def uniform_index(self, games: Ints, counts: Ints) -> Ints:
+        """A policy's uniform choice among ``counts[i]`` options (its own randomness)."""
+        return (self.rng.random(len(games)) * counts).astype(np.int64)
+
+
+class _StreamChance:
+    """Answers drawn per game from its stream, as the scalar game draws them."""
+
+    def __init__(self, streams: Streams) -> None:
+        self.streams = streams
+
+    def rolls(self, games: Ints) -> Ints:
+        draw, chance = _roll_sampler().draw_from, self.streams.chance
+        return np.array([draw(chance[g]) for g in games.tolist()], np.int64)
+
+    def below(self, games: Ints, sizes: Ints) -> Ints:
+        chance = self.streams.chance
+        return np.array(
+            [
+                _index_sampler(m).draw_from(chance[g])
+                for g, m in zip(games.tolist(), sizes.tolist())
+            ],
+            np.int64,
+        )
+
+    def uniform_index(self, games: Ints, counts: Ints) -> Ints:
+        policy = self.streams.policy
+        return np.array(
+            [int(policy[g].integers(c)) for g, c in zip(games.tolist(), counts.tolist())],
+            np.int64,
+        )
+
+
+# --- the engine -------------------------------------------------------------------------------
+
+
+class Engine:
+    """The batched engine of one game setup: ``players``, ``deck`` (it needs the deck's optimal
+    table), ``start_points`` and ``max_rounds`` as :class:`packing.Game` takes them.
+
+    An engine is a value: equal options, equal engines; it pickles.
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        *,
+        deck: Sequence[Truck] = SAMPLE_DECK,
+        start_points: int = START_POINTS,
+        max_rounds: int | None = None,
+    ) -> None:
+        players = whole_number(players, "players")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise PackingError(
+                f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
+            )
+        self.players = players
+        self.deck = tuple(deck)
+        self.start_points = whole_number(start_points, "start_points", low=1)
+        self.max_rounds = (
+            None if max_rounds is None else whole_number(max_rounds, "max_rounds", low=1)
+        )
+        table = find_table(self.deck)
+        if table is None:
+            raise PackingError(
+                "the batched engine scores from the deck's optimal table, and this deck has "
+                "none (build it with `packing table build`)"
+            )
+        need = players * (draws_per_player(players) + 1)
+        if len(self.deck) < need:
+            raise PackingError(
+                f"a deck of {len(self.deck)} trucks is too small for {players} players "
+                f"(a round may need {need})"
+            )
+        self.draws_each = draws_per_player(players)
+        #: ``penalties[r, j]``: the optimal penalty of roll ``r`` on truck ``j``.
+        self.penalties = np.asarray(table.penalties, np.int64)
+        self.capacities = np.array([t.capacity for t in self.deck], np.int64)
+        self.volumes = np.array([c.volume for c, _ in roll_outcomes()], np.int64)
+        self.counts = np.array([c.counts for c, _ in roll_outcomes()], np.int64)
+        #: Every grab order, lexicographically (``itertools.permutations``' order, the codec's).
+        self.orders = np.array(list(itertools.permutations(range(players))), np.int64)
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def num_actions(self) -> int:
+        """The codec's grab ids: each truck of the deck, then the pile."""
+        return len(self.deck) + 1
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.players, self.deck, self.start_points, self.max_rounds)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Engine) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_engine, self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Engine({self.players}, deck=<{len(self.deck)} trucks>, "
+            f"start_points={self.start_points}, max_rounds={self.max_rounds})"
+        )
+
+    def vector_policy(self, policy: Policy) -> VectorBot | None:
+        """The batched form of ``policy``: ``random`` (and :class:`arena.RandomPolicy`),
+        ``capacity``, ``optimal`` and ``bonus-aware`` with their default options and no
+        loader; None for any other bot."""
+        from packing.bots import BonusAwareBot, CapacityBot, OptimalBot, RandomBot
+
+        name = getattr(policy, "name", None)
+        kind = type(policy)
+        if not isinstance(name, str):
+            return None
+        if kind is RandomBot or kind is RandomPolicy:
+            if getattr(policy, "loader", None) is None:
+                return VectorBot("random", name)
+        elif kind is CapacityBot:
+            if policy.loader is None:  # type: ignore[attr-defined]
+                return VectorBot("capacity", name)
+        elif kind is OptimalBot or kind is BonusAwareBot:
+            if policy.loader is None and policy.use_table:  # type: ignore[attr-defined]
+                return VectorBot("optimal" if kind is OptimalBot else "bonus-aware", name)
+        return None
+
+    def new_batch(
+        self,
+        games: int | None = None,
+        *,
+        rng: np.random.Generator | None = None,
+        deals: npt.ArrayLike | None = None,
+        streams: Streams | None = None,
+        record: bool = False,
+    ) -> Batch:
+        """``games`` new games at their first grab. Chance comes from ``rng`` (shared by the
+        games of one deal: ``deals[g]``, default every game its own), or from per-game
+        ``streams`` (then ``games`` is their number). ``record`` keeps each round's record
+        (:meth:`Batch.records`), for comparing with scalar games."""
+        return Batch(self, games, rng=rng, deals=deals, streams=streams, record=record)
+
+    def play(
+        self,
+        seating: npt.ArrayLike,
+        policies: Sequence[VectorPolicy],
+        deals: npt.ArrayLike,
+        rng: np.random.Generator,
+    ) -> BatchResult:
+        """Play ``len(seating)`` games to the end (:meth:`arena.batch.BatchEngine.play`)."""
+        seats = np.asarray(seating, np.int64)
+        batch = self.new_batch(len(seats), rng=rng, deals=deals)
+        batch.run(seats, policies)
+        return BatchResult(batch.returns(), batch.winners())
+
+
+def _engine(
+    players: int, deck: tuple[Truck, ...], start_points: int, max_rounds: int | None
+) -> Engine:
+    return Engine(players, deck=deck, start_points=start_points, max_rounds=max_rounds)
+
+
+@dataclass(frozen=True)
+class VectorBot:
+    """A Pack & Stack bot as the batched engine plays it: ``kind`` is the rule (``random``,
+    ``capacity``, ``optimal``, ``bonus-aware``), ``name`` the bot's name."""
+
+    kind: str
+    name: str
+
+    def act(self, batch: Batch, where: Bools) -> Ints:
+        """The grab id each game with ``where`` chooses for its player to act."""
+        return batch.choose(self.kind, np.flatnonzero(where))
+
+
+# --- a batch ----------------------------------------------------------------------------------
+
+
+class Batch:
+    """Games of one :class:`Engine` in progress (the :class:`arena.batch.Batch` protocol),
+    each waiting at a player's grab or over. Read the arrays; change them only through
+    :meth:`apply`."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        games: int | None,
+        *,
+        rng: np.random.Generator | None,
+        deals: npt.ArrayLike | None,
+        streams: Streams | None,
+        record: bool,
+    ) -> None:
+        self.engine = engine
+        self._chance: _SharedChance | _StreamChance
+        if streams is not None:
+            if games is not None and games != len(streams.chance):
+                raise PackingError(f"{games} games for {len(streams.chance)} streams")
+            games = len(streams.chance)
+            self._chance = _StreamChance(streams)
+        else:
+            if games is None or rng is None:
+                raise PackingError("a batch needs games and rng, or streams")
+            games = whole_number(games, "games", low=1)
+            deal_ids = np.arange(games) if deals is None else np.asarray(deals, np.int64)
+            if deal_ids.shape != (games,):
+                raise PackingError(f"deals must give one deal per game ({games})")
+            self._rng = rng
+            self._chance = _SharedChance(self._deal_keys(deal_ids), rng)
+        n, trucks, d = engine.players, len(engine.deck), engine.draws_each
+        self.n, self.trucks, self.d = n, trucks, d
+        self.size = games
+        self.round = np.ones(games, np.int64)
+        self.over = np.zeros(games, bool)
+        #: The grab step (0..n-1) of each game's decision: its player is ``order[g, step[g]]``.
+        self.step = np.zeros(games, np.int64)
+        self.points = np.full((games, n), engine.start_points, np.int64)
+        self.cargo = np.zeros((games, n), np.int64)  # roll indices
+        # One byte a truck: the comparisons and sums over it are most of a round's work.
+        self.place = np.zeros((games, trucks), np.int8)  # PILE, DISCARDS, FRONT + ...
+        #: pile[g, :pile_size[g]]: the pile's trucks in deck order (a draw's position indexes it).
+        self.pile = np.tile(np.arange(trucks, dtype=np.int8), (games, 1))
+        self.pile_size = np.full(games, trucks, np.int64)
+        self._columns = np.arange(trucks)[None, :]
+        #: drawn[g, p, k]: the k-th truck p drew this round; claimed: taken from p since.
+        self.drawn = np.zeros((games, n, d), np.int64)
+        self.claimed = np.zeros((games, n, d), bool)
+        self.order = np.zeros((games, n), np.int64)
+        self.taken = np.zeros((games, n), np.int64)
+        self.source = np.zeros((games, n), np.int64)  # the owner it was taken from, -1 the pile
+        self._records: list[tuple[Any, ...]] | None = [] if record else None
+        self._start(np.arange(games))
+
+    def _deal_keys(self, deals: Ints) -> npt.NDArray[np.uint64]:
+        base = self._rng.integers(0, 2**63, dtype=np.int64, endpoint=False).astype(np.uint64)
+        return _mix(deals.astype(np.uint64) * _GOLDEN + np.uint64(base))
+
+    # --- the protocol -------------------------------------------------------------------------
+
+    @property
+    def num_games(self) -> int:
+        return self.size
+
+    def to_play(self) -> Ints:
+        """Each game's player to grab, :data:`arena.TERMINAL` where it is over."""
+        player = np.take_along_axis(self.order, np.minimum(self.step, self.n - 1)[:, None], 1)[:, 0]
+        return np.where(self.over, TERMINAL, player)
+
+    def legal_mask(self) -> Bools:
+        mask = np.zeros((self.size, self.trucks + 1), bool)
+        live = ~self.over
+        player = self.to_play()
+        place = self.place
+        front = (place >= FRONT) & (place < FRONT + self.n) & (place != FRONT + player[:, None])
+        front &= (live & (self.step < self.n - 1))[:, None]
+        mask[:, : self.trucks] = front
+        mask[:, self.trucks] = live
+        return mask
+
+    def apply(self, actions: npt.ArrayLike, where: npt.ArrayLike) -> None:
+        chosen = np.asarray(actions, np.int64)
+        games = np.flatnonzero(np.asarray(where, bool))
+        if not len(games):
+            return
+        ids = chosen[games]
+        mask = self.legal_mask()
+        ok = (ids >= 0) & (ids <= self.trucks)
+        ok[ok] = mask[games[ok], ids[ok]]
+        if not ok.all():
+            g = int(games[~ok][0])
+            raise PackingError(
+                f"game {g}: grab id {int(chosen[g])} is not legal for P{int(self.to_play()[g])} "
+                f"(legal: {np.flatnonzero(mask[g]).tolist()})"
+            )
+        self._grab(games, ids)
+
+    def observations(self, seat: int) -> npt.NDArray[np.float32]:
+        """The codec's observation tensor of ``seat`` in every game
+        (:meth:`packing.codec.PackAndStackCodec.fill_tensor`'s layout)."""
+        from packing.codec import tensor_layout
+
+        n, trucks, size = self.n, self.trucks, self.size
+        layout = tensor_layout(n, trucks)
+        start, length = layout["trucks"]
+        t = np.zeros((size, start + length), np.float32)
+        live = ~self.over
+        rows = np.arange(size)
+        t[:, layout["player"][0] + seat] = 1.0
+        t[:, layout["round"][0]] = self.round
+        t[rows, layout["first_roller"][0] + (self.round - 1) % n] = 1.0
+        t[:, layout["start_points"][0]] = self.engine.start_points
+        at = layout["points"][0]
+        t[:, at : at + n] = self.points
+        at = layout["cargos"][0]
+        width = 1 + len(LENGTHS)
+        cargos = np.concatenate(
+            [np.ones((size, n, 1)), self.engine.counts[self.cargo]], axis=2
+        ).reshape(size, n * width)
+        t[live, at : at + n * width] = cargos[live]
+        at = layout["grab_order"][0]
+        t[live, at] = 1.0
+        k = np.arange(n)
+        flat = at + 1 + k[None, :] * n + self.order
+        t[np.repeat(rows[live], n), flat[live].ravel()] = 1.0
+        t[live, layout["grabbed"][0]] = self.step[live]
+        place = self.place
+        code = np.where(place >= FRONT, place - FRONT, 2 * n + place)
+        t[np.repeat(rows, trucks), (start + np.arange(trucks) * (2 * n + 2) + code).ravel()] = 1.0
+        return t
+
+    def returns(self) -> npt.NDArray[np.float64]:
+        return np.where(self.over[:, None], self.points, 0).astype(np.float64)
+
+    def winners(self) -> Bools:
+        best = self.points.max(axis=1, keepdims=True)
+        won: Bools = (self.points == best) & self.over[:, None]
+        return won
+
+    # --- playing ------------------------------------------------------------------------------
+
+    def run(self, seating: Ints, policies: Sequence[VectorPolicy]) -> None:
+        """Play every game to its end, seat ``s`` of game ``g`` by ``policies[seating[g, s]]``."""
+        if seating.shape != (self.size, self.n):
+            raise PackingError(f"seating must be ({self.size}, {self.n}), not {seating.shape}")
+        acts: list[Callable[[Batch, Bools], Ints]] = []
+        for policy in policies:
+            act = getattr(policy, "act", None)
+            if not callable(act):
+                raise PackingError(f"{policy!r} is not a vector policy of this engine")
+            acts.append(act)
+        rows = np.arange(self.size)
+        actions = np.zeros(self.size, np.int64)
+        while not self.over.all():
+            player = self.to_play()
+            live = ~self.over
+            chosen = np.where(live, seating[rows, np.maximum(player, 0)], -1)
+            for k, act in enumerate(acts):
+                where = chosen == k
+                if where.any():
+                    actions[where] = act(self, where)
+            self._grab(np.flatnonzero(live), actions[live])
+
+    def reset(self, where: npt.ArrayLike, streams: Streams | None = None) -> None:
+        """Start new games in the slots ``where`` (new deals; with ``streams``, those games'
+        streams from now on, in the order of the slots)."""
+        games = np.flatnonzero(np.asarray(where, bool))
+        if streams is not None:
+            if not isinstance(self._chance, _StreamChance):
+                raise PackingError("streams are for a batch made with streams")
+            chance, policy = list(self._chance.streams.chance), list(self._chance.streams.policy)
+            for g, c, p in zip(games.tolist(), streams.chance, streams.policy):
+                chance[g], policy[g] = c, p
+            self._chance = _StreamChance(Streams(chance, policy))
+        elif isinstance(self._chance, _SharedChance):
+            fresh = self._rng.integers(0, 2**63, len(games), dtype=np.int64).astype(np.uint64)
+            self._chance.keys[games] = _mix(fresh)
+        self.round[games] = 1
+        self.over[games] = False
+        self.points[games] = self.engine.start_points
+        self.place[games] = PILE
+        self.pile[games] = np.arange(self.trucks, dtype=np.int8)
+        self.pile_size[games] = self.trucks
+        self._start(games)
+
+    # --- the rules ----------------------------------------------------------------------------
+
+    def _ask(self, games: Ints, sizes: Ints, kind: int, index: int | Ints) -> Ints:
+        """An answer below ``sizes`` per game to chance question ``kind``/``index`` of the round."""
+        chance = self._chance
+        if isinstance(chance, _SharedChance):
+            tags = (self.round[games] * 4 + kind) * 256 + index
+            return chance.below(games, sizes, tags)
+        return chance.below(games, sizes)
+
+    def _start(self, games: Ints) -> None:
+        """Rolls, draws and the grab order of the round of ``games``: to their first grab."""
+        if not len(games):
+            return
+        n, d = self.n, self.d
+        first = (self.round[games] - 1) % n
+        chance = self._chance
+        for i in range(n):  # rolls, from the first roller on
+            seat = (first + i) % n
+            if isinstance(chance, _SharedChance):
+                combos = self._ask(games, np.full(len(games), 7776), _ROLL, seat)
+                rolled = _rolls_of_faces()[combos]
+            else:
+                rolled = chance.rolls(games)
+            self.cargo[games, seat] = rolled
+        self.claimed[games] = False
+        for k in range(n * d):  # draws, each player its d in turn
+            seat = (first + k // d) % n
+            j = self._draw(games, _DRAW, k)
+            self.place[games, j] = FRONT + seat
+            self.drawn[games, seat, k % d] = j
+        rank = self._ask(games, np.full(len(games), len(self.engine.orders)), _ORDER, 0)
+        self.order[games] = self.engine.orders[rank]
+        self.step[games] = 0
+
+    def _draw(self, games: Ints, kind: int, index: int) -> Ints:
+        """Take a truck from the pile of each game (the discards, reshuffled, when it is
+        empty): uniform over the pile, by its position among the pile's trucks in deck order."""
+        sizes = self.pile_size[games]
+        empty = sizes == 0
+        if empty.any():
+            self._reshuffle(games[empty])
+            sizes = self.pile_size[games]
+        position = self._ask(games, sizes, kind, index)
+        everyone = len(games) == self.size
+        pile = self.pile if everyone else self.pile[games]
+        j = pile[np.arange(len(games)), position].astype(np.int64)
+        # The pile stays in deck order: the trucks after the drawn one move up one place.
+        after = self._columns >= position[:, None]
+        pile = np.where(after, np.roll(pile, -1, axis=1), pile)
+        if everyone:
+            self.pile = pile
+        else:
+            self.pile[games] = pile
+        self.pile_size[games] = sizes - 1
+        return j
+
+    def _reshuffle(self, games: Ints) -> None:
+        """The discards of ``games`` become their pile (kept in deck order, as a pile is)."""
+        rows = self.place[games]
+        discarded = rows == DISCARDS
+        rows[discarded] = PILE
+        self.place[games] = rows
+        self.pile[games] = np.argsort(~discarded, axis=1, kind="stable")
+        self.pile_size[games] = discarded.sum(axis=1)
+
+    def _grab(self, games: Ints, ids: Ints) -> None:
+        """The grabs ``ids`` of the players to act in ``games`` (legal), then what follows."""
+        n, trucks = self.n, self.trucks
+        step = self.step[games]
+        player = self.order[games, step]
+        from_pile = ids == trucks
+        revealed = ~from_pile
+        if revealed.any():
+            g, j = games[revealed], ids[revealed]
+            owner = self.place[g, j].astype(np.int64) - FRONT
+            self.claimed[g, owner] |= self.drawn[g, owner] == j[:, None]
+            self.place[g, j] = FRONT + n + player[revealed]
+            self.taken[g, player[revealed]] = j
+            self.source[g, player[revealed]] = owner
+        if from_pile.any():
+            g = games[from_pile]
+            j = self._top(g, step[from_pile])
+            self.place[g, j] = FRONT + n + player[from_pile]
+            self.taken[g, player[from_pile]] = j
+            self.source[g, player[from_pile]] = -1
+        self.step[games] = step + 1
+        done = games[step + 1 == n]
+        if len(done):
+            self._score(done)
+
+    def _top(self, games: Ints, step: Ints) -> Ints:
+        """The top of the pile for a pile grab at ``step`` of the round."""
+        if isinstance(self._chance, _SharedChance):
+            # Each step its own question, so a shared answer does not depend on who else asks.
+            out = np.empty(len(games), np.int64)
+            for s in np.unique(step).tolist():
+                at = step == s
+                out[at] = self._draw(games[at], _TOP, s)
+            return out
+        return self._draw(games, _TOP, 0)
+
+    def _score(self, games: Ints) -> None:
+        """Load optimally (the table), score, discard the round's trucks; end or go on."""
+        e = self.engine
+        pens = e.penalties[self.cargo[games], self.taken[games]]
+        low = pens.min(axis=1, keepdims=True)
+        bonus = pens == low
+        points = self.points[games] - pens + ROUND_WIN_BONUS * bonus
+        self.points[games] = points
+        if self._records is not None:
+            self._records.append(
+                (
+                    games,
+                    self.round[games].copy(),
+                    self.cargo[games].copy(),
+                    self.drawn[games].copy(),
+                    self.order[games].copy(),
+                    self.taken[games].copy(),
+                    self.source[games].copy(),
+                    pens,
+                    bonus,
+                    points,
+                )
+            )
+        if len(games) == self.size:
+            self.place[self.place >= FRONT] = DISCARDS
+        else:
+            place = self.place[games]
+            place[place >= FRONT] = DISCARDS
+            self.place[games] = place
+        ended = points.min(axis=1) <= 0
+        if e.max_rounds is not None:
+            ended |= self.round[games] == e.max_rounds
+        self.over[games[ended]] = True
+        self.step[games[ended]] = 0
+        going = games[~ended]
+        self.round[going] += 1
+        self._start(going)
+
+    # --- the bots -----------------------------------------------------------------------------
+
+    def choose(self, kind: str, games: Ints) -> Ints:
+        """The grab ids the bot rule ``kind`` chooses in ``games`` (see :class:`VectorBot`)."""
+        if kind == "random":
+            return self._random(games)
+        if kind == "capacity":
+            return self._capacity(games)
+        if kind == "optimal":
+            return self._optimal(games)
+        if kind == "bonus-aware":
+            return self._bonus_aware(games)
+        raise PackingError(f"unknown vector bot {kind!r}")
+
+    def _options(self, games: Ints) -> tuple[Ints, Bools]:
+        """The revealed grabs of each game's player in the scalar game's order (owners in
+        seat order, each owner's trucks as drawn): ``(trucks, open)``, both
+        ``(games, n * d)``; the pile comes after them."""
+        n, d = self.n, self.d
+        step = self.step[games]
+        player = self.order[games, step]
+        trucks = self.drawn[games].reshape(len(games), n * d)
+        owners = np.repeat(np.arange(n), d)[None, :]
+        open_ = ~self.claimed[games].reshape(len(games), n * d)
+        open_ &= owners != player[:, None]
+        open_ &= (step < n - 1)[:, None]  # the last grabber must take the pile
+        return trucks, open_
+
+    def _random(self, games: Ints) -> Ints:
+        trucks, open_ = self._options(games)
+        counts = open_.sum(axis=1) + 1
+        pick = self._chance.uniform_index(games, counts)
+        # The pick-th open option in order, or the pile (the last option).
+        nth = np.cumsum(open_, axis=1) == (pick + 1)[:, None]
+        nth &= open_
+        found = nth.any(axis=1)
+        return np.where(found, trucks[np.arange(len(games)), nth.argmax(axis=1)], self.trucks)
+
+    def _capacity(self, games: Ints) -> Ints:
+        trucks, open_ = self._options(games)
+        volume = self.engine.volumes[self.cargo[games, self.order[games, self.step[games]]]]
+        cap = self.engine.capacities[trucks]
+        # capacity_preference: the distance, ties to the larger capacity, then the earlier.
+        key = np.abs(cap - volume[:, None]) * 1024 - cap
+        key = np.where(open_, key, np.iinfo(np.int64).max)
+        best = key.argmin(axis=1)
+        found = open_.any(axis=1)
+        return np.where(found, trucks[np.arange(len(games)), best], self.trucks)
+
+    def _pool(self, games: Ints) -> Bools:
+        """The trucks the top of the pile may be: the pile, or the discards when it is empty."""
+        place = self.place[games]
+        pile = place == PILE
+        empty = ~pile.any(axis=1)
+        pile[empty] = place[empty] == DISCARDS
+        pool: Bools = pile
+        return pool
+
+    def _optimal(self, games: Ints) -> Ints:
+        trucks, open_ = self._options(games)
+        rows = np.arange(len(games))
+        player = self.order[games, self.step[games]]
+        row = self.engine.penalties[self.cargo[games, player]]  # (games, trucks)
+        value = np.where(open_, row[rows[:, None], trucks], np.iinfo(np.int64).max)
+        best = value.argmin(axis=1)
+        low = value[rows, best]
+        pool = self._pool(games)
+        total = (row * pool).sum(axis=1)
+        size = pool.sum(axis=1)
+        # The pile wins only strictly below every revealed truck (ties keep the earlier option):
+        # total / size < low, compared exactly in integers.
+        pile = ~open_.any(axis=1) | (total < low * size)
+        return np.where(pile, self.trucks, trucks[rows, best])
+
+    def _bonus_aware(self, games: Ints) -> Ints:
+        # Its arrays grow with the square of the deck: a chunk of games at a time.
+        chunk = 4096
+        if len(games) > chunk:
+            return np.concatenate(
+                [self._bonus_aware(games[at : at + chunk]) for at in range(0, len(games), chunk)]
+            )
+        n, d, trucks = self.n, self.d, self.trucks
+        size, slots = len(games), n * d
+        rows = np.arange(size)
+        options, open_ = self._options(games)
+        step, order = self.step[games], self.order[games]
+        pen = self.engine.penalties[self.cargo[games]]  # (games, n, trucks): everyone's row
+        mine = pen[rows, order[rows, step]]  # (games, trucks)
+        pool = self._pool(games)
+        pool_size = pool.sum(axis=1)
+        pile_total = (pen * pool[:, None, :]).sum(axis=2)  # (games, n)
+        # above[g, q, t]: the chance that q's penalty from the pile is at least mine on truck t.
+        at_least = (pen[:, :, None, :] >= mine[:, None, :, None]) & pool[:, None, None, :]
+        above = at_least.sum(axis=3) / pool_size[:, None, None]
+        # My choices: each open revealed truck, then the pile; what my penalty may be, weighted.
+        weights = np.zeros((size, slots + 1, trucks))
+        weights[rows[:, None], np.arange(slots)[None, :], options] = open_
+        weights[:, slots, :] = pool / pool_size[:, None]
+        survive = np.ones((size, slots + 1, trucks))
+        # The players who grabbed before me: their penalties are known.
+        for i in range(n - 1):
+            q = order[:, i]
+            known = pen[rows, q, self.taken[games, q]]
+            factor = known[:, None] >= mine
+            survive *= np.where((i < step)[:, None], factor, True)[:, None, :]
+        # The players after me, each predicted to grab like ``optimal`` from what is left.
+        left = np.repeat(~self.claimed[games].reshape(size, 1, slots), slots + 1, axis=1)
+        left[:, np.arange(slots), np.arange(slots)] = False
+        owners = np.repeat(np.arange(n), d)
+        for k in range(n - 1):
+            at = step + 1 + k
+            waiting = at < n
+            q = order[rows, np.minimum(at, n - 1)]
+            last = at == n - 1
+            row = pen[rows, q]
+            value = row[rows[:, None], options]  # (games, slots)
+            can = left & (owners[None, :] != q[:, None])[:, None, :] & ~last[:, None, None]
+            held = np.where(can, value[:, None, :], np.iinfo(np.int64).max)
+            best = held.argmin(axis=2)
+            low = np.take_along_axis(held, best[:, :, None], 2)[:, :, 0]
+            takes_pile = ~can.any(axis=2) | (
+                pile_total[rows, q][:, None] < low * pool_size[:, None]
+            )
+            taken = ~takes_pile & waiting[:, None]
+            g, a = np.nonzero(taken)
+            left[g, a, best[g, a]] = False
+            factor = np.where(
+                takes_pile[:, :, None],
+                above[rows, q][:, None, :],
+                low[:, :, None] >= mine[:, None, :],
+            )
+            survive *= np.where(waiting[:, None, None], factor, 1.0)
+        p_bonus = (weights * survive).sum(axis=2)
+        expected = (weights * mine[:, None, :]).sum(axis=2)
+        value = ROUND_WIN_BONUS * p_bonus - expected
+        valid = np.concatenate([open_, np.ones((size, 1), bool)], axis=1)
+        value = np.where(valid, value, -np.inf)
+        # The first option within 1e-12 of the best, as the scalar bot's ``> best + 1e-12``.
+        pick = (value >= value.max(axis=1, keepdims=True) - 1e-12).argmax(axis=1)
+        chosen = options[rows, np.minimum(pick, slots - 1)]
+        return np.where(pick == slots, trucks, chosen)
+
+    # --- records ------------------------------------------------------------------------------
+
+    def records(self, game: int) -> list[dict[str, Any]]:
+        """Game ``game``'s round records (a batch made with ``record=True``), with the fields of
+        :class:`packing.RoundRecord` but its plans: its values, for comparing with a scalar game."""
+        if self._records is None:
+            raise PackingError("this batch keeps no records (make it with record=True)")
+        deck, n = self.engine.deck, self.n
+        rolls = roll_outcomes()
+        out = []
+        for games, rounds, cargo, drawn, order, taken, source, pens, bonus, points in self._records:
+            hit = np.flatnonzero(games == game)
+            if not len(hit):
+                continue
+            i = int(hit[0])
+            sources: list[Source] = [
+                FROM_PILE if s < 0 else Source.revealed_by(int(s)) for s in source[i].tolist()
+            ]
+            out.append(
+                {
+                    "number": int(rounds[i]),
+                    "first_roller": (int(rounds[i]) - 1) % n,
+                    "cargos": tuple(rolls[r][0] for r in cargo[i].tolist()),
+                    "revealed": tuple(
+                        tuple(deck[j] for j in drawn[i, p].tolist()) for p in range(n)
+                    ),
+                    "grab_order": tuple(order[i].tolist()),
+                    "taken": tuple(deck[j] for j in taken[i].tolist()),
+                    "sources": tuple(sources),
+                    "penalties": tuple(pens[i].tolist()),
+                    "bonus": tuple(np.flatnonzero(bonus[i]).tolist()),
+                    "points": tuple(points[i].tolist()),
+                }
+            )
+        return out
+
+
+def cargo_of(roll: int) -> Cargo:
+    """The cargo of roll index ``roll`` (its place in :func:`packing.odds.roll_outcomes`)."""
+    return roll_outcomes()[roll][0]
