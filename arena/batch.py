@@ -21,22 +21,26 @@ and each is reproducible from its own seed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
+from arena.play import seat_streams
 from arena.protocol import Policy
+from arena.sampling import raw_words
 
 __all__ = [
     "ENGINES",
     "Batch",
     "BatchEngine",
     "BatchResult",
+    "Streams",
     "VectorPolicy",
     "engine_for",
+    "seeded",
 ]
 
 #: The engines a tournament can be asked for: ``auto`` (batched when every seat's bot can be
@@ -46,23 +50,59 @@ ENGINES: tuple[str, ...] = ("auto", "scalar", "batched")
 
 @runtime_checkable
 class VectorPolicy(Protocol):
-    """A bot as a batched engine plays it: its ``name``, and whatever the engine reads from it
-    (each engine defines its own vector policies; they are values that pickle)."""
+    """A bot as a batched engine plays it (each engine makes its own; they are values that
+    pickle): its ``name``, and ``act``, its choice in the games of a batch."""
 
     @property
     def name(self) -> str:
         """The bot's name."""
         ...
 
+    def act(self, batch: Any, where: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+        """The action id the bot chooses in each game ``g`` of ``batch`` with ``where[g]``, for
+        the player to act there, in the order of those games."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class Streams:
+    """Per-game randomness that draws exactly what a scalar game draws: ``chance[g]()`` gives
+    game ``g``'s next raw 64-bit word (chance samples from these words, as
+    :class:`arena.sampling.Sampler` does), ``policy[g]`` is the generator its policies draw
+    from. A batch made with them plays game ``g`` as the scalar game with these streams."""
+
+    chance: Sequence[Callable[[], int]]
+    policy: Sequence[np.random.Generator]
+
+    def __post_init__(self) -> None:
+        if len(self.chance) != len(self.policy):
+            raise ValueError(
+                f"{len(self.chance)} chance streams for {len(self.policy)} policy streams"
+            )
+
+
+def seeded(seeds: Sequence[int], players: int) -> Streams:
+    """The streams :func:`arena.play` gives a game seeded ``seed``, for each of ``seeds``: a
+    batch made with them plays, game for game, what ``arena.play`` plays with those seeds."""
+    chance: list[Callable[[], int]] = []
+    policy = []
+    for seed in seeds:
+        chance_rng, seat_rngs = seat_streams(seed, players)
+        chance.append(raw_words(chance_rng.bit_generator).__next__)
+        policy.append(seat_rngs[0])
+    return Streams(chance, policy)
+
 
 @dataclass(frozen=True, eq=False)
 class BatchResult:
     """The end of a batch of games: ``returns[g, s]`` is seat ``s``'s final points in game
     ``g`` (as the scalar game's ``returns()``), ``winners[g, s]`` whether ``s`` is among the
-    rules' winners of game ``g``."""
+    rules' winners of game ``g``; ``summaries[g]`` what a tournament's ``summarise`` hook gives
+    for game ``g`` (None when none was asked for)."""
 
     returns: npt.NDArray[np.float64]
     winners: npt.NDArray[np.bool_]
+    summaries: tuple[Hashable, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.returns.shape != self.winners.shape or self.returns.ndim != 2:
@@ -112,6 +152,19 @@ class Batch(Protocol):
         """``(games, players)``: the rules' winners, all False where a game is not over."""
         ...
 
+    def standing(self) -> npt.NDArray[np.float64]:
+        """``(games, players)``: each player's score so far, as the codec's ``standing``."""
+        ...
+
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        """``(games,)``: the games a length cap ended (the codec's ``truncated``)."""
+        ...
+
+    def reset(self, where: npt.NDArray[np.bool_], streams: Streams | None = None) -> None:
+        """New games in the slots ``where``, at their first decision: with new shared chance,
+        with the slots' streams going on, or with ``streams`` (one per slot, in order)."""
+        ...
+
 
 class BatchEngine(Protocol):
     """A game's batched engine, for the setup of the state that made it."""
@@ -121,9 +174,26 @@ class BatchEngine(Protocol):
         """The players of every game of a batch."""
         ...
 
+    def new_batch(
+        self,
+        games: int | None = None,
+        *,
+        rng: np.random.Generator | None = None,
+        deals: npt.ArrayLike | None = None,
+        streams: Streams | None = None,
+    ) -> Batch:
+        """New games at their first decision: ``games`` of them with chance from ``rng``
+        (shared by equal ``deals``), or one per stream of ``streams``."""
+        ...
+
     def vector_policy(self, policy: Policy) -> VectorPolicy | None:
         """The batched form of ``policy``, or None when this engine cannot play it (a search
         bot, a bot with options the engine does not model)."""
+        ...
+
+    def summarises(self, summarise: Callable[[Any], Hashable]) -> bool:
+        """Whether :meth:`play` gives the summaries this scalar hook gives (a tournament's
+        ``summarise``, such as Express's :func:`express.decisive`), worked out from the batch."""
         ...
 
     def play(
@@ -132,10 +202,12 @@ class BatchEngine(Protocol):
         policies: Sequence[VectorPolicy],
         deals: npt.NDArray[np.intp],
         rng: np.random.Generator,
+        summarise: Callable[[Any], Hashable] | None = None,
     ) -> BatchResult:
         """Play ``len(seating)`` games to the end: in game ``g`` seat ``s`` is played by
         ``policies[seating[g, s]]``; games with equal ``deals[g]`` share their chance draws;
-        ``rng`` serves chance and the policies' own randomness."""
+        ``rng`` serves chance and the policies' own randomness. ``summarise``: a hook the engine
+        :meth:`summarises`, whose summaries the result then carries."""
         ...
 
 

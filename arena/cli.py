@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import arena
+from arena.batch import ENGINES
 from arena.errors import ArenaError
 from arena.executors import (
     MAX_WORKERS,
@@ -86,6 +87,7 @@ __all__ = [
     "Parser",
     "UsageError",
     "add_checkpoint_option",
+    "add_engine_option",
     "add_command",
     "add_completion_option",
     "add_executor_options",
@@ -821,6 +823,19 @@ def _checkpoint_path(text: str) -> str:
     return text
 
 
+def add_engine_option(parser: argparse.ArgumentParser) -> None:
+    """``--engine auto|scalar|batched``: which engine plays a tournament's games
+    (:func:`arena.tournament`'s ``engine``)."""
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="auto (default): the batched engine when every bot can be batched, else one game "
+        "at a time; scalar: one game at a time; batched: the batched engine, or an error "
+        "naming the bot it cannot play",
+    )
+
+
 def add_checkpoint_option(parser: argparse.ArgumentParser, what: str = "completed deals") -> None:
     """``--checkpoint FILE``: long work saved as it finishes, continued by a rerun."""
     parser.add_argument(
@@ -911,7 +926,7 @@ def run_tournament(
     **game_options: Any,
 ) -> R:
     """The game's ``tournament`` between the bots ``names`` as a ``tournament`` command runs it:
-    ``--games``, ``--seed``, ``--checkpoint`` and the executor options from ``args``, progress
+    ``--games``, ``--seed``, ``--checkpoint``, ``--engine`` and the executor options from ``args``, progress
     on stderr (:mod:`arena.progress`), and ``game_options`` passed on. Each bot among
     ``needs_extra`` is built once first (with its ``bot_options``), so a missing extra or a
     refused option fails in one line before any work starts. An interrupted tournament raises
@@ -929,6 +944,7 @@ def run_tournament(
             progress=not getattr(args, "quiet", False),
             bot_options=bot_options,
             checkpoint=checkpoint,
+            engine=getattr(args, "engine", "auto"),
             **game_options,
         )
         if getattr(result, "interrupted", False):  # raised here, so the workers are stopped

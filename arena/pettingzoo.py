@@ -60,6 +60,8 @@ if TYPE_CHECKING:
     import pettingzoo
     from gymnasium import spaces
     from pettingzoo.utils.env_logger import EnvLogger
+
+    from arena.vector_env import SeatVectorEnv
 else:
     gymnasium = import_extra("gymnasium", "rl")
     pettingzoo = import_extra("pettingzoo", "rl")
@@ -183,12 +185,40 @@ class Environments:
             illegal_reward=illegal_reward,
         )
 
-    def register(self, entry_point: str) -> None:
-        """Register ``gym_id`` with Gymnasium (``gymnasium.make(gym_id, ...)``), once per
-        process: importing the game's module again (a reload) must not warn that the id is
-        overridden."""
+    def vector(
+        self,
+        opponents: Sequence[str | Policy],
+        params_for: Callable[[int], Parameters],
+        *,
+        num_envs: int,
+        seat: int,
+        reward: str,
+        illegal_reward: float,
+    ) -> SeatVectorEnv:
+        """The Gymnasium vector environment of one seat against ``opponents`` (bot names or
+        policies its batched engine plays) in ``num_envs`` games at once."""
+        from arena.vector_env import SeatVectorEnv  # the same extra; made when asked for
+
+        policies = opponent_policies(opponents, self.bot, self.error)
+        return SeatVectorEnv(
+            self.codec,
+            params_for(len(policies) + 1),
+            opponents=policies,
+            num_envs=num_envs,
+            seat=seat,
+            reward=reward,
+            illegal_reward=illegal_reward,
+        )
+
+    def register(self, entry_point: str, vector_entry_point: str | None = None) -> None:
+        """Register ``gym_id`` with Gymnasium (``gymnasium.make(gym_id, ...)``, and with
+        ``vector_entry_point`` ``gymnasium.make_vec(gym_id, num_envs=N,
+        vectorization_mode="vector_entry_point", ...)``), once per process: importing the
+        game's module again (a reload) must not warn that the id is overridden."""
         if self.gym_id not in gymnasium.registry:
-            gymnasium.register(id=self.gym_id, entry_point=entry_point)
+            gymnasium.register(
+                id=self.gym_id, entry_point=entry_point, vector_entry_point=vector_entry_point
+            )
 
 
 def _check_seed(seed: Any) -> int | None:

@@ -46,6 +46,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from arena.batch import ENGINES, BatchEngine, VectorPolicy, engine_for
 from arena.checkpoint import Checkpoint
 from arena.errors import ArenaError
 from arena.executors import check_workers, interrupts_ignored, process_pool, stop_pool
@@ -60,6 +61,7 @@ from arena.values import seed as check_seed
 from arena.values import whole_number
 
 __all__ = [
+    "BATCH_DEALS",
     "GameRecord",
     "PolicyStats",
     "TournamentResult",
@@ -110,6 +112,7 @@ def bot_tournament(
     progress: bool = False,
     summarise: Callable[[S], Hashable] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    engine: str = "auto",
 ) -> TournamentResult:
     """A duplicate-deal :func:`tournament` between bots named in ``players``, one per seat:
     each made by the game's ``make_bot(name, **bot_options.get(name, {}))`` and seated under
@@ -137,6 +140,7 @@ def bot_tournament(
         progress=progress,
         checkpoint=checkpoint,
         summarise=summarise,
+        engine=engine,
     )
 
 
@@ -251,6 +255,9 @@ class TournamentResult:
     rotation ``r``); ``stats`` follow that order. ``deals`` deals were completed out of
     ``deals_requested``; ``interrupted`` is True when Ctrl-C stopped the tournament early (the
     statistics then cover the completed deals only). ``records`` are in (deal, rotation) order.
+    ``engine`` says which engine played the games: ``"scalar"`` (:func:`arena.play`; a record's
+    seed replays its game) or ``"batched"`` (the game's :mod:`batched engine <arena.batch>`;
+    its chance is the batch's own, so a record's seed names its deal but does not replay it).
 
     **Win-rate interval.** The games of one deal share their luck, so they are not independent;
     deals are. For each deal the policy's mean win share over the rotations is one observation
@@ -277,6 +284,7 @@ class TournamentResult:
     interrupted: bool
     stats: tuple[PolicyStats, ...]
     records: tuple[GameRecord, ...]
+    engine: str = "scalar"
 
     def stat(self, name: str) -> PolicyStats:
         """The statistics of the policy called ``name``."""
@@ -295,6 +303,7 @@ class TournamentResult:
             "deals": self.deals,
             "games": self.deals * self.players,
             "interrupted": self.interrupted,
+            "engine": self.engine,
             "confidence": CONFIDENCE,
             "stats": [s.to_dict() for s in self.stats],
         }
@@ -307,7 +316,7 @@ class TournamentResult:
         head = (
             f"{plural(self.deals, 'deal')} x {plural(self.players, 'seating')} = "
             f"{plural(self.deals * self.players, 'game')}"
-            f" (seed {self.seed})"
+            f" (seed {self.seed}" + (", batched engine)" if self.engine == "batched" else ")")
         )
         if self.interrupted:
             head += f", interrupted after {self.deals} of {plural(self.deals_requested, 'deal')}"
@@ -462,6 +471,7 @@ def tournament(
     chunk: int | None = None,
     summarise: Callable[[S], Hashable] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    engine: str = "auto",
 ) -> TournamentResult:
     """Play ``games`` duplicate deals between ``policies`` and return the statistics.
 
@@ -495,6 +505,16 @@ def tournament(
       ``games`` may differ (deals the file holds beyond ``games`` are not counted, so a
       tournament can also be extended). A checkpoint made with other arguments raises
       :class:`arena.checkpoint.CheckpointMismatch`.
+    - ``engine``: ``"auto"`` (the default) plays with the game's batched engine
+      (:mod:`arena.batch`) when it has one for these options and every policy is one of its
+      vector bots (and no ``summarise`` is asked for), else one game at a time;
+      ``"scalar"`` always one game at a time (:func:`arena.play`); ``"batched"`` the batched
+      engine or an :class:`ArenaError` saying why not. Batched deals are played
+      :data:`BATCH_DEALS` at a time, each batch from its own seed derived from ``seed``, so the
+      result depends on ``seed`` alone (not on the executor, the workers or ``chunk``); the
+      games of one deal share its chance as the scalar engine's do. The two engines draw
+      chance differently, so they agree in distribution, not game for game. The result's
+      ``engine`` names the one that played.
 
     Ctrl-C (``KeyboardInterrupt``, also one raised by a policy) stops the tournament: pending
     tasks are cancelled, the workers of a pool made here are stopped, and the result covers
@@ -522,20 +542,20 @@ def tournament(
     if len(seated) != first.num_players:
         raise ArenaError(f"{len(seated)} policies for {first.num_players} players")
     model = _rating_model()  # fail before playing, not after
+    batched = _batched(engine, first, names, seated, summarise)
 
     saved = None
     if checkpoint is not None:
-        saved = Checkpoint(
-            checkpoint,
-            kind="tournament",
-            fingerprint={
-                "new_game": new_game,
-                "policies": seated,
-                "names": names,
-                "seed": seed,
-                "summarise": summarise,
-            },
-        )
+        fingerprint: dict[str, object] = {
+            "new_game": new_game,
+            "policies": seated,
+            "names": names,
+            "seed": seed,
+            "summarise": summarise,
+        }
+        if batched is not None:  # its deals are other games than the scalar engine's
+            fingerprint["engine"] = "batched"
+        saved = Checkpoint(checkpoint, kind="tournament", fingerprint=fingerprint)
     task = _Task(new_game=new_game, names=names, policies=seated, deals=(), summarise=summarise)
     done: dict[int, tuple[GameRecord, ...]] = {}
     if saved is not None:
@@ -553,7 +573,15 @@ def tournament(
         ) as bar:
             keep = _Keeper(done, bar, saved)
             try:
-                if remaining and executor is None and workers == 1:
+                if remaining and batched is not None:
+                    _run_blocks(
+                        _Block(batched[0], batched[1], seed, 0, (), summarise),
+                        games,
+                        keep,
+                        executor=executor,
+                        workers=workers,
+                    )
+                elif remaining and executor is None and workers == 1:
                     for deal, s in seeds:
                         keep.deal(deal, _play_deal(task, deal, s))
                 elif remaining:
@@ -584,6 +612,7 @@ def tournament(
             deals=len(done),
             interrupted=interrupted,
             model=model,
+            engine="scalar" if batched is None else "batched",
         )
 
 
@@ -672,6 +701,147 @@ def _run_parallel(
             own.shutdown(wait=True)
 
 
+# --- the batched engine -----------------------------------------------------------------------
+
+#: Deals a batched tournament plays in one batch (that many times the players games). Fixed, so
+#: that a batched result depends on its seed alone; large enough that array work dominates.
+BATCH_DEALS = 2500
+
+# Mixed into every batch's seed, so a batch's chance is never a scalar deal's stream.
+_BATCH_ENTROPY = 0xBA7C4ED
+
+
+def _batched(
+    engine: str,
+    first: GameState,
+    names: tuple[str, ...],
+    policies: tuple[Policy, ...],
+    summarise: Callable[[Any], Hashable] | None,
+) -> tuple[BatchEngine, tuple[VectorPolicy, ...]] | None:
+    """The batched engine and vector policies to play with, or None for the scalar engine
+    (``engine`` ``"auto"`` where batching does not apply); ``"batched"`` where it does not
+    apply is an :class:`ArenaError` saying why."""
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ArenaError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+    if engine == "scalar":
+        return None
+    asked = engine == "batched"
+    found = engine_for(first)
+    if found is None:
+        if asked:
+            raise ArenaError("engine 'batched': this game has no batched engine for its options")
+        return None
+    if summarise is not None and not found.summarises(summarise):
+        if asked:
+            raise ArenaError(f"engine 'batched' cannot summarise games with {summarise!r}")
+        return None
+    vector = [found.vector_policy(policy) for policy in policies]
+    missing = [name for name, v in zip(names, vector) if v is None]
+    if missing:
+        if asked:
+            raise ArenaError(
+                f"engine 'batched' cannot play {', '.join(map(repr, missing))} "
+                "(only bots the game's batched engine implements)"
+            )
+        return None
+    return found, tuple(v for v in vector if v is not None)
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One batch of deals for a worker: the engine, the seated vector policies, the
+    tournament's seed, the block's number and its deals."""
+
+    engine: BatchEngine
+    policies: tuple[VectorPolicy, ...]
+    seed: int
+    block: int
+    deals: tuple[int, ...]
+    summarise: Callable[[Any], Hashable] | None = None
+
+
+def _play_block(block: _Block) -> tuple[tuple[GameRecord, ...], ...]:
+    """Every rotation of every deal of ``block``, as one batch (the deals' games share chance)."""
+    n = len(block.policies)
+    names = tuple(p.name for p in block.policies)
+    # Rotation r puts policy i in seat (i + r) % n, as the scalar engine does.
+    rotations = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n  # [r, seat] -> policy
+    seating = np.tile(rotations, (len(block.deals), 1))
+    deals = np.repeat(np.array(block.deals, np.intp), n)
+    sequence = np.random.SeedSequence([block.seed, _BATCH_ENTROPY], spawn_key=(block.block,))
+    result = block.engine.play(
+        seating, block.policies, deals, np.random.default_rng(sequence), block.summarise
+    )
+    returns, winners = result.returns.tolist(), result.winners.tolist()
+    summaries = result.summaries
+    out = []
+    for k, deal in enumerate(block.deals):
+        seed = deal_seed(block.seed, deal)
+        records = []
+        for rotation in range(n):
+            g = k * n + rotation
+            records.append(
+                GameRecord(
+                    deal=deal,
+                    rotation=rotation,
+                    seed=seed,
+                    seating=tuple(names[i] for i in rotations[rotation]),
+                    returns=tuple(float(x) for x in returns[g]),
+                    winners=frozenset(s for s, won in enumerate(winners[g]) if won),
+                    summary=None if summaries is None else summaries[g],
+                )
+            )
+        out.append(tuple(records))
+    return tuple(out)
+
+
+def _run_blocks(
+    template: _Block, games: int, keep: _Keeper, *, executor: Executor | None, workers: int
+) -> None:
+    """Play the deals not yet kept, :data:`BATCH_DEALS` to a batch, here or through an
+    executor; a batch with a deal already kept is played whole (its games depend on the batch)
+    and only the missing deals kept. Re-raises Ctrl-C after keeping what finished."""
+    blocks = []
+    for number in range(math.ceil(games / BATCH_DEALS)):
+        deals = tuple(range(number * BATCH_DEALS, min(games, (number + 1) * BATCH_DEALS)))
+        if any(deal not in keep.done for deal in deals):
+            blocks.append(_Block(template.engine, template.policies, template.seed, number, deals))
+
+    def kept(block: _Block, result: tuple[tuple[GameRecord, ...], ...]) -> None:
+        for deal, records in zip(block.deals, result):
+            if deal not in keep.done:
+                keep.deal(deal, records)
+
+    if executor is None and workers == 1:
+        for block in blocks:
+            kept(block, _play_block(block))
+        return
+    own: ProcessPoolExecutor | None = None
+    pending: dict[Future[tuple[tuple[GameRecord, ...], ...]], _Block] = {}
+    try:
+        if executor is None:
+            executor = own = process_pool(workers)
+        for block in blocks:
+            pending[executor.submit(_play_block, block)] = block
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                kept(pending.pop(future), future.result())
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        for future, block in pending.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                kept(block, future.result())
+        if own is not None:
+            stop_pool(own)
+            own = None
+        raise
+    finally:
+        if own is not None:
+            own.shutdown(wait=True)
+
+
 def _win_interval(shares: list[float]) -> tuple[float, float]:
     """The 95 % interval of the mean of per-deal win shares (see :class:`TournamentResult`)."""
     n = len(shares)
@@ -693,6 +863,7 @@ def _result(
     deals: int,
     interrupted: bool,
     model: type[Any],
+    engine: str = "scalar",
 ) -> TournamentResult:
     """The statistics of ``records`` (in deal order): see :class:`TournamentResult`."""
     index = {name: i for i, name in enumerate(names)}
@@ -742,4 +913,5 @@ def _result(
         interrupted=interrupted,
         stats=tuple(stats),
         records=records,
+        engine=engine,
     )

@@ -37,6 +37,7 @@ def tournament(
     progress: bool = False,
     bot_options: Mapping[str, Mapping[str, Any]] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    engine: str = "auto",
 ) -> arena.TournamentResult:
     """A duplicate-deal tournament (:func:`arena.bot_tournament`) between the bots named in
     ``players``, one per seat; a name given twice plays as ``name``, ``name#2``, ...
@@ -46,7 +47,9 @@ def tournament(
     record carries :func:`express.decisive`'s summary (see :func:`decided`).
 
     ``checkpoint`` is a file where completed deals are saved as they finish, so a rerun with
-    the same arguments continues (see :func:`arena.tournament`).
+    the same arguments continues (see :func:`arena.tournament`). ``engine``: ``"auto"`` (the
+    batched engine when the game and every bot allow it), ``"scalar"`` or ``"batched"`` (see
+    :func:`arena.tournament`).
 
     Needs the ``tournament`` extra (openskill).
     """
@@ -63,6 +66,7 @@ def tournament(
         progress=progress,
         checkpoint=checkpoint,
         summarise=decisive,
+        engine=engine,
     )
 
 

@@ -21,7 +21,7 @@ round, the same draws and grab orders while their piles agree), as duplicate-dea
 need. Each question is answered by a counter-based hash of the deal's key and the question (a
 SplitMix64 finaliser: an integer below ``m`` with a bias under ``m / 2**64``), so the answer
 does not depend on which games ask it or when. ``new_batch(streams=...)`` draws instead, per
-game, exactly what the scalar game draws from the same words (:func:`seeded`:
+game, exactly what the scalar game draws from the same words (:func:`arena.batch.seeded`:
 :func:`arena.play`'s streams for a seed), so a batched game can be compared with a scalar one
 outcome for outcome — the engine's tests do so for thousands of games.
 
@@ -35,7 +35,7 @@ outcome for outcome — the engine's tests do so for thousands of games.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -44,10 +44,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from arena.batch import BatchResult, VectorPolicy
-from arena.play import RandomPolicy, seat_streams
+from arena.batch import BatchResult, Streams, VectorPolicy
+from arena.play import RandomPolicy
 from arena.protocol import TERMINAL, Policy
-from arena.sampling import Sampler, raw_words
+from arena.sampling import Sampler
 from arena.values import whole_number
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
@@ -68,9 +68,8 @@ from packing.table import find_table
 __all__ = [
     "Batch",
     "Engine",
-    "Streams",
     "VectorBot",
-    "seeded",
+    "cargo_of",
 ]
 
 Ints = npt.NDArray[np.int64]
@@ -124,33 +123,6 @@ def _index_sampler(size: int) -> Sampler:
     game's draw from a pile of ``size`` trucks and its uniform grab order."""
     p = Fraction(1, size)
     return Sampler(tuple((i, p) for i in range(size)))
-
-
-@dataclass(frozen=True, eq=False)
-class Streams:
-    """Per-game chance and policy randomness that draws exactly what a scalar game draws:
-    ``chance[g]()`` gives game ``g``'s next raw 64-bit word (the words chance samples from),
-    ``policy[g]`` the generator its policies draw from (see :func:`seeded`)."""
-
-    chance: Sequence[Callable[[], int]]
-    policy: Sequence[np.random.Generator]
-
-    def __post_init__(self) -> None:
-        if len(self.chance) != len(self.policy):
-            raise PackingError(
-                f"{len(self.chance)} chance streams for {len(self.policy)} policy streams"
-            )
-
-
-def seeded(seeds: Sequence[int], players: int) -> Streams:
-    """The streams :func:`arena.play` gives a game seeded ``seed``, for each of ``seeds``: a
-    batch made with them plays, game for game, what ``arena.play`` plays with those seeds."""
-    chance, policy = [], []
-    for seed in seeds:
-        chance_rng, seat_rngs = seat_streams(seed, players)
-        chance.append(raw_words(chance_rng.bit_generator).__next__)
-        policy.append(seat_rngs[0])
-    return Streams(chance, policy)
 
 
 class _SharedChance:
@@ -310,14 +282,21 @@ class Engine:
         (:meth:`Batch.records`), for comparing with scalar games."""
         return Batch(self, games, rng=rng, deals=deals, streams=streams, record=record)
 
+    def summarises(self, summarise: Callable[[Any], Hashable]) -> bool:
+        """False: Pack & Stack's tournaments summarise nothing."""
+        return False
+
     def play(
         self,
         seating: npt.ArrayLike,
         policies: Sequence[VectorPolicy],
         deals: npt.ArrayLike,
         rng: np.random.Generator,
+        summarise: Callable[[Any], Hashable] | None = None,
     ) -> BatchResult:
         """Play ``len(seating)`` games to the end (:meth:`arena.batch.BatchEngine.play`)."""
+        if summarise is not None:
+            raise PackingError(f"the batched engine cannot summarise with {summarise!r}")
         seats = np.asarray(seating, np.int64)
         batch = self.new_batch(len(seats), rng=rng, deals=deals)
         batch.run(seats, policies)
@@ -480,6 +459,15 @@ class Batch:
 
     def returns(self) -> npt.NDArray[np.float64]:
         return np.where(self.over[:, None], self.points, 0).astype(np.float64)
+
+    def standing(self) -> npt.NDArray[np.float64]:
+        """Everyone's points now (the codec's standing)."""
+        return self.points.astype(np.float64)
+
+    def truncated(self) -> Bools:
+        """The games the round cap ended: over with everyone still above 0 points."""
+        ended: Bools = self.over & (self.points.min(axis=1) > 0)
+        return ended
 
     def winners(self) -> Bools:
         best = self.points.max(axis=1, keepdims=True)

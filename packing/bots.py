@@ -401,11 +401,15 @@ def tournament(
     progress: bool = False,
     bot_options: Mapping[str, Mapping[str, Any]] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    engine: str = "auto",
 ) -> arena.TournamentResult:
     """A duplicate-deal tournament (:func:`arena.bot_tournament`) between bots named in
     ``players``, one per seat; a name given twice plays as ``name``, ``name#2``, ...
     (:func:`arena.seat_labels`). ``bot_options`` gives options by bot name
-    (``{"mcts": {"simulations": 100}}``), passed to :func:`bot`.
+    (``{"mcts": {"simulations": 100}}``), passed to :func:`bot`. ``engine``: ``"auto"``
+    (the batched engine, :mod:`packing.batch`, when every bot is one it plays: ``random``,
+    ``capacity``, ``optimal``, ``bonus-aware``), ``"scalar"`` or ``"batched"`` (see
+    :func:`arena.tournament`).
 
     ``checkpoint`` is a file where completed deals are saved as they finish, so a rerun with
     the same arguments continues (see :func:`arena.tournament`).
@@ -427,4 +431,5 @@ def tournament(
         workers=workers,
         progress=progress,
         checkpoint=checkpoint,
+        engine=engine,
     )

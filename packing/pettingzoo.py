@@ -35,6 +35,7 @@ from typing import Any
 
 from arena.pettingzoo import CodecEnv, Environments, SeatEnv
 from arena.protocol import Policy
+from arena.vector_env import SeatVectorEnv
 from packing.bots import bot
 from packing.codec import CODEC, deck_parameter
 from packing.deck import SAMPLE_DECK
@@ -43,7 +44,7 @@ from packing.model import Truck
 from packing.report import play_text
 from packing.rules import DEFAULT_MAX_ROUNDS, START_POINTS
 
-__all__ = ["GYM_ID", "NAME", "env", "gym_env", "raw_env"]
+__all__ = ["GYM_ID", "NAME", "env", "gym_env", "gym_vector_env", "raw_env"]
 
 NAME = "pack_and_stack_v0"
 """The environment's name (PettingZoo's version suffix: a change that alters episodes bumps it)."""
@@ -130,4 +131,36 @@ def gym_env(
     )
 
 
-_ENVIRONMENTS.register(f"{__name__}:gym_env")
+def gym_vector_env(
+    opponents: Sequence[str | Policy] = ("optimal", "capacity", "random"),
+    *,
+    num_envs: int = 64,
+    seat: int = 0,
+    deck: Sequence[Truck] = SAMPLE_DECK,
+    start_points: int = START_POINTS,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    reward: str = "score",
+    illegal_reward: float = -1.0,
+) -> SeatVectorEnv:
+    """:func:`gym_env` in ``num_envs`` games at once, as a Gymnasium ``VectorEnv`` over the
+    batched engine (:class:`arena.vector_env.SeatVectorEnv`: the same episodes as
+    ``gymnasium.vector.SyncVectorEnv`` of :func:`gym_env`, for the same seeds). The opponents
+    are bots the engine plays (:mod:`packing.batch`: ``random``, ``capacity``, ``optimal``,
+    ``bonus-aware``); the deck needs its optimal table.
+
+    >>> envs = gym_vector_env(["optimal", "random"], num_envs=8)
+    >>> observations, info = envs.reset(seed=1)
+    >>> observations.shape == (8, envs.single_observation_space.shape[0]), info["action_mask"].shape
+    (True, (8, 31))
+    """
+    return _ENVIRONMENTS.vector(
+        opponents,
+        lambda players: _params(players, deck, start_points, max_rounds),
+        num_envs=num_envs,
+        seat=seat,
+        reward=reward,
+        illegal_reward=illegal_reward,
+    )
+
+
+_ENVIRONMENTS.register(f"{__name__}:gym_env", f"{__name__}:gym_vector_env")

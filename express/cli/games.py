@@ -33,6 +33,7 @@ from arena.cli import (
     LiveText,
     add_checkpoint_option,
     add_command,
+    add_engine_option,
     add_executor_options,
     add_json_option,
     integer,
@@ -267,6 +268,7 @@ def add_commands(commands: Any) -> None:
     tour.add_argument(
         "--simulations", type=simulations, default=SEARCH_SIMULATIONS, metavar="N", help=sims
     )
+    add_engine_option(tour)
     add_executor_options(tour)
     add_checkpoint_option(tour)
     add_json_option(tour)

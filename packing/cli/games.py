@@ -17,6 +17,7 @@ from typing import Any
 from arena.cli import (
     add_checkpoint_option,
     add_command,
+    add_engine_option,
     add_executor_options,
     add_json_option,
     parse_bot_list,
@@ -144,6 +145,7 @@ def add_commands(sub: Any) -> None:
         default=200,
         help="deals, each played in every seat rotation (default 200)",
     )
+    add_engine_option(p)
     add_executor_options(p)
     add_checkpoint_option(p)
     p.set_defaults(run=cmd_tournament)
