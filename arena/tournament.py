@@ -509,10 +509,10 @@ def tournament(
       (:mod:`arena.batch`) when it has one for these options and every policy is one of its
       vector bots (and no ``summarise`` is asked for), else one game at a time;
       ``"scalar"`` always one game at a time (:func:`arena.play`); ``"batched"`` the batched
-      engine or an :class:`ArenaError` saying why not. Batched deals are played
-      :data:`BATCH_DEALS` at a time, each batch from its own seed derived from ``seed``, so the
-      result depends on ``seed`` alone (not on the executor, the workers or ``chunk``); the
-      games of one deal share its chance as the scalar engine's do. The two engines draw
+      engine or an :class:`ArenaError` saying why not. Batched deals are played up to
+      :data:`BATCH_DEALS` at a time; an engine derives each deal's chance from ``seed`` and the
+      deal, so the result depends on ``seed`` alone (not on the executor, the workers, ``chunk``
+      or a checkpoint); the games of one deal share its chance as the scalar engine's do. The two engines draw
       chance differently, so they agree in distribution, not game for game. The result's
       ``engine`` names the one that played.
 
@@ -575,7 +575,7 @@ def tournament(
             try:
                 if remaining and batched is not None:
                     _run_blocks(
-                        _Block(batched[0], batched[1], seed, 0, (), summarise),
+                        _Block(batched[0], names, batched[1], seed, 0, (), summarise),
                         games,
                         keep,
                         executor=executor,
@@ -703,8 +703,9 @@ def _run_parallel(
 
 # --- the batched engine -----------------------------------------------------------------------
 
-#: Deals a batched tournament plays in one batch (that many times the players games). Fixed, so
-#: that a batched result depends on its seed alone; large enough that array work dominates.
+#: Deals a batched tournament plays in one batch at most (that many times the players games):
+#: large enough that array work dominates, small enough to share among workers. A deal's games do
+#: not depend on the batch it is played in (engines key chance by deal), so neither does the result.
 BATCH_DEALS = 2500
 
 # Mixed into every batch's seed, so a batch's chance is never a scalar deal's stream.
@@ -749,10 +750,11 @@ def _batched(
 
 @dataclass(frozen=True)
 class _Block:
-    """One batch of deals for a worker: the engine, the seated vector policies, the
-    tournament's seed, the block's number and its deals."""
+    """One batch of deals for a worker: the engine, the policies' names and vector forms, the
+    tournament's seed, the block's number (for the reader) and its deals."""
 
     engine: BatchEngine
+    names: tuple[str, ...]
     policies: tuple[VectorPolicy, ...]
     seed: int
     block: int
@@ -762,13 +764,13 @@ class _Block:
 
 def _play_block(block: _Block) -> tuple[tuple[GameRecord, ...], ...]:
     """Every rotation of every deal of ``block``, as one batch (the deals' games share chance)."""
-    n = len(block.policies)
-    names = tuple(p.name for p in block.policies)
+    n, names = len(block.policies), block.names
     # Rotation r puts policy i in seat (i + r) % n, as the scalar engine does.
     rotations = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n  # [r, seat] -> policy
     seating = np.tile(rotations, (len(block.deals), 1))
     deals = np.repeat(np.array(block.deals, np.intp), n)
-    sequence = np.random.SeedSequence([block.seed, _BATCH_ENTROPY], spawn_key=(block.block,))
+    # One sequence for every batch: an engine derives each deal's chance from it and the deal.
+    sequence = np.random.SeedSequence([block.seed, _BATCH_ENTROPY])
     result = block.engine.play(
         seating, block.policies, deals, np.random.default_rng(sequence), block.summarise
     )
@@ -799,18 +801,24 @@ def _run_blocks(
     template: _Block, games: int, keep: _Keeper, *, executor: Executor | None, workers: int
 ) -> None:
     """Play the deals not yet kept, :data:`BATCH_DEALS` to a batch, here or through an
-    executor; a batch with a deal already kept is played whole (its games depend on the batch)
-    and only the missing deals kept. Re-raises Ctrl-C after keeping what finished."""
-    blocks = []
-    for number in range(math.ceil(games / BATCH_DEALS)):
-        deals = tuple(range(number * BATCH_DEALS, min(games, (number + 1) * BATCH_DEALS)))
-        if any(deal not in keep.done for deal in deals):
-            blocks.append(_Block(template.engine, template.policies, template.seed, number, deals))
+    executor. Re-raises Ctrl-C after keeping what finished."""
+    missing = [deal for deal in range(games) if deal not in keep.done]
+    blocks = [
+        _Block(
+            template.engine,
+            template.names,
+            template.policies,
+            template.seed,
+            number,
+            tuple(missing[at : at + BATCH_DEALS]),
+            template.summarise,
+        )
+        for number, at in enumerate(range(0, len(missing), BATCH_DEALS))
+    ]
 
     def kept(block: _Block, result: tuple[tuple[GameRecord, ...], ...]) -> None:
         for deal, records in zip(block.deals, result):
-            if deal not in keep.done:
-                keep.deal(deal, records)
+            keep.deal(deal, records)
 
     if executor is None and workers == 1:
         for block in blocks:

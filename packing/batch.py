@@ -70,6 +70,7 @@ __all__ = [
     "Engine",
     "VectorBot",
     "cargo_of",
+    "rolls_of_faces",
 ]
 
 Ints = npt.NDArray[np.int64]
@@ -97,7 +98,7 @@ def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
 
 
 @cache
-def _rolls_of_faces() -> Ints:
+def rolls_of_faces() -> Ints:
     """The roll index (the cargo's place in :func:`packing.odds.roll_outcomes`) of each of the
     7,776 equally likely face combinations, the die of length 1 the lowest base-6 digit."""
     index: dict[tuple[int, ...], int] = {
@@ -126,19 +127,29 @@ def _index_sampler(size: int) -> Sampler:
 
 
 class _SharedChance:
-    """Answers hashed from each game's deal key and the question: games of one deal agree."""
+    """Answers hashed from each game's deal key and the question: games of one deal agree.
+    A policy's own randomness is hashed from a key of its game: the deal's key and the game's
+    place among the deal's games (a tournament's rotation), so it too does not depend on which
+    other games share the batch."""
 
-    def __init__(self, keys: npt.NDArray[np.uint64], rng: np.random.Generator) -> None:
+    def __init__(self, keys: npt.NDArray[np.uint64], deals: Ints) -> None:
         self.keys = keys
-        self.rng = rng
+        by_deal = np.argsort(deals, kind="stable")
+        sorted_deals = deals[by_deal]
+        starts = np.flatnonzero(np.r_[True, sorted_deals[1:] != sorted_deals[:-1]])
+        sizes = np.diff(np.r_[starts, len(deals)])
+        place = np.empty(len(deals), np.int64)
+        place[by_deal] = np.arange(len(deals)) - np.repeat(starts, sizes)
+        self.policy_keys = _mix(keys ^ _mix(place.astype(np.uint64) + np.uint64(1)))
 
     def below(self, games: Ints, sizes: Ints, tags: Ints) -> Ints:
         h = _mix(self.keys[games] + tags.astype(np.uint64) * _GOLDEN)
         return (h % sizes.astype(np.uint64)).astype(np.int64)
 
-    def uniform_index(self, games: Ints, counts: Ints) -> Ints:
+    def uniform_index(self, games: Ints, counts: Ints, tags: Ints) -> Ints:
         """A policy's uniform choice among ``counts[i]`` options (its own randomness)."""
-        return (self.rng.random(len(games)) * counts).astype(np.int64)
+        h = _mix(self.policy_keys[games] + tags.astype(np.uint64) * _GOLDEN)
+        return (h % counts.astype(np.uint64)).astype(np.int64)
 
 
 class _StreamChance:
@@ -161,7 +172,7 @@ class _StreamChance:
             np.int64,
         )
 
-    def uniform_index(self, games: Ints, counts: Ints) -> Ints:
+    def uniform_index(self, games: Ints, counts: Ints, tags: Ints) -> Ints:
         policy = self.streams.policy
         return np.array(
             [int(policy[g].integers(c)) for g, c in zip(games.tolist(), counts.tolist())],
@@ -355,7 +366,7 @@ class Batch:
             if deal_ids.shape != (games,):
                 raise PackingError(f"deals must give one deal per game ({games})")
             self._rng = rng
-            self._chance = _SharedChance(self._deal_keys(deal_ids), rng)
+            self._chance = _SharedChance(self._deal_keys(deal_ids), deal_ids)
         n, trucks, d = engine.players, len(engine.deck), engine.draws_each
         self.n, self.trucks, self.d = n, trucks, d
         self.size = games
@@ -512,6 +523,7 @@ class Batch:
         elif isinstance(self._chance, _SharedChance):
             fresh = self._rng.integers(0, 2**63, len(games), dtype=np.int64).astype(np.uint64)
             self._chance.keys[games] = _mix(fresh)
+            self._chance.policy_keys[games] = _mix(fresh ^ _GOLDEN)
         self.round[games] = 1
         self.over[games] = False
         self.points[games] = self.engine.start_points
@@ -541,7 +553,7 @@ class Batch:
             seat = (first + i) % n
             if isinstance(chance, _SharedChance):
                 combos = self._ask(games, np.full(len(games), 7776), _ROLL, seat)
-                rolled = _rolls_of_faces()[combos]
+                rolled = rolls_of_faces()[combos]
             else:
                 rolled = chance.rolls(games)
             self.cargo[games, seat] = rolled
@@ -691,7 +703,7 @@ class Batch:
     def _random(self, games: Ints) -> Ints:
         trucks, open_ = self._options(games)
         counts = open_.sum(axis=1) + 1
-        pick = self._chance.uniform_index(games, counts)
+        pick = self._chance.uniform_index(games, counts, self.round[games] * 8 + self.step[games])
         # The pick-th open option in order, or the pile (the last option).
         nth = np.cumsum(open_, axis=1) == (pick + 1)[:, None]
         nth &= open_

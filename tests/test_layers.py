@@ -54,6 +54,7 @@ FOR_EXTRA: Mapping[str, frozenset[str]] = {
     "packing.openspiel": frozenset({"openspiel"}),
     "express.openspiel": frozenset({"openspiel"}),
     "arena.pettingzoo": frozenset({"rl"}),
+    "arena.vector_env": frozenset({"rl"}),
     "packing.pettingzoo": frozenset({"rl"}),
     "express.pettingzoo": frozenset({"rl"}),
     "packing.plot": frozenset({"plot"}),
@@ -94,6 +95,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
             frozenset(
                 {
                     "game",
+                    "batch",
                     "report",
                     "bots",
                     "design",
