@@ -51,7 +51,6 @@ from arena.sampling import Sampler
 from arena.values import whole_number
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
-from packing.game import FROM_PILE, Source
 from packing.model import Cargo, Truck
 from packing.odds import roll_outcomes
 from packing.rules import (
@@ -64,8 +63,10 @@ from packing.rules import (
     draws_per_player,
 )
 from packing.table import find_table
+from packing.tensor_layout import tensor_layout
 
 __all__ = [
+    "VECTOR_BOTS",
     "Batch",
     "Engine",
     "VectorBot",
@@ -75,6 +76,9 @@ __all__ = [
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
+
+#: The bots the engine plays, by the ``batch_kind`` of their class (:meth:`Engine.vector_policy`).
+VECTOR_BOTS: Final = ("random", "capacity", "optimal", "bonus-aware")
 
 # Where a truck is (``Batch.place``): the pile, the discards, in front of player p (FRONT + p,
 # drawn and not taken), taken by player p (FRONT + n + p).
@@ -260,23 +264,20 @@ class Engine:
     def vector_policy(self, policy: Policy) -> VectorBot | None:
         """The batched form of ``policy``: ``random`` (and :class:`arena.RandomPolicy`),
         ``capacity``, ``optimal`` and ``bonus-aware`` with their default options and no
-        loader; None for any other bot."""
-        from packing.bots import BonusAwareBot, CapacityBot, OptimalBot, RandomBot
-
+        loader; None for any other bot. A bot says what it is batched as by its class's own
+        ``batch_kind`` (a subclass, which may decide otherwise, is not batched)."""
         name = getattr(policy, "name", None)
-        kind = type(policy)
         if not isinstance(name, str):
             return None
-        if kind is RandomBot or kind is RandomPolicy:
-            if getattr(policy, "loader", None) is None:
-                return VectorBot("random", name)
-        elif kind is CapacityBot:
-            if policy.loader is None:  # type: ignore[attr-defined]
-                return VectorBot("capacity", name)
-        elif kind is OptimalBot or kind is BonusAwareBot:
-            if policy.loader is None and policy.use_table:  # type: ignore[attr-defined]
-                return VectorBot("optimal" if kind is OptimalBot else "bonus-aware", name)
-        return None
+        kind = "random" if type(policy) is RandomPolicy else type(policy).__dict__.get("batch_kind")
+        if kind not in VECTOR_BOTS:
+            return None
+        if (
+            getattr(policy, "loader", None) is not None
+            or getattr(policy, "use_table", True) is not True
+        ):
+            return None
+        return VectorBot(kind, name)
 
     def new_batch(
         self,
@@ -437,8 +438,6 @@ class Batch:
     def observations(self, seat: int) -> npt.NDArray[np.float32]:
         """The codec's observation tensor of ``seat`` in every game
         (:meth:`packing.codec.PackAndStackCodec.fill_tensor`'s layout)."""
-        from packing.codec import tensor_layout
-
         n, trucks, size = self.n, self.trucks, self.size
         layout = tensor_layout(n, trucks)
         start, length = layout["trucks"]
@@ -829,8 +828,10 @@ class Batch:
             if not len(hit):
                 continue
             i = int(hit[0])
-            sources: list[Source] = [
-                FROM_PILE if s < 0 else Source.revealed_by(int(s)) for s in source[i].tolist()
+            # As tuples, equal to the game's Source values (named tuples): ("pile", None) or
+            # ("revealed", owner).
+            sources = [
+                ("pile", None) if s < 0 else ("revealed", int(s)) for s in source[i].tolist()
             ]
             out.append(
                 {

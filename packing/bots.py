@@ -36,7 +36,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -170,6 +170,9 @@ def _lowest_expected(
 class OptimalBot:
     """Grabs the option with the lowest exact expected optimal penalty; loads optimally."""
 
+    #: What :class:`packing.batch.Engine` plays this bot as (its own class's attribute only).
+    batch_kind: ClassVar[str] = "optimal"
+
     name: str = "optimal"
     use_table: bool = True
     loader: Loader | None = None
@@ -205,6 +208,9 @@ class OptimalBot:
 @dataclass(frozen=True, kw_only=True)
 class BonusAwareBot:
     """Maximises expected points this round, the +10 for the lowest penalty included."""
+
+    #: What :class:`packing.batch.Engine` plays this bot as (its own class's attribute only).
+    batch_kind: ClassVar[str] = "bonus-aware"
 
     name: str = "bonus-aware"
     use_table: bool = True
@@ -298,6 +304,9 @@ def _closest_capacity(observation: Observation, legal: Sequence[Grab]) -> Grab:
 class CapacityBot:
     """The human rule: the revealed truck whose capacity is closest to the load volume."""
 
+    #: What :class:`packing.batch.Engine` plays this bot as (its own class's attribute only).
+    batch_kind: ClassVar[str] = "capacity"
+
     name: str = "capacity"
     loader: Loader | None = None
 
@@ -318,6 +327,9 @@ class GreedyLoaderBot(CapacityBot):
 @dataclass(frozen=True, kw_only=True)
 class RandomBot(RandomPolicy):
     """Any legal grab, uniformly (arena's baseline); loads optimally unless given a ``loader``."""
+
+    #: What :class:`packing.batch.Engine` plays this bot as (its own class's attribute only).
+    batch_kind: ClassVar[str] = "random"
 
     name: str = "random"
     loader: Loader | None = None

@@ -77,6 +77,7 @@ from packing.rules import (
     penalty,
     penalty_floor,
 )
+from packing.tensor_layout import tensor_layout
 
 __all__ = [
     "CODEC",
@@ -86,7 +87,6 @@ __all__ = [
     "TensorWriter",
     "deck_from_parameter",
     "deck_parameter",
-    "tensor_layout",
 ]
 
 SHORT_NAME = "python_pack_and_stack"
@@ -198,29 +198,6 @@ def _deck_of(state: Game) -> tuple[Truck, ...]:
 
 
 # --- the tensor -------------------------------------------------------------------------------
-
-
-@cache
-def tensor_layout(players: int, trucks: int) -> dict[str, tuple[int, int]]:
-    """Each field's (start, length) in the observation tensor, in order (the one layout of
-    :meth:`PackAndStackCodec.fill_tensor` and of the batched engine's observations)."""
-    sizes = {
-        "player": players,  # one-hot: the observing player
-        "round": 1,  # the round's number
-        "first_roller": players,  # one-hot
-        "start_points": 1,
-        "points": players,  # everyone's points
-        "cargos": players * (1 + len(LENGTHS)),  # per player: rolled yet (0/1), rods of length 1..5
-        "grab_order": 1 + players * players,  # known yet (0/1); [1 + k·n + p] = 1: p grabs k-th
-        "grabbed": 1,  # how many have grabbed this round
-        "trucks": trucks
-        * (2 * players + 2),  # per truck, one-hot: in front of p, taken by p, pile, discards
-    }
-    layout, start = {}, 0
-    for name, size in sizes.items():
-        layout[name] = (start, size)
-        start += size
-    return layout
 
 
 # --- the codec --------------------------------------------------------------------------------

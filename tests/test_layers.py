@@ -85,6 +85,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "checks",
                     "verify",
                     "svg",
+                    "tensor_layout",
                 }
             ),
         ),
