@@ -85,7 +85,7 @@ VECTOR_BOTS: Final = ("random", "capacity", "optimal", "bonus-aware")
 PILE, DISCARDS, FRONT = 0, 1, 2
 
 # Kinds of chance question, part of the key a shared answer is hashed from.
-_ROLL, _DRAW, _ORDER, _TOP = range(4)
+_ROLL, _ORDER = range(2)
 
 _GOLDEN: Final = np.uint64(0x9E3779B97F4A7C15)
 _MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
@@ -228,6 +228,8 @@ class Engine:
         self.draws_each = draws_per_player(players)
         #: ``penalties[r, j]``: the optimal penalty of roll ``r`` on truck ``j``.
         self.penalties = np.asarray(table.penalties, np.int64)
+        # The same, two bytes each, for the bots' sums over the pile (a penalty is below 2**15).
+        self._penalties16 = self.penalties.astype(np.int16)
         self.capacities = np.array([t.capacity for t in self.deck], np.int64)
         self.volumes = np.array([c.volume for c, _ in roll_outcomes()], np.int64)
         self.counts = np.array([c.counts for c, _ in roll_outcomes()], np.int64)
@@ -379,17 +381,23 @@ class Batch:
         self.cargo = np.zeros((games, n), np.int64)  # roll indices
         # One byte a truck: the comparisons and sums over it are most of a round's work.
         self.place = np.zeros((games, trucks), np.int8)  # PILE, DISCARDS, FRONT + ...
-        #: pile[g, :pile_size[g]]: the pile's trucks in deck order (a draw's position indexes it).
-        self.pile = np.tile(np.arange(trucks, dtype=np.int8), (games, 1))
+        #: The pile: with streams, ``pile[g, :pile_size[g]]`` its trucks in deck order (a draw's
+        #: position indexes it, as in the scalar game); with shared chance, the pile shuffled,
+        #: ``pile[g, pile_top[g]:pile_top[g] + pile_size[g]]`` in the order they will be drawn
+        #: (each draw is then uniform over the pile, the rules' chance, for one index).
+        self.pile = np.zeros((games, trucks), np.int8)
         self.pile_size = np.full(games, trucks, np.int64)
+        self.pile_top = np.zeros(games, np.int64)
+        self._shuffles = np.zeros(games, np.int64)  # reshuffles so far: part of a shuffle's key
         self._columns = np.arange(trucks)[None, :]
-        #: drawn[g, p, k]: the k-th truck p drew this round; claimed: taken from p since.
+        self._owners = np.repeat(np.arange(n), d)  # each slot's owner in drawn[g].ravel()
+        #: drawn[g, p, k]: the k-th truck p drew this round.
         self.drawn = np.zeros((games, n, d), np.int64)
-        self.claimed = np.zeros((games, n, d), bool)
         self.order = np.zeros((games, n), np.int64)
         self.taken = np.zeros((games, n), np.int64)
         self.source = np.zeros((games, n), np.int64)  # the owner it was taken from, -1 the pile
         self._records: list[tuple[Any, ...]] | None = [] if record else None
+        self._new_piles(np.arange(games))
         self._start(np.arange(games))
 
     def _deal_keys(self, deals: Ints) -> npt.NDArray[np.uint64]:
@@ -526,9 +534,7 @@ class Batch:
         self.round[games] = 1
         self.over[games] = False
         self.points[games] = self.engine.start_points
-        self.place[games] = PILE
-        self.pile[games] = np.arange(self.trucks, dtype=np.int8)
-        self.pile_size[games] = self.trucks
+        self._new_piles(games)
         self._start(games)
 
     # --- the rules ----------------------------------------------------------------------------
@@ -556,46 +562,71 @@ class Batch:
             else:
                 rolled = chance.rolls(games)
             self.cargo[games, seat] = rolled
-        self.claimed[games] = False
         for k in range(n * d):  # draws, each player its d in turn
             seat = (first + k // d) % n
-            j = self._draw(games, _DRAW, k)
+            j = self._draw(games)
             self.place[games, j] = FRONT + seat
             self.drawn[games, seat, k % d] = j
         rank = self._ask(games, np.full(len(games), len(self.engine.orders)), _ORDER, 0)
         self.order[games] = self.engine.orders[rank]
         self.step[games] = 0
 
-    def _draw(self, games: Ints, kind: int, index: int) -> Ints:
+    def _new_piles(self, games: Ints) -> None:
+        """Every truck of ``games`` in the pile: in deck order, or shuffled by the deal."""
+        self.place[games] = PILE
+        self.pile_size[games] = self.trucks
+        self.pile_top[games] = 0
+        self._shuffles[games] = 0
+        if isinstance(self._chance, _SharedChance):
+            self.pile[games] = self._shuffled(games, np.ones((len(games), self.trucks), bool))
+        else:
+            self.pile[games] = np.arange(self.trucks, dtype=np.int8)
+
+    def _shuffled(self, games: Ints, trucks: Bools) -> npt.NDArray[np.int8]:
+        """The ``trucks`` of each game in an order hashed from its deal and its reshuffles so
+        far (first, the rest after): the games of one deal shuffle alike."""
+        assert isinstance(self._chance, _SharedChance)
+        salt = self._chance.keys[games] ^ _mix(self._shuffles[games].astype(np.uint64) + _GOLDEN)
+        keys = _mix(salt[:, None] + self._columns.astype(np.uint64) * _GOLDEN)
+        keys[~trucks] = np.iinfo(np.uint64).max
+        order: npt.NDArray[np.int8] = np.argsort(keys, axis=1).astype(np.int8)
+        return order
+
+    def _draw(self, games: Ints) -> Ints:
         """Take a truck from the pile of each game (the discards, reshuffled, when it is
-        empty): uniform over the pile, by its position among the pile's trucks in deck order."""
+        empty), uniformly: the next of the shuffled pile, or with streams the truck at the
+        drawn position among the pile's trucks in deck order, as the scalar game draws."""
         sizes = self.pile_size[games]
         empty = sizes == 0
         if empty.any():
             self._reshuffle(games[empty])
             sizes = self.pile_size[games]
-        position = self._ask(games, sizes, kind, index)
-        everyone = len(games) == self.size
-        pile = self.pile if everyone else self.pile[games]
-        j = pile[np.arange(len(games)), position].astype(np.int64)
-        # The pile stays in deck order: the trucks after the drawn one move up one place.
-        after = self._columns >= position[:, None]
-        pile = np.where(after, np.roll(pile, -1, axis=1), pile)
-        if everyone:
-            self.pile = pile
-        else:
-            self.pile[games] = pile
         self.pile_size[games] = sizes - 1
+        if isinstance(self._chance, _SharedChance):
+            top = self.pile_top[games]
+            self.pile_top[games] = top + 1
+            return self.pile[games, top].astype(np.int64)
+        position = self._chance.below(games, sizes)
+        rows = self.pile[games]
+        j = rows[np.arange(len(games)), position].astype(np.int64)
+        after = self._columns[:, :-1] >= position[:, None]
+        rows[:, :-1] = np.where(after, rows[:, 1:], rows[:, :-1])
+        self.pile[games] = rows
         return j
 
     def _reshuffle(self, games: Ints) -> None:
-        """The discards of ``games`` become their pile (kept in deck order, as a pile is)."""
+        """The discards of ``games`` become their pile (in deck order, or shuffled)."""
         rows = self.place[games]
         discarded = rows == DISCARDS
         rows[discarded] = PILE
         self.place[games] = rows
-        self.pile[games] = np.argsort(~discarded, axis=1, kind="stable")
         self.pile_size[games] = discarded.sum(axis=1)
+        if isinstance(self._chance, _SharedChance):
+            self._shuffles[games] += 1
+            self.pile[games] = self._shuffled(games, discarded)
+            self.pile_top[games] = 0
+        else:
+            self.pile[games] = np.argsort(~discarded, axis=1, kind="stable")
 
     def _grab(self, games: Ints, ids: Ints) -> None:
         """The grabs ``ids`` of the players to act in ``games`` (legal), then what follows."""
@@ -607,13 +638,12 @@ class Batch:
         if revealed.any():
             g, j = games[revealed], ids[revealed]
             owner = self.place[g, j].astype(np.int64) - FRONT
-            self.claimed[g, owner] |= self.drawn[g, owner] == j[:, None]
             self.place[g, j] = FRONT + n + player[revealed]
             self.taken[g, player[revealed]] = j
             self.source[g, player[revealed]] = owner
         if from_pile.any():
             g = games[from_pile]
-            j = self._top(g, step[from_pile])
+            j = self._draw(g)
             self.place[g, j] = FRONT + n + player[from_pile]
             self.taken[g, player[from_pile]] = j
             self.source[g, player[from_pile]] = -1
@@ -621,17 +651,6 @@ class Batch:
         done = games[step + 1 == n]
         if len(done):
             self._score(done)
-
-    def _top(self, games: Ints, step: Ints) -> Ints:
-        """The top of the pile for a pile grab at ``step`` of the round."""
-        if isinstance(self._chance, _SharedChance):
-            # Each step its own question, so a shared answer does not depend on who else asks.
-            out = np.empty(len(games), np.int64)
-            for s in np.unique(step).tolist():
-                at = step == s
-                out[at] = self._draw(games[at], _TOP, s)
-            return out
-        return self._draw(games, _TOP, 0)
 
     def _score(self, games: Ints) -> None:
         """Load optimally (the table), score, discard the round's trucks; end or go on."""
@@ -656,12 +675,10 @@ class Batch:
                     points,
                 )
             )
-        if len(games) == self.size:
-            self.place[self.place >= FRONT] = DISCARDS
-        else:
-            place = self.place[games]
-            place[place >= FRONT] = DISCARDS
-            self.place[games] = place
+        # The round's trucks (every one drawn, and the pile's tops taken) go to the discards.
+        n, d = self.n, self.d
+        self.place[np.repeat(games, n * d), self.drawn[games].ravel()] = DISCARDS
+        self.place[np.repeat(games, n), self.taken[games].ravel()] = DISCARDS
         ended = points.min(axis=1) <= 0
         if e.max_rounds is not None:
             ended |= self.round[games] == e.max_rounds
@@ -693,8 +710,9 @@ class Batch:
         step = self.step[games]
         player = self.order[games, step]
         trucks = self.drawn[games].reshape(len(games), n * d)
-        owners = np.repeat(np.arange(n), d)[None, :]
-        open_ = ~self.claimed[games].reshape(len(games), n * d)
+        owners = self._owners[None, :]
+        # Still in front of its owner (not taken), and not the player's own.
+        open_ = self.place[games[:, None], trucks] == FRONT + owners
         open_ &= owners != player[:, None]
         open_ &= (step < n - 1)[:, None]  # the last grabber must take the pile
         return trucks, open_
@@ -704,7 +722,7 @@ class Batch:
         counts = open_.sum(axis=1) + 1
         pick = self._chance.uniform_index(games, counts, self.round[games] * 8 + self.step[games])
         # The pick-th open option in order, or the pile (the last option).
-        nth = np.cumsum(open_, axis=1) == (pick + 1)[:, None]
+        nth = np.cumsum(open_, axis=1, dtype=np.int8) == (pick + 1)[:, None]
         nth &= open_
         found = nth.any(axis=1)
         return np.where(found, trucks[np.arange(len(games)), nth.argmax(axis=1)], self.trucks)
@@ -733,12 +751,14 @@ class Batch:
         trucks, open_ = self._options(games)
         rows = np.arange(len(games))
         player = self.order[games, self.step[games]]
-        row = self.engine.penalties[self.cargo[games, player]]  # (games, trucks)
-        value = np.where(open_, row[rows[:, None], trucks], np.iinfo(np.int64).max)
+        cargo = self.cargo[games, player]
+        value = np.where(
+            open_, self.engine.penalties[cargo[:, None], trucks], np.iinfo(np.int64).max
+        )
         best = value.argmin(axis=1)
         low = value[rows, best]
         pool = self._pool(games)
-        total = (row * pool).sum(axis=1)
+        total = (self.engine._penalties16[cargo] * pool).sum(axis=1, dtype=np.int64)
         size = pool.sum(axis=1)
         # The pile wins only strictly below every revealed truck (ties keep the earlier option):
         # total / size < low, compared exactly in integers.
@@ -777,7 +797,8 @@ class Batch:
             factor = known[:, None] >= mine
             survive *= np.where((i < step)[:, None], factor, True)[:, None, :]
         # The players after me, each predicted to grab like ``optimal`` from what is left.
-        left = np.repeat(~self.claimed[games].reshape(size, 1, slots), slots + 1, axis=1)
+        still = self.place[games[:, None], options] == FRONT + self._owners[None, :]
+        left = np.repeat(still.reshape(size, 1, slots), slots + 1, axis=1)
         left[:, np.arange(slots), np.arange(slots)] = False
         owners = np.repeat(np.arange(n), d)
         for k in range(n - 1):

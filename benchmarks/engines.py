@@ -1,0 +1,243 @@
+"""Both games' engines side by side: the scalar loop, the batched engine, the vector environment
+and OpenSpiel, in decisions per second, with the ratios.
+
+``python -m benchmarks engines [--games N] [--batches 1000 10000 100000] [--envs N]
+[--only batched vector-env openspiel]`` (``vector-env`` needs the ``rl`` extra, ``openspiel``
+the ``openspiel`` extra)
+
+Sections, each for 4-player Pack & Stack and 3-player Yardmaster Express with a random caboose:
+
+- ``batched``: per bot that both engines play (Pack & Stack ``random`` and ``optimal``, Express
+  ``random`` and ``greedy``), every seat that bot: the scalar loop (:func:`arena.play` over
+  ``--games`` seeds) and the batched engine (:mod:`packing.batch`, :mod:`express.batch`) at
+  each of ``--batches`` games, in decisions (players' steps) per CPU second, the ratio, and the
+  memory a game of the batch takes at its peak (NumPy's allocations, by ``tracemalloc``).
+  Targets on the 2-core machine: Pack & Stack ≥ 40×, Express ≥ 100× at 10,000 games.
+- ``vector-env``: the Gymnasium vector environment (``gym_vector_env``, ``--envs``
+  sub-environments, random opponents, the learner picking among its masks) against the single
+  PettingZoo environment with random agents (``env``), both reading observations and masks;
+  decisions of every seat per CPU second. Target ≥ 10×.
+- ``openspiel``: the random playout loop OpenSpiel's users write on the registered pyspiel
+  game (a chance node sampled from ``chance_outcomes()``, a uniform legal action otherwise)
+  against :func:`arena.play`'s random playouts; target: OpenSpiel costs at most 3× as much
+  per decision.
+
+The load average is printed first; figures on a loaded machine are lower and noisier.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+import express
+import packing
+from arena import GameState, Policy, RandomPolicy, play
+from arena.batch import BatchEngine, engine_for
+from benchmarks._suite import at_least, run_sections
+
+
+@dataclass(frozen=True)
+class _Subject:
+    title: str
+    new_state: Callable[[], GameState]
+    bots: Sequence[tuple[str, Callable[[], Policy]]]
+    decisions: Callable[[Any], int]  # a finished batch's players' decisions
+
+
+def _packing_decisions(batch: Any) -> int:
+    return int(batch.round.sum()) * batch.n  # one grab each a round, every round played
+
+
+def _express_decisions(batch: Any) -> int:
+    return int(batch.num_games * batch.engine.players * batch.engine.rounds)
+
+
+def _subjects() -> list[_Subject]:
+    return [
+        _Subject(
+            "Pack & Stack, 4 players",
+            partial(packing.Game, 4),
+            [("random", RandomPolicy), ("optimal", partial(packing.bot, "optimal"))],
+            _packing_decisions,
+        ),
+        _Subject(
+            "Yardmaster Express, 3 players, random caboose",
+            partial(express.Game, 3, caboose="random"),
+            [("random", RandomPolicy), ("greedy", partial(express.bot, "greedy"))],
+            _express_decisions,
+        ),
+    ]
+
+
+def _scalar_decisions(state: Any) -> int:
+    if isinstance(state, packing.Game):
+        return len(state.round_records) * state.num_players
+    return int(state.players * state.rounds)
+
+
+def _scalar(subject: _Subject, make: Callable[[], Policy], games: int) -> float:
+    """Decisions per CPU second of :func:`arena.play` over ``games`` seeds."""
+    policy = make()
+    play(subject.new_state(), [policy] * subject.new_state().num_players, 10**6)  # warm-up
+    decisions, began = 0, time.process_time()
+    for seed in range(games):
+        state = subject.new_state()
+        decisions += _scalar_decisions(play(state, [policy] * state.num_players, seed))
+    return decisions / (time.process_time() - began)
+
+
+def _engine(subject: _Subject) -> BatchEngine:
+    engine = engine_for(subject.new_state())
+    if engine is None:
+        raise SystemExit(f"{subject.title}: no batched engine")
+    return engine
+
+
+def _batched(subject: _Subject, make: Callable[[], Policy], size: int) -> tuple[float, float]:
+    """(decisions per CPU second, peak bytes per game) of one batch of ``size`` games."""
+    engine = _engine(subject)
+    policy = engine.vector_policy(make())
+    assert policy is not None
+    seating = np.zeros((size, engine.num_players), np.intp)
+    rng = np.random.default_rng(size)
+    began = time.process_time()
+    batch: Any = engine.new_batch(size, rng=rng)
+    batch.run(seating, [policy])
+    seconds = time.process_time() - began
+    rate = subject.decisions(batch) / seconds
+    tracemalloc.start()
+    again: Any = engine.new_batch(size, rng=np.random.default_rng(size))
+    again.run(seating, [policy])
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return rate, peak / size
+
+
+def _batched_section(args: argparse.Namespace) -> list[str]:
+    lines = [
+        f"decisions per CPU second: the scalar loop over {args.games} games, the batched engine "
+        f"at {', '.join(f'{b:,}' for b in args.batches)} games (peak memory a game)"
+    ]
+    for subject in _subjects():
+        for name, make in subject.bots:
+            scalar = _scalar(subject, make, args.games)
+            cells = []
+            for size in args.batches:
+                rate, per_game = _batched(subject, make, size)
+                cells.append(f"{size:,}: {rate:11,.0f}/s {rate / scalar:6.1f}x {per_game / 1024:5.1f} KiB")
+            lines.append(f"  {subject.title:<46} {name:<8} scalar {scalar:9,.0f}/s")
+            lines.extend(f"      {cell}" for cell in cells)
+    return lines
+
+
+def _aec_rate(env: Any, games: int) -> float:
+    decisions, began = 0, time.process_time()
+    rng = np.random.default_rng(0)
+    for seed in range(games):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.integers(len(legal)))]))
+            decisions += 1
+    return decisions / (time.process_time() - began)
+
+
+def _vector_rate(vector: Any, steps: int, decisions_per_step: Callable[[Any], int]) -> float:
+    rng = np.random.default_rng(0)
+    _, info = vector.reset(seed=0)
+    decisions, began = 0, time.process_time()
+    for _ in range(steps):
+        masks = info["action_mask"].astype(bool)
+        actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+        before = decisions_per_step(vector)
+        _, _, _, _, info = vector.step(actions)
+        decisions += decisions_per_step(vector) - before
+    return decisions / (time.process_time() - began)
+
+
+def _played(vector: Any) -> int:
+    """The players' decisions the vector environment's games have made so far (its batch's)."""
+    batch = vector._batch  # noqa: SLF001  (the benchmark's own probe)
+    if isinstance(batch, packing.batch.Batch):
+        n = batch.n
+        return int(((batch.round - 1) * n + np.where(batch.over, n, batch.step)).sum())
+    return int(batch.turns_played())
+
+
+def _vector_section(args: argparse.Namespace) -> list[str]:
+    import express.pettingzoo
+    import packing.pettingzoo
+
+    lines = [
+        f"decisions per CPU second: the single PettingZoo environment ({args.games} games) and "
+        f"the vector environment ({args.envs:,} games), random play with observations and masks"
+    ]
+    subjects = [
+        (
+            "Pack & Stack, 4 players",
+            partial(packing.pettingzoo.env, players=4),
+            partial(packing.pettingzoo.gym_vector_env, ["random"] * 3, num_envs=args.envs),
+        ),
+        (
+            "Yardmaster Express, 3 players, random caboose",
+            partial(express.pettingzoo.env, players=3, caboose="random"),
+            partial(
+                express.pettingzoo.gym_vector_env,
+                ["random"] * 2,
+                num_envs=args.envs,
+                caboose="random",
+            ),
+        ),
+    ]
+    for title, single, vector in subjects:
+        base = _aec_rate(single(), args.games)
+        rate = _vector_rate(vector(), 40, _played)
+        lines.append(
+            f"  {title:<46} PettingZoo {base:9,.0f}/s   vector {rate:11,.0f}/s   {rate / base:6.1f}x"
+        )
+    return lines
+
+
+def _openspiel_section(args: argparse.Namespace) -> list[str]:
+    from benchmarks.openspiel import random_loop_rates
+
+    return random_loop_rates(args.games)
+
+
+SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
+    "batched": _batched_section,
+    "vector-env": _vector_section,
+    "openspiel": _openspiel_section,
+}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks engines", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--games", type=at_least(1), default=300, help="games of each scalar path (default 300)"
+    )
+    parser.add_argument(
+        "--batches",
+        type=at_least(1),
+        nargs="+",
+        default=[1_000, 10_000, 100_000],
+        help="batch sizes (default 1000 10000 100000)",
+    )
+    parser.add_argument(
+        "--envs", type=at_least(1), default=1024, help="vector sub-environments (default 1024)"
+    )
+    return run_sections(parser, argv, SECTIONS, "Both games' engines")
