@@ -13,6 +13,10 @@ forwards each call to it, translating values on the way — there is no second c
 - ``legal_actions()``: the game's legal actions (or chance outcomes) encoded, in ascending order.
 - ``chance_outcomes()``: the game's exact probabilities as floats (summing to 1 within a float's
   rounding; each ``Fraction`` is rounded once).
+- A chance node the codec deals in stages (:class:`arena.codec.ChanceStages`, such as Pack &
+  Stack's roll as five dice) is that many chance nodes, each with its stage's ids; the ``arena``
+  state takes the composed outcome after the last. The stages dealt so far are part of the
+  pyspiel state: its string, clone, serialization and observations carry them.
 - ``observation_string``/``observation_tensor``: what the game's ``observation(player)`` carries,
   no more (the codec encodes that value, never the state).
 - ``information_state_string``: for a perfect-information game the history of ids (as in
@@ -35,11 +39,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arena.codec import Codec, HiddenInformationCodec, Limits, Parameters
+from arena.codec import ChanceStages, Codec, HiddenInformationCodec, Limits, Parameters
 from arena.errors import ArenaError
 from arena.extras import import_extra
 from arena.memo import IdentityMemo
-from arena.protocol import Action, GameState
+from arena.protocol import CHANCE, TERMINAL, Action, GameState
 from arena.search_bots import MAX_SIMULATIONS, MIN_SIMULATIONS
 from arena.values import whole_number
 
@@ -142,7 +146,12 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class OpenSpielState(pyspiel.State):  # type: ignore[misc]
-    """A pyspiel state holding an ``arena`` state; every call forwards to it."""
+    """A pyspiel state holding an ``arena`` state; every call forwards to it.
+
+    A chance node the codec deals in stages (:meth:`arena.codec.Codec.chance_stages`) is that
+    many chance nodes here: the ids of the stages dealt so far are kept beside the ``arena``
+    state (which stays at its chance node) until the last one composes its outcome.
+    """
 
     def __init__(self, game: OpenSpielGame, state: GameState) -> None:
         super().__init__(game)
@@ -151,39 +160,74 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def state(self) -> GameState:
-        """The ``arena`` state this pyspiel state holds."""
+        """The ``arena`` state this pyspiel state holds (at a staged chance node, the state
+        before it: its outcome is applied once every stage is known)."""
         return self._inner.state
 
+    @property
+    def chance_so_far(self) -> tuple[int, ...]:
+        """The ids of the stages of a staged chance node dealt so far (``()`` elsewhere)."""
+        return self._inner.known
+
     def current_player(self) -> int:
-        player = self.state.current_player()
-        # arena's CHANCE and TERMINAL are OpenSpiel's ids; the conversion says so.
-        return (
-            int(pyspiel.PlayerId.CHANCE)
-            if player == -1
-            else int(pyspiel.PlayerId.TERMINAL)
-            if player == -4
-            else player
-        )
+        # arena's CHANCE and TERMINAL are OpenSpiel's ids (checked on import): no conversion in
+        # a call pyspiel makes several times a step.
+        return self._inner.state.current_player()
 
     def is_terminal(self) -> bool:
-        return self.state.is_terminal()
+        return self._inner.state.is_terminal()
+
+    def _stages(self) -> ChanceStages | None:
+        """The stages the current node is dealt in, or None (a player's node, or one chance
+        node)."""
+        inner = self._inner
+        if inner.known:  # within a staged node: its stages, found at its first stage
+            if inner.stages is None:  # unpickled
+                inner.stages = self.codec.chance_stages(inner.state)
+            return inner.stages
+        codec, state = self.codec, inner.state
+        if codec.staged_chance and state.is_chance_node():
+            return codec.chance_stages(state)
+        return None
 
     def _legal_actions(self, player: int) -> list[int]:
-        state, encode = self.state, self.codec.encode
+        stages = self._stages()
+        if stages is not None:
+            return [i for i, _ in stages.floats[len(self._inner.known)]]
+        state, encode = self._inner.state, self.codec.encode
         return sorted(encode(state, action) for action in state.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        state = self.state
+        stages = self._stages()
+        if stages is not None:
+            # A copy: the caller may change its list.
+            return list(stages.floats[len(self._inner.known)])
+        state = self._inner.state
         outcomes = state.chance_outcomes()
         if self.codec.stable_chance_ids and isinstance(outcomes, tuple):
-            # A copy: the caller may change its list; the memo's stays as encoded.
             return list(_ENCODED.lookup(outcomes, partial(_encoded, self.codec, state)))
         return _encoded(self.codec, state, outcomes)
 
     def _apply_action(self, number: int) -> None:
-        self.state.apply_action(self.codec.decode(self.state, int(number)))
+        inner = self._inner
+        stages = self._stages()
+        if stages is None:
+            inner.state.apply_action(self.codec.decode(inner.state, int(number)))
+            return
+        known = inner.known
+        if number not in stages.ids[len(known)]:
+            raise ValueError(f"no outcome of chance stage {len(known)} has id {number!r}")
+        known = (*known, int(number))
+        if len(known) < len(stages.outcomes):
+            inner.known, inner.stages = known, stages
+        else:
+            inner.state.apply_action(stages.compose(known))
+            inner.known, inner.stages = (), None
 
     def _action_to_string(self, player: int, number: int) -> str:
+        stages = self._stages()
+        if stages is not None:
+            return stages.describe(len(self._inner.known), int(number))
         return self.state.action_to_string(self.codec.decode(self.state, int(number)))
 
     def returns(self) -> list[float]:
@@ -196,28 +240,50 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         world = self.codec.resample(self.state, player, np.random.default_rng(seed))
         return OpenSpielState(self.get_game(), world)
 
+    def _known_text(self) -> str:
+        """The staged chance node's stages dealt so far, as a line (``""`` when none are)."""
+        known = self._inner.known
+        stages = self._stages() if known else None
+        if stages is None:
+            return ""
+        return "\nchance so far: " + ", ".join(stages.describe(k, i) for k, i in enumerate(known))
+
     def __str__(self) -> str:
-        return str(self.state)
+        return str(self.state) + self._known_text()
+
+
+if (CHANCE, TERMINAL) != (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)):
+    raise ImportError("arena's CHANCE and TERMINAL are no longer OpenSpiel's player ids")
 
 
 class _Inner:
-    """Holds a pyspiel state's ``arena`` state. pyspiel clones a Python state with
+    """Holds a pyspiel state's ``arena`` state, and within a staged chance node the ids of its
+    stages dealt so far and the stages themselves. pyspiel clones a Python state with
     ``copy.deepcopy``; here that is the game's own ``clone()``, which shares what never changes
-    (decks, records) instead of copying it."""
+    (decks, records) instead of copying it. It serializes one by pickling: the state and the
+    ids (the stages are found again from the state)."""
 
-    __slots__ = ("state",)
+    __slots__ = ("known", "stages", "state")
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        known: tuple[int, ...] = (),
+        stages: ChanceStages | None = None,
+    ) -> None:
         self.state = state
+        self.known = known
+        self.stages = stages
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
-        return _Inner(self.state.clone())
+        return _Inner(self.state.clone(), self.known, self.stages)
 
-    def __getstate__(self) -> GameState:
-        return self.state
+    def __getstate__(self) -> tuple[GameState, tuple[int, ...]]:
+        return self.state, self.known
 
-    def __setstate__(self, state: GameState) -> None:
-        self.state = state
+    def __setstate__(self, state: tuple[GameState, tuple[int, ...]]) -> None:
+        self.state, self.known = state
+        self.stages = None
 
 
 # Games hand out the same tuple of outcomes again and again (Pack & Stack's 900 rolls, the draws
@@ -264,11 +330,17 @@ class Observer:
     def set_from(self, state: OpenSpielState, player: int) -> None:
         self.tensor.fill(0)
         if not self.perfect_recall:
-            self.codec.fill_tensor(state.state.observation(player), self.tensor)
+            observation = state.state.observation(player)
+            self.codec.fill_tensor(observation, self.tensor)
+            known = state._inner.known
+            stages = state._stages() if known else None
+            if stages is not None:
+                self.codec.fill_staged_tensor(observation, stages, known, self.tensor)
 
     def string_from(self, state: OpenSpielState, player: int) -> str:
         if not self.perfect_recall:
-            return self.codec.observation_string(state.state.observation(player))
+            text = self.codec.observation_string(state.state.observation(player))
+            return text + state._known_text()
         if isinstance(self.codec, HiddenInformationCodec):
             return self.codec.information_state_string(state.state, player)
         return state.history_str()  # type: ignore[no-any-return]

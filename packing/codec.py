@@ -44,12 +44,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
+from fractions import Fraction
 from functools import cache
 from typing import Any, Final
 
 import numpy as np
 
-from arena.codec import Codec, Limits, Parameters, elements
+from arena.codec import ChanceStages, Codec, Limits, Parameters, elements
 from arena.memo import IdentityMemo
 from arena.values import whole_number
 from packing.deck import SAMPLE_DECK, format_deck, parse_deck
@@ -68,6 +70,7 @@ from packing.model import Cargo, Truck
 from packing.queries import penalties_for
 from packing.rules import (
     DEFAULT_MAX_ROUNDS,
+    DICE,
     LENGTHS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -81,6 +84,7 @@ from packing.rules import (
 __all__ = [
     "CODEC",
     "SEARCH_ROUNDS",
+    "DICE_STAGES",
     "SHORT_NAME",
     "PackAndStackCodec",
     "TensorWriter",
@@ -171,6 +175,42 @@ def _roll_index() -> dict[Cargo, int]:
 
 
 @cache
+def _cargo_of_faces() -> dict[tuple[int, ...], Cargo]:
+    # The faces of the five dice are the cargo's counts (die k shows how many rods of length k);
+    # composed to the very objects of roll_outcomes, which the game and the codec find by id.
+    return {cargo.counts: cargo for cargo, _ in roll_outcomes()}
+
+
+def _compose_roll(faces: tuple[int, ...]) -> Cargo:
+    return _cargo_of_faces()[faces]
+
+
+def _describe_die(stage: int, face: int) -> str:
+    return f"die {LENGTHS[stage]} shows {face}"
+
+
+def _die_outcomes(length: int) -> tuple[tuple[int, Fraction], ...]:
+    faces = DICE[length]
+    return tuple(
+        (face, Fraction(count, len(faces))) for face, count in sorted(Counter(faces).items())
+    )
+
+
+DICE_STAGES: Final = ChanceStages(
+    tuple(_die_outcomes(length) for length in LENGTHS),
+    compose=_compose_roll,
+    describe=_describe_die,
+)
+"""A roll as OpenSpiel deals it: five chance nodes, one die each in order of rod length, its
+id the face (how many rods of that length); faces showing the same count are one outcome, their
+probabilities summed (the white die's two 1s: 1/3). The same chance as the one node of 900
+cargos, whose probabilities are the products of the dice's."""
+
+
+_MOST_FACE: Final = max(face for faces in DICE.values() for face in faces)
+
+
+@cache
 def _order_rank(players: int) -> dict[tuple[int, ...], int]:
     return {order: i for i, order in enumerate(itertools.permutations(range(players)))}
 
@@ -235,6 +275,9 @@ class PackAndStackCodec(Codec):
     # A roll's ids are the cargos' places in the one tuple of 900, a draw's its position, a grab
     # order's its rank among the orders of the tuple's players: the tuple alone decides them.
     stable_chance_ids = True
+    # Listing and sampling the 900 cargos at every roll was most of a random playout's cost
+    # through OpenSpiel; five dice of at most six outcomes each are the same chance.
+    staged_chance = True
     parameters = {
         "players": 4,
         "start_points": START_POINTS,
@@ -265,16 +308,17 @@ class PackAndStackCodec(Codec):
         return Limits(
             # Grab ids: the D trucks, and the pile.
             num_distinct_actions=len(deck) + 1,
-            # Chance lists: the 900 cargos, a draw from a pile of up to D trucks, the n! orders.
-            max_chance_outcomes=max(len(roll_outcomes()), len(deck), math.factorial(players)),
+            # Chance ids: a die's faces (a roll is five dice in OpenSpiel, DICE_STAGES), a draw
+            # from a pile of up to D trucks, the n! orders.
+            max_chance_outcomes=max(_MOST_FACE + 1, len(deck), math.factorial(players)),
             min_utility=float(min_utility),
             max_utility=float(max_utility),
             # Each player grabs once a round (the last grabber too, with the pile as its only
             # choice): n decisions a round, for at most ``rounds`` rounds.
             max_game_length=players * rounds,
-            # A round's chance nodes: n rolls, n × draws each, the grab order, and the top of the
-            # pile for each pile grab (at most n: everyone may grab the pile).
-            max_chance_nodes=rounds * (players + players * draws_each + 1 + players),
+            # A round's chance nodes: n rolls of five dice, n × draws each, the grab order, and
+            # the top of the pile for each pile grab (at most n: everyone may grab the pile).
+            max_chance_nodes=rounds * (players * len(LENGTHS) + players * draws_each + 1 + players),
         )
 
     def encode(self, state: Any, action: Any) -> int:
@@ -329,6 +373,26 @@ class PackAndStackCodec(Codec):
                 if self.encode(state, action) == number:
                     return action
         raise ValueError(f"no legal action has id {number!r} here")
+
+    def chance_stages(self, state: Any) -> ChanceStages | None:
+        """A roll's stages, :data:`DICE_STAGES` (five dice); every other chance node is one."""
+        return DICE_STAGES if state.chance_outcomes() is roll_outcomes() else None
+
+    def fill_staged_tensor(
+        self, observation: Observation, stages: ChanceStages, known: tuple[int, ...], tensor: Any
+    ) -> None:
+        """The dice known so far of the roller's roll: its cargo's "rolled" element is the
+        fraction of the five dice known (0 before the first, 1 once rolled), and the rods of the
+        known dice's lengths are set."""
+        o = observation
+        rolled = sum(cargo is not None for cargo in o.cargos)
+        roller = (o.first_roller + rolled) % len(o.points)
+        start = _tensor_layout(len(o.points), len(o.deck))["cargos"][0]
+        at = start + roller * (1 + len(LENGTHS))
+        t = elements(tensor)
+        t[at] = len(known) / len(stages.outcomes)
+        for k, face in enumerate(known, at + 1):
+            t[k] = float(face)
 
     def tensor_size(self, params: Parameters) -> int:
         start, size = _tensor_layout(_players(params), len(deck_from_parameter(params["deck"])))[

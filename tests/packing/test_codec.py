@@ -3,15 +3,21 @@ bounds, its masks and its memoised chance ids agree with the plain definitions o
 
 from __future__ import annotations
 
+import itertools
+import math
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
 from arena import sample_outcome
 from arena.codec import Codec
 from packing import Game
-from packing.codec import CODEC, deck_parameter
+from packing.codec import CODEC, DICE_STAGES, deck_parameter
 from packing.deck import SAMPLE_DECK
-from packing.game import PILE, Grab
+from packing.game import PILE, Draw, Grab, GrabOrder, roll_outcomes
+from packing.model import Cargo
+from packing.rules import DICE, LENGTHS
 
 
 def random_states(players: int, seed: int, **options: object) -> list[Game]:
@@ -59,6 +65,41 @@ def test_the_mask_and_decode_agree_with_encode() -> None:
 
 
 @pytest.mark.extra("openspiel")
+def test_the_five_dice_are_the_roll_exactly() -> None:
+    stages = DICE_STAGES.outcomes
+    # One stage a die, in order of length; ids are faces, equal faces one outcome.
+    assert len(stages) == len(LENGTHS)
+    for length, stage in zip(LENGTHS, stages, strict=True):
+        assert [face for face, _ in stage] == sorted(set(DICE[length]))
+        assert all(p == Fraction(DICE[length].count(face), 6) for face, p in stage)
+    assert stages[0] == ((1, Fraction(1, 3)), *((face, Fraction(1, 6)) for face in range(2, 6)))
+    # Every sequence of faces, its probability the product of the dice's: summed per composed
+    # cargo, the roll's distribution exactly, composed to the roll's own cargo objects.
+    composed: dict[Cargo, Fraction] = {}
+    for faces in itertools.product(*stages):
+        cargo = DICE_STAGES.compose(tuple(face for face, _ in faces))
+        composed[cargo] = composed.get(cargo, Fraction(0)) + math.prod(p for _, p in faces)
+    assert composed == dict(roll_outcomes())
+    objects = {id(cargo) for cargo, _ in roll_outcomes()}
+    assert all(id(cargo) in objects for cargo in composed)
+    # Each id sequence composes to a distinct cargo: the tree of dice has no merged leaves.
+    assert math.prod(len(stage) for stage in stages) == len(composed) == 900
+    assert DICE_STAGES.floats[0] == [(face, float(p)) for face, p in stages[0]]
+    assert DICE_STAGES.describe(2, 3) == "die 3 shows 3"
+
+
+def test_only_a_roll_is_dealt_in_stages() -> None:
+    kinds = set()
+    for state in random_states(3, 1):
+        if not state.is_chance_node():
+            assert CODEC.chance_stages(state) is None
+            continue
+        kind = type(state.chance_outcomes()[0][0])
+        kinds.add(kind)
+        assert (CODEC.chance_stages(state) is DICE_STAGES) == (kind is Cargo)
+    assert kinds == {Cargo, Draw, GrabOrder}  # a top of the pile is a Draw
+
+
 def test_memoised_chance_ids_are_the_ids_encoded_at_the_node() -> None:
     import pyspiel
 
@@ -71,6 +112,9 @@ def test_memoised_chance_ids_are_the_ids_encoded_at_the_node() -> None:
         if not state.is_chance_node():
             continue
         memoised = wrap(game, state.clone()).chance_outcomes()
+        if isinstance(state.chance_outcomes()[0][0], Cargo):  # a roll: dealt as five dice
+            assert memoised == [(face, float(p)) for face, p in DICE_STAGES.outcomes[0]]
+            continue
         encoded = sorted(
             (CODEC.encode(state, outcome), float(p)) for outcome, p in state.chance_outcomes()
         )
