@@ -34,7 +34,6 @@ import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -186,34 +185,66 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
                 inner.stages = self.codec.chance_stages(inner.state)
             return inner.stages
         codec, state = self.codec, inner.state
-        if codec.staged_chance and state.is_chance_node():
-            return codec.chance_stages(state)
-        return None
+        if not (codec.staged_chance and state.is_chance_node()):
+            return None
+        outcomes = state.chance_outcomes()
+        if codec.stable_chance_ids and isinstance(outcomes, tuple):
+            return _node_of(codec, state, outcomes).stages
+        return codec.chance_stages(state)
 
     def _legal_actions(self, player: int) -> list[int]:
-        stages = self._stages()
-        if stages is not None:
-            return [i for i, _ in stages.floats[len(self._inner.known)]]
-        state, encode = self._inner.state, self.codec.encode
-        return sorted(encode(state, action) for action in state.legal_actions())
+        state = self._inner.state
+        if state.is_chance_node():
+            return [i for i, _ in self.chance_outcomes()]
+        return sorted(self.codec.legal_ids(state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        stages = self._stages()
-        if stages is not None:
-            # A copy: the caller may change its list.
-            return list(stages.floats[len(self._inner.known)])
-        state = self._inner.state
+        # Every list handed out is a copy: the caller may change it.
+        inner = self._inner
+        if inner.known:
+            stages = self._stages()
+            assert stages is not None  # a staged node's stages, as long as ids are known
+            return list(stages.floats[len(inner.known)])
+        codec, state = self.codec, inner.state
         outcomes = state.chance_outcomes()
-        if self.codec.stable_chance_ids and isinstance(outcomes, tuple):
-            return list(_ENCODED.lookup(outcomes, partial(_encoded, self.codec, state)))
-        return _encoded(self.codec, state, outcomes)
+        if codec.stable_chance_ids and isinstance(outcomes, tuple):
+            node = _node_of(codec, state, outcomes)
+            return list(node.encoded if node.stages is None else node.stages.floats[0])
+        stages = codec.chance_stages(state) if codec.staged_chance else None
+        if stages is not None:
+            return list(stages.floats[0])
+        return _encoded(codec, state, outcomes)
 
     def _apply_action(self, number: int) -> None:
         inner = self._inner
-        stages = self._stages()
-        if stages is None:
-            inner.state.apply_action(self.codec.decode(inner.state, int(number)))
+        if inner.known:
+            stages = self._stages()
+            assert stages is not None  # a staged node's stages, as long as ids are known
+            self._deal(stages, number)
             return
+        codec, state = self.codec, inner.state
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            if codec.stable_chance_ids and isinstance(outcomes, tuple):
+                node = _node_of(codec, state, outcomes)
+                if node.stages is not None:
+                    self._deal(node.stages, number)
+                    return
+                outcome = node.by_id.get(number, _NONE)
+                if outcome is _NONE:
+                    raise ValueError(f"no chance outcome has id {number!r} here")
+                state.apply_action(outcome)
+                return
+            stages = codec.chance_stages(state) if codec.staged_chance else None
+            if stages is not None:
+                self._deal(stages, number)
+                return
+        state.apply_action(codec.decode(state, int(number)))
+
+    def _deal(self, stages: ChanceStages, number: int) -> None:
+        """Deal the next stage of a staged chance node: its id is kept, and once every stage
+        has one, their composed outcome is applied to the ``arena`` state."""
+        inner = self._inner
         known = inner.known
         if number not in stages.ids[len(known)]:
             raise ValueError(f"no outcome of chance stage {len(known)} has id {number!r}")
@@ -311,9 +342,38 @@ def _encoded(
     return sorted(zip([encode(state, outcome) for outcome, _ in outcomes], _floats(outcomes)))
 
 
-# The encoded outcomes of a codec with ``stable_chance_ids``, by the outcome tuple's identity:
-# encoding and sorting 900 rolls at every roll was most of the adapter's cost per state.
-_ENCODED = IdentityMemo[tuple[tuple[Action, Any], ...], list[tuple[int, float]]](limit=10_000)
+class _ChanceNode:
+    """A chance node of a codec with ``stable_chance_ids``, as its outcome tuple decides it: the
+    stages it is dealt in (or None), else its (id, probability) pairs in ascending id order
+    and its outcomes by id."""
+
+    __slots__ = ("by_id", "encoded", "stages")
+
+    def __init__(self, codec: Codec, state: GameState, outcomes: Sequence[tuple[Action, Any]]):
+        self.stages = codec.chance_stages(state) if codec.staged_chance else None
+        self.encoded: list[tuple[int, float]] = []
+        self.by_id: dict[int, Action] = {}
+        if self.stages is None:
+            self.encoded = _encoded(codec, state, outcomes)
+            self.by_id = {codec.encode(state, outcome): outcome for outcome, _ in outcomes}
+
+
+# The chance nodes of codecs with ``stable_chance_ids``, by the outcome tuple's identity:
+# encoding and sorting 900 rolls at every roll was most of the adapter's cost per state, and
+# decoding an id is then one lookup.
+_NODES = IdentityMemo[tuple[tuple[Action, Any], ...], _ChanceNode](limit=10_000)
+
+
+def _node_of(
+    codec: Codec, state: GameState, outcomes: tuple[tuple[Action, Any], ...]
+) -> _ChanceNode:
+    node = _NODES.get(outcomes)
+    if node is None:
+        node = _NODES.put(outcomes, _ChanceNode(codec, state, outcomes))
+    return node
+
+
+_NONE = object()
 
 
 class Observer:
