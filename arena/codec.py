@@ -17,6 +17,7 @@ Nothing here imports an optional extra, so a game's codec (``packing.codec``,
 
 from __future__ import annotations
 
+import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -81,8 +82,8 @@ class ChanceStages:
 
     >>> coin = ((0, Fraction(1, 2)), (1, Fraction(1, 2)))
     >>> two = ChanceStages((coin, coin), compose=sum, describe=lambda k, i: f"coin {k}: {i}")
-    >>> two.floats[1], two.describe(0, 1)
-    ([(0, 0.5), (1, 0.5)], 'coin 0: 1')
+    >>> two.floats[1], two.describe(0, 1), two.compose((1, 0))
+    ([(0, 0.5), (1, 0.5)], 'coin 0: 1', 1)
     """
 
     outcomes: tuple[tuple[tuple[int, Fraction], ...], ...]
@@ -106,6 +107,24 @@ class ChanceStages:
         object.__setattr__(
             self, "ids", tuple(frozenset(i for i, _ in stage) for stage in self.outcomes)
         )
+
+    def ids_of(self, outcome: Action) -> tuple[int, ...]:
+        """The stage ids that compose to ``outcome`` (one sequence: each outcome's must be
+        unique), to replay an ``arena`` game's outcome through the stages; raises
+        :class:`ValueError` for an outcome they never compose."""
+        table: dict[Action, tuple[int, ...]] | None = self.__dict__.get("_ids_of")
+        if table is None:
+            table = {}
+            for ids in itertools.product(*(sorted(stage) for stage in self.ids)):
+                composed = self.compose(ids)
+                if composed in table:
+                    raise ArenaError(f"two sequences of stage ids compose to {composed!r}")
+                table[composed] = ids
+            object.__setattr__(self, "_ids_of", table)
+        found = table.get(outcome)
+        if found is None:
+            raise ValueError(f"no stage ids compose to {outcome!r}")
+        return found
 
 
 class Codec(ABC):

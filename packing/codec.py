@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter
 from fractions import Fraction
 from functools import cache
 from typing import Any, Final
@@ -84,6 +83,7 @@ from packing.rules import (
 __all__ = [
     "CODEC",
     "SEARCH_ROUNDS",
+    "DICE_GROUPS",
     "DICE_STAGES",
     "SHORT_NAME",
     "PackAndStackCodec",
@@ -174,6 +174,21 @@ def _roll_index() -> dict[Cargo, int]:
     return {cargo: i for i, (cargo, _) in enumerate(roll_outcomes())}
 
 
+DICE_GROUPS: Final = ((1, 2), (3, 4, 5))
+"""The dice a roll is dealt in, by length, a chance node a group (:data:`DICE_STAGES`)."""
+
+
+def _faces(length: int) -> tuple[int, ...]:
+    """The distinct faces of die ``length``, ascending."""
+    return tuple(sorted(set(DICE[length])))
+
+
+@cache
+def _group_faces() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    # Each group's face combinations in lexicographic order: a stage's id is the rank.
+    return tuple(tuple(itertools.product(*map(_faces, group))) for group in DICE_GROUPS)
+
+
 @cache
 def _cargo_of_faces() -> dict[tuple[int, ...], Cargo]:
     # The faces of the five dice are the cargo's counts (die k shows how many rods of length k);
@@ -181,33 +196,46 @@ def _cargo_of_faces() -> dict[tuple[int, ...], Cargo]:
     return {cargo.counts: cargo for cargo, _ in roll_outcomes()}
 
 
-def _compose_roll(faces: tuple[int, ...]) -> Cargo:
-    return _cargo_of_faces()[faces]
+def _known_faces(ids: tuple[int, ...]) -> tuple[int, ...]:
+    """The faces of the dice the stage ids ``ids`` show, in order of length."""
+    combos = _group_faces()
+    return tuple(face for stage, i in enumerate(ids) for face in combos[stage][i])
 
 
-def _describe_die(stage: int, face: int) -> str:
-    return f"die {LENGTHS[stage]} shows {face}"
+def _compose_roll(ids: tuple[int, ...]) -> Cargo:
+    return _cargo_of_faces()[_known_faces(ids)]
 
 
-def _die_outcomes(length: int) -> tuple[tuple[int, Fraction], ...]:
-    faces = DICE[length]
-    return tuple(
-        (face, Fraction(count, len(faces))) for face, count in sorted(Counter(faces).items())
+def _describe_dice(stage: int, i: int) -> str:
+    faces = _group_faces()[stage][i]
+    return ", ".join(
+        f"die {length} shows {face}" for length, face in zip(DICE_GROUPS[stage], faces, strict=True)
     )
 
 
+def _stage_outcomes(group: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    outcomes = []
+    for i, faces in enumerate(itertools.product(*map(_faces, group))):
+        p = Fraction(1)
+        for length, face in zip(group, faces, strict=True):
+            p *= Fraction(DICE[length].count(face), len(DICE[length]))
+        outcomes.append((i, p))
+    return tuple(outcomes)
+
+
 DICE_STAGES: Final = ChanceStages(
-    tuple(_die_outcomes(length) for length in LENGTHS),
+    tuple(_stage_outcomes(group) for group in DICE_GROUPS),
     compose=_compose_roll,
-    describe=_describe_die,
+    describe=_describe_dice,
 )
-"""A roll as OpenSpiel deals it: five chance nodes, one die each in order of rod length, its
-id the face (how many rods of that length); faces showing the same count are one outcome, their
-probabilities summed (the white die's two 1s: 1/3). The same chance as the one node of 900
-cargos, whose probabilities are the products of the dice's."""
-
-
-_MOST_FACE: Final = max(face for faces in DICE.values() for face in faces)
+"""A roll as OpenSpiel deals it: two chance nodes, the dice of lengths 1 and 2, then those of
+3, 4 and 5 (:data:`DICE_GROUPS`). A node's outcome is the faces its dice show (how many rods of
+each length), its id their rank among the group's combinations of distinct faces in
+lexicographic order (``itertools.product``'s), its probability the product of each face's
+(the white die's two 1s: 1/3): 25 and 36 outcomes. The same chance as the one node of 900
+cargos, whose probabilities are the products of the dice's; a game of two smaller nodes is
+cheaper to list and sample than one of 900, and than five of one die each (fewer nodes, each
+with a cost of its own to every caller)."""
 
 
 @cache
@@ -308,17 +336,20 @@ class PackAndStackCodec(Codec):
         return Limits(
             # Grab ids: the D trucks, and the pile.
             num_distinct_actions=len(deck) + 1,
-            # Chance ids: a die's faces (a roll is five dice in OpenSpiel, DICE_STAGES), a draw
-            # from a pile of up to D trucks, the n! orders.
-            max_chance_outcomes=max(_MOST_FACE + 1, len(deck), math.factorial(players)),
+            # Chance ids: a group of dice (a roll is two nodes in OpenSpiel, DICE_STAGES), a
+            # draw from a pile of up to D trucks, the n! orders.
+            max_chance_outcomes=max(
+                *map(len, DICE_STAGES.outcomes), len(deck), math.factorial(players)
+            ),
             min_utility=float(min_utility),
             max_utility=float(max_utility),
             # Each player grabs once a round (the last grabber too, with the pile as its only
             # choice): n decisions a round, for at most ``rounds`` rounds.
             max_game_length=players * rounds,
-            # A round's chance nodes: n rolls of five dice, n × draws each, the grab order, and
-            # the top of the pile for each pile grab (at most n: everyone may grab the pile).
-            max_chance_nodes=rounds * (players * len(LENGTHS) + players * draws_each + 1 + players),
+            # A round's chance nodes: n rolls (two nodes each), n × draws each, the grab order,
+            # and the top of the pile for each pile grab (at most n: everyone may grab the pile).
+            max_chance_nodes=rounds
+            * (players * len(DICE_STAGES.outcomes) + players * draws_each + 1 + players),
         )
 
     def encode(self, state: Any, action: Any) -> int:
@@ -375,7 +406,8 @@ class PackAndStackCodec(Codec):
         raise ValueError(f"no legal action has id {number!r} here")
 
     def chance_stages(self, state: Any) -> ChanceStages | None:
-        """A roll's stages, :data:`DICE_STAGES` (five dice); every other chance node is one."""
+        """A roll's stages, :data:`DICE_STAGES` (two groups of dice); every other chance
+        node is one."""
         return DICE_STAGES if state.chance_outcomes() is roll_outcomes() else None
 
     def fill_staged_tensor(
@@ -384,14 +416,15 @@ class PackAndStackCodec(Codec):
         """The dice known so far of the roller's roll: its cargo's "rolled" element is the
         fraction of the five dice known (0 before the first, 1 once rolled), and the rods of the
         known dice's lengths are set."""
+        faces = _known_faces(known)
         o = observation
         rolled = sum(cargo is not None for cargo in o.cargos)
         roller = (o.first_roller + rolled) % len(o.points)
         start = _tensor_layout(len(o.points), len(o.deck))["cargos"][0]
         at = start + roller * (1 + len(LENGTHS))
         t = elements(tensor)
-        t[at] = len(known) / len(stages.outcomes)
-        for k, face in enumerate(known, at + 1):
+        t[at] = len(faces) / len(LENGTHS)
+        for k, face in enumerate(faces, at + 1):
             t[k] = float(face)
 
     def tensor_size(self, params: Parameters) -> int:
