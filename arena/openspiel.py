@@ -184,6 +184,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
             if inner.stages is None:  # unpickled
                 inner.stages = self.codec.chance_stages(inner.state)
             return inner.stages
+        # (``inner.stages`` may also be set at the first stage, once listed.)
         codec, state = self.codec, inner.state
         if not (codec.staged_chance and state.is_chance_node()):
             return None
@@ -193,10 +194,11 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         return codec.chance_stages(state)
 
     def _legal_actions(self, player: int) -> list[int]:
-        state = self._inner.state
-        if state.is_chance_node():
+        inner = self._inner
+        if inner.state.is_chance_node():
             return [i for i, _ in self.chance_outcomes()]
-        return sorted(self.codec.legal_ids(state))
+        listed = inner.listed = self.codec.legal_ids(inner.state)
+        return sorted(listed)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         # Every list handed out is a copy: the caller may change it.
@@ -209,35 +211,43 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         outcomes = state.chance_outcomes()
         if codec.stable_chance_ids and isinstance(outcomes, tuple):
             node = _node_of(codec, state, outcomes)
-            return list(node.encoded if node.stages is None else node.stages.floats[0])
-        stages = codec.chance_stages(state) if codec.staged_chance else None
+            if node.stages is None:
+                inner.listed = node.by_id
+                return list(node.encoded)
+            inner.stages = node.stages
+            return list(node.stages.floats[0])
+        stages = inner.stages = codec.chance_stages(state) if codec.staged_chance else None
         if stages is not None:
             return list(stages.floats[0])
-        return _encoded(codec, state, outcomes)
+        encode = codec.encode
+        ids = [encode(state, outcome) for outcome, _ in outcomes]
+        inner.listed = dict(zip(ids, [outcome for outcome, _ in outcomes]))
+        return sorted(zip(ids, _floats(outcomes)))
 
     def _apply_action(self, number: int) -> None:
         inner = self._inner
-        if inner.known:
-            stages = self._stages()
-            assert stages is not None  # a staged node's stages, as long as ids are known
+        listed = inner.listed
+        if listed is not None:
+            # The node's actions by id, as just listed (OpenSpiel lists, then applies): no
+            # decoding, which would find the legal actions again.
+            inner.listed = None
+            action = listed.get(number, _NONE)
+            if action is _NONE:
+                raise ValueError(f"no legal action has id {number!r} here")
+            inner.state.apply_action(action)
+            return
+        stages = inner.stages if inner.stages is not None else self._stages()
+        if stages is not None:
             self._deal(stages, number)
             return
         codec, state = self.codec, inner.state
-        if state.is_chance_node():
+        if codec.stable_chance_ids and state.is_chance_node():
             outcomes = state.chance_outcomes()
-            if codec.stable_chance_ids and isinstance(outcomes, tuple):
-                node = _node_of(codec, state, outcomes)
-                if node.stages is not None:
-                    self._deal(node.stages, number)
-                    return
-                outcome = node.by_id.get(number, _NONE)
+            if isinstance(outcomes, tuple):
+                outcome = _node_of(codec, state, outcomes).by_id.get(number, _NONE)
                 if outcome is _NONE:
                     raise ValueError(f"no chance outcome has id {number!r} here")
                 state.apply_action(outcome)
-                return
-            stages = codec.chance_stages(state) if codec.staged_chance else None
-            if stages is not None:
-                self._deal(stages, number)
                 return
         state.apply_action(codec.decode(state, int(number)))
 
@@ -288,13 +298,15 @@ if (CHANCE, TERMINAL) != (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TER
 
 
 class _Inner:
-    """Holds a pyspiel state's ``arena`` state, and within a staged chance node the ids of its
-    stages dealt so far and the stages themselves. pyspiel clones a Python state with
-    ``copy.deepcopy``; here that is the game's own ``clone()``, which shares what never changes
-    (decks, records) instead of copying it. It serializes one by pickling: the state and the
-    ids (the stages are found again from the state)."""
+    """Holds a pyspiel state's ``arena`` state; within a staged chance node the ids of its
+    stages dealt so far and the stages themselves; and the node's actions by id once listed
+    (``listed``, until an action is applied: the ``arena`` state changes only through its
+    pyspiel state). pyspiel clones a Python state with ``copy.deepcopy``; here that is the
+    game's own ``clone()``, which shares what never changes (decks, records) instead of
+    copying it. It serializes one by pickling: the state and the ids (the stages are found
+    again from the state)."""
 
-    __slots__ = ("known", "stages", "state")
+    __slots__ = ("known", "listed", "stages", "state")
 
     def __init__(
         self,
@@ -305,6 +317,7 @@ class _Inner:
         self.state = state
         self.known = known
         self.stages = stages
+        self.listed: Mapping[int, Action] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
         return _Inner(self.state.clone(), self.known, self.stages)
@@ -314,7 +327,7 @@ class _Inner:
 
     def __setstate__(self, state: tuple[GameState, tuple[int, ...]]) -> None:
         self.state, self.known = state
-        self.stages = None
+        self.stages = self.listed = None
 
 
 # Games hand out the same tuple of outcomes again and again (Pack & Stack's 900 rolls, the draws
