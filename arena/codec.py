@@ -6,7 +6,8 @@ and read observations as fixed-length float tensors. An ``arena`` game speaks it
 values. A :class:`Codec` is the translation, written once per game and shared by every
 adapter: the parameters and their defaults, the limits derived from the rules, the action ↔
 integer bijection, the observation tensor (its length, its bounds and how a game's observation
-fills it), and what a player has seen so far.
+fills it), what a player has seen so far, and which chance nodes an adapter may deal in
+stages (:class:`ChanceStages`).
 
 Nothing here imports an optional extra, so a game's codec (``packing.codec``,
 ``express.codec``) works, and is tested, without pyspiel, pettingzoo or gymnasium installed.

@@ -180,11 +180,10 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         """The stages the current node is dealt in, or None (a player's node, or one chance
         node)."""
         inner = self._inner
-        if inner.known:  # within a staged node: its stages, found at its first stage
+        if inner.known:  # within a staged node: its stages, kept since its first stage
             if inner.stages is None:  # unpickled
                 inner.stages = self.codec.chance_stages(inner.state)
             return inner.stages
-        # (``inner.stages`` may also be set at the first stage, once listed.)
         codec, state = self.codec, inner.state
         if not (codec.staged_chance and state.is_chance_node()):
             return None

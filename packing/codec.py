@@ -19,7 +19,12 @@ node decides which list an id indexes (it never changes within a node):
 
 - a player's grab: the revealed truck at deck position ``j`` → ``j`` (the truck says whose it
   is: every truck lies in front of at most one player); the top of the pile → ``D``;
-- a roll (chance): the cargo's index in :func:`packing.game.roll_outcomes` (0..899);
+- a roll (chance): in OpenSpiel, two chance nodes (:data:`DICE_STAGES`), the dice of lengths 1
+  and 2 and then those of 3, 4 and 5, each id the rank of the faces the node's dice show among
+  their combinations in lexicographic order (``itertools.product`` over each die's distinct
+  faces, ascending: 0..24, then 0..35); the ``arena`` game takes the cargo after the second.
+  :meth:`~PackAndStackCodec.encode` and :meth:`~PackAndStackCodec.decode` number the roll
+  node's own outcomes, the cargo's index in :func:`packing.game.roll_outcomes` (0..899);
 - a draw from the pile, or the top of the pile after a pile grab (chance, :class:`~packing.game.Draw`): the
   drawn truck's position among the pile's trucks in deck order (0..pile size − 1);
 - the grab order (chance, :class:`~packing.game.GrabOrder`): its rank among the orders of ``0..n-1`` in
@@ -28,6 +33,8 @@ node decides which list an id indexes (it never changes within a node):
 **Observations.** The observation string and tensor carry exactly what
 :meth:`packing.Game.observation` carries — see :meth:`PackAndStackCodec.fill_tensor`'s layout
 and :meth:`PackAndStackCodec.tensor_bounds`; the deck itself is a game parameter, not repeated.
+In OpenSpiel, between a roll's two nodes, they also carry the dice known so far (a last line
+of the string; in the tensor, :meth:`PackAndStackCodec.fill_staged_tensor`).
 (Like the observation, they do not mark the end of a game the round cap ended — it reads like
 the start of a round; ``is_terminal`` tells.) Perfect information: nothing is hidden but
 chance (the pile's order is drawn when a truck is revealed).
@@ -300,11 +307,12 @@ class PackAndStackCodec(Codec):
     long_name = "Pack & Stack"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    # A roll's ids are the cargos' places in the one tuple of 900, a draw's its position, a grab
-    # order's its rank among the orders of the tuple's players: the tuple alone decides them.
+    # A roll's ids are the cargos' places in the one tuple of 900 (in OpenSpiel its stages'),
+    # a draw's its position, a grab order's its rank among the orders of the tuple's players:
+    # the tuple alone decides them.
     stable_chance_ids = True
     # Listing and sampling the 900 cargos at every roll was most of a random playout's cost
-    # through OpenSpiel; five dice of at most six outcomes each are the same chance.
+    # through OpenSpiel; two nodes of dice, 25 and 36 outcomes, are the same chance.
     staged_chance = True
     parameters = {
         "players": 4,
@@ -411,7 +419,11 @@ class PackAndStackCodec(Codec):
         return DICE_STAGES if state.chance_outcomes() is roll_outcomes() else None
 
     def fill_staged_tensor(
-        self, observation: Observation, stages: ChanceStages, known: tuple[int, ...], tensor: Any
+        self,
+        observation: Observation,
+        stages: ChanceStages,
+        known: tuple[int, ...],
+        tensor: np.ndarray,
     ) -> None:
         """The dice known so far of the roller's roll: its cargo's "rolled" element is the
         fraction of the five dice known (0 before the first, 1 once rolled), and the rods of the
@@ -474,10 +486,12 @@ class PackAndStackCodec(Codec):
     def fill_tensor(self, observation: Observation, tensor: np.ndarray) -> None:
         """Layout (``n`` players, ``D`` trucks), each field after the one before: the observing
         player one-hot (n); the round (1); the first roller one-hot (n); the start points (1);
-        everyone's points (n); per player, rolled yet and the rods of each length 1..5 (n × 6);
-        the grab order, known yet and then per position k and player p a 1 at k·n + p (1 + n²);
-        how many have grabbed (1); per truck in deck order, one-hot over: in front of player p
-        (n), taken by player p (n), in the pile, in the discards (D × (2n + 2))."""
+        everyone's points (n); per player, rolled yet (0 or 1; in OpenSpiel, within a roll, the
+        fraction of the dice known: :meth:`fill_staged_tensor`) and the rods of each length
+        1..5 (n × 6); the grab order, known yet and then per position k and player p a 1 at
+        k·n + p (1 + n²); how many have grabbed (1); per truck in deck order, one-hot over: in
+        front of player p (n), taken by player p (n), in the pile, in the discards
+        (D × (2n + 2))."""
         # Set through a memoryview, element by element: NumPy's own item assignment, and its
         # conversion of Python lists and tuples, cost several times more per element, which
         # made filling the tensor cost about as much as the game's own step.
