@@ -19,12 +19,13 @@ node decides which list an id indexes (it never changes within a node):
 
 - a player's grab: the revealed truck at deck position ``j`` → ``j`` (the truck says whose it
   is: every truck lies in front of at most one player); the top of the pile → ``D``;
-- a roll (chance): in OpenSpiel, two chance nodes (:data:`DICE_STAGES`), the dice of lengths 1
-  and 2 and then those of 3, 4 and 5, each id the rank of the faces the node's dice show among
-  their combinations in lexicographic order (``itertools.product`` over each die's distinct
-  faces, ascending: 0..24, then 0..35); the ``arena`` game takes the cargo after the second.
-  :meth:`~PackAndStackCodec.encode` and :meth:`~PackAndStackCodec.decode` number the roll
-  node's own outcomes, the cargo's index in :func:`packing.game.roll_outcomes` (0..899);
+- a roll (chance): in OpenSpiel, two chance nodes (:data:`~packing.codec.DICE_STAGES`), the
+  dice of lengths 1 and 2 and then those of 3, 4 and 5, each id the rank of the faces the
+  node's dice show among their combinations in lexicographic order (``itertools.product`` over
+  each die's distinct faces, ascending: 0..24, then 0..35); the ``arena`` game takes the cargo
+  after the second. :meth:`~PackAndStackCodec.encode` and :meth:`~PackAndStackCodec.decode`
+  number the roll node's own outcomes, the cargo's index in
+  :func:`packing.game.roll_outcomes` (0..899);
 - a draw from the pile, or the top of the pile after a pile grab (chance, :class:`~packing.game.Draw`): the
   drawn truck's position among the pile's trucks in deck order (0..pile size − 1);
 - the grab order (chance, :class:`~packing.game.GrabOrder`): its rank among the orders of ``0..n-1`` in
@@ -182,7 +183,8 @@ def _roll_index() -> dict[Cargo, int]:
 
 
 DICE_GROUPS: Final = ((1, 2), (3, 4, 5))
-"""The dice a roll is dealt in, by length, a chance node a group (:data:`DICE_STAGES`)."""
+"""The dice a roll is dealt in, by length: a chance node a group
+(:data:`~packing.codec.DICE_STAGES`)."""
 
 
 def _faces(length: int) -> tuple[int, ...]:
@@ -236,10 +238,10 @@ DICE_STAGES: Final = ChanceStages(
     describe=_describe_dice,
 )
 """A roll as OpenSpiel deals it: two chance nodes, the dice of lengths 1 and 2, then those of
-3, 4 and 5 (:data:`DICE_GROUPS`). A node's outcome is the faces its dice show (how many rods of
-each length), its id their rank among the group's combinations of distinct faces in
-lexicographic order (``itertools.product``'s), its probability the product of each face's
-(the white die's two 1s: 1/3): 25 and 36 outcomes. The same chance as the one node of 900
+3, 4 and 5 (:data:`~packing.codec.DICE_GROUPS`). A node's outcome is the faces its dice show
+(how many rods of each length), its id their rank among the group's combinations of distinct
+faces in lexicographic order (``itertools.product``'s), its probability the product of each
+face's (the white die's two 1s: 1/3): 25 and 36 outcomes. The same chance as the one node of 900
 cargos, whose probabilities are the products of the dice's; a game of two smaller nodes is
 cheaper to list and sample than one of 900, and than five of one die each (fewer nodes, each
 with a cost of its own to every caller)."""
@@ -414,8 +416,8 @@ class PackAndStackCodec(Codec):
         raise ValueError(f"no legal action has id {number!r} here")
 
     def chance_stages(self, state: Any) -> ChanceStages | None:
-        """A roll's stages, :data:`DICE_STAGES` (two groups of dice); every other chance
-        node is one."""
+        """A roll's stages, :data:`~packing.codec.DICE_STAGES` (two groups of dice); every
+        other chance node is one."""
         return DICE_STAGES if state.chance_outcomes() is roll_outcomes() else None
 
     def fill_staged_tensor(
