@@ -72,8 +72,9 @@ class Limits:
 class ChanceStages:
     """A chance node dealt out as a few smaller, independent chance nodes, one after another:
     the same chance, a cheaper tree to list and sample (Pack & Stack's roll of 900 distinct
-    cargos is five dice of at most six faces each). The OpenSpiel adapter deals a node so when
-    its codec's :meth:`Codec.chance_stages` says so; the ``arena`` game itself keeps one node.
+    cargos is two nodes of dice, 25 and 36 outcomes). The OpenSpiel adapter deals a node so
+    when its codec's :meth:`Codec.chance_stages` says so; the ``arena`` game itself keeps one
+    node.
 
     ``outcomes[k]`` are stage ``k``'s outcomes, ``(id, exact probability)`` in ascending id
     order (summing to 1); once every stage has an id, ``compose(ids)`` is the node's outcome.
@@ -152,7 +153,8 @@ class Codec(ABC):
     tuple's identity). False, the default, encodes at every node."""
     staged_chance = False
     """True when some chance nodes are dealt in stages (:meth:`chance_stages`) by the adapters
-    that take them (OpenSpiel)."""
+    that take them (OpenSpiel). With :attr:`stable_chance_ids`, a node's stages too must
+    depend on its outcome tuple alone (an adapter memoises them with its ids)."""
 
     # A codec holds no data of its own: any two of one class are the same translation, also
     # after a trip through pickle to another process.

@@ -14,8 +14,8 @@ forwards each call to it, translating values on the way — there is no second c
 - ``chance_outcomes()``: the game's exact probabilities as floats (summing to 1 within a float's
   rounding; each ``Fraction`` is rounded once).
 - A chance node the codec deals in stages (:class:`arena.codec.ChanceStages`, such as Pack &
-  Stack's roll as five dice) is that many chance nodes, each with its stage's ids; the ``arena``
-  state takes the composed outcome after the last. The stages dealt so far are part of the
+  Stack's roll as two nodes of dice) is that many chance nodes, each with its stage's ids; the
+  ``arena`` state takes the composed outcome after the last. The stages dealt so far are part of the
   pyspiel state: its string, clone, serialization and observations carry them.
 - ``observation_string``/``observation_tensor``: what the game's ``observation(player)`` carries,
   no more (the codec encodes that value, never the state).
