@@ -6,7 +6,8 @@ and read observations as fixed-length float tensors. An ``arena`` game speaks it
 values. A :class:`Codec` is the translation, written once per game and shared by every
 adapter: the parameters and their defaults, the limits derived from the rules, the action ↔
 integer bijection, the observation tensor (its length, its bounds and how a game's observation
-fills it), and what a player has seen so far.
+fills it), what a player has seen so far, and which chance nodes an adapter may deal in
+stages (:class:`ChanceStages`).
 
 Nothing here imports an optional extra, so a game's codec (``packing.codec``,
 ``express.codec``) works, and is tested, without pyspiel, pettingzoo or gymnasium installed.
@@ -17,9 +18,11 @@ Nothing here imports an optional extra, so a game's codec (``packing.codec``,
 
 from __future__ import annotations
 
+import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, cast
 
 import numpy as np
@@ -27,7 +30,7 @@ import numpy as np
 from arena.errors import ArenaError
 from arena.protocol import Action, GameState
 
-__all__ = ["Codec", "HiddenInformationCodec", "Limits", "Parameters", "elements"]
+__all__ = ["ChanceStages", "Codec", "HiddenInformationCodec", "Limits", "Parameters", "elements"]
 
 Parameters = Mapping[str, Any]
 """A game's parameters: name → int, float, bool or str (OpenSpiel's parameter types)."""
@@ -65,12 +68,74 @@ class Limits:
     max_chance_nodes: int
 
 
+@dataclass(frozen=True)
+class ChanceStages:
+    """A chance node dealt out as a few smaller, independent chance nodes, one after another:
+    the same chance, a cheaper tree to list and sample (Pack & Stack's roll of 900 distinct
+    cargos is two nodes of dice, 25 and 36 outcomes). The OpenSpiel adapter deals a node so
+    when its codec's :meth:`Codec.chance_stages` says so; the ``arena`` game itself keeps one
+    node.
+
+    ``outcomes[k]`` are stage ``k``'s outcomes, ``(id, exact probability)`` in ascending id
+    order (summing to 1); once every stage has an id, ``compose(ids)`` is the node's outcome.
+    The stages must be the node: for each of its outcomes, the products of the stage
+    probabilities of the id sequences composing to it sum to its probability exactly.
+    ``describe(k, id)`` is stage ``k``'s outcome as text.
+
+    >>> coin = ((0, Fraction(1, 2)), (1, Fraction(1, 2)))
+    >>> two = ChanceStages((coin, coin), compose=sum, describe=lambda k, i: f"coin {k}: {i}")
+    >>> two.floats[1], two.describe(0, 1), two.compose((1, 0))
+    ([(0, 0.5), (1, 0.5)], 'coin 0: 1', 1)
+    """
+
+    outcomes: tuple[tuple[tuple[int, Fraction], ...], ...]
+    compose: Callable[[tuple[int, ...]], Action]
+    describe: Callable[[int, int], str]
+    floats: tuple[list[tuple[int, float]], ...] = field(init=False, repr=False, compare=False)
+    """Each stage's outcomes with their probabilities as floats, each rounded once."""
+    ids: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
+    """Each stage's ids."""
+
+    def __post_init__(self) -> None:
+        for stage in self.outcomes:
+            ids = [i for i, _ in stage]
+            if ids != sorted(set(ids)) or sum(p for _, p in stage) != 1:
+                raise ArenaError(
+                    f"a chance stage needs ascending ids and probabilities summing to 1: {stage!r}"
+                )
+        object.__setattr__(
+            self, "floats", tuple([(i, float(p)) for i, p in stage] for stage in self.outcomes)
+        )
+        object.__setattr__(
+            self, "ids", tuple(frozenset(i for i, _ in stage) for stage in self.outcomes)
+        )
+
+    def ids_of(self, outcome: Action) -> tuple[int, ...]:
+        """The stage ids that compose to ``outcome`` (one sequence: each outcome's must be
+        unique), to replay an ``arena`` game's outcome through the stages; raises
+        :class:`ValueError` for an outcome they never compose."""
+        table: dict[Action, tuple[int, ...]] | None = self.__dict__.get("_ids_of")
+        if table is None:
+            table = {}
+            for ids in itertools.product(*(sorted(stage) for stage in self.ids)):
+                composed = self.compose(ids)
+                if composed in table:
+                    raise ArenaError(f"two sequences of stage ids compose to {composed!r}")
+                table[composed] = ids
+            object.__setattr__(self, "_ids_of", table)
+        found = table.get(outcome)
+        if found is None:
+            raise ValueError(f"no stage ids compose to {outcome!r}")
+        return found
+
+
 class Codec(ABC):
     """What a game tells the adapters: its names, parameters and the value ↔ integer translation.
 
     Subclasses set the class attributes and implement the abstract methods; ``encode``/``decode``
     must be inverse bijections between the actions legal at a state (chance outcomes at a chance
-    node) and integers in ``range(num_distinct_actions)`` (``range(max_chance_outcomes)``).
+    node) and integers in ``range(num_distinct_actions)`` (``range(max_chance_outcomes)``; a
+    chance node dealt in stages, :meth:`chance_stages`, has its stages' ids there instead).
     """
 
     short_name: str
@@ -86,6 +151,10 @@ class Codec(ABC):
     the state: a game that hands over the same tuple object again and again (Pack & Stack's 900
     rolls) then has it encoded once per tuple, not at every node (an adapter memoises by the
     tuple's identity). False, the default, encodes at every node."""
+    staged_chance = False
+    """True when some chance nodes are dealt in stages (:meth:`chance_stages`) by the adapters
+    that take them (OpenSpiel). With :attr:`stable_chance_ids`, a node's stages too must
+    depend on its outcome tuple alone (an adapter memoises them with its ids)."""
 
     # A codec holds no data of its own: any two of one class are the same translation, also
     # after a trip through pickle to another process.
@@ -119,6 +188,21 @@ class Codec(ABC):
     def decode(self, state: GameState, number: int) -> Action:
         """The action (or chance outcome) with id ``number`` at ``state``; raises
         :class:`ValueError` when no legal one has that id."""
+
+    def chance_stages(self, state: GameState) -> ChanceStages | None:
+        """The stages the chance node ``state`` is dealt in (:class:`ChanceStages`), or None
+        (the default) to deal it as one node. Asked only when :attr:`staged_chance` is true; a
+        staged node's ids are its stages' ids, not ``encode``'s."""
+        return None
+
+    def fill_staged_tensor(
+        self, observation: Any, stages: ChanceStages, known: tuple[int, ...], tensor: np.ndarray
+    ) -> None:
+        """Write the ids ``known`` so far of a staged chance node into ``tensor``, already
+        filled from ``observation`` (the observation of the state before the node), so that
+        an observation's tensor tells the stages apart. A codec that stages chance
+        (:attr:`staged_chance`) implements it."""
+        raise NotImplementedError(f"{self.short_name}: staged chance needs fill_staged_tensor")
 
     def legal_mask(self, state: GameState, size: int) -> np.ndarray:
         """The legal actions at ``state`` (a player's node) as an int8 mask of length ``size``

@@ -13,6 +13,10 @@ forwards each call to it, translating values on the way — there is no second c
 - ``legal_actions()``: the game's legal actions (or chance outcomes) encoded, in ascending order.
 - ``chance_outcomes()``: the game's exact probabilities as floats (summing to 1 within a float's
   rounding; each ``Fraction`` is rounded once).
+- A chance node the codec deals in stages (:class:`arena.codec.ChanceStages`, such as Pack &
+  Stack's roll as two nodes of dice) is that many chance nodes, each with its stage's ids; the
+  ``arena`` state takes the composed outcome after the last. The stages dealt so far are part of the
+  pyspiel state: its string, clone, serialization and observations carry them.
 - ``observation_string``/``observation_tensor``: what the game's ``observation(player)`` carries,
   no more (the codec encodes that value, never the state).
 - ``information_state_string``: for a perfect-information game the history of ids (as in
@@ -30,16 +34,15 @@ import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arena.codec import Codec, HiddenInformationCodec, Limits, Parameters
+from arena.codec import ChanceStages, Codec, HiddenInformationCodec, Limits, Parameters
 from arena.errors import ArenaError
 from arena.extras import import_extra
 from arena.memo import IdentityMemo
-from arena.protocol import Action, GameState
+from arena.protocol import CHANCE, TERMINAL, Action, GameState
 from arena.search_bots import MAX_SIMULATIONS, MIN_SIMULATIONS
 from arena.values import whole_number
 
@@ -142,7 +145,12 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class OpenSpielState(pyspiel.State):  # type: ignore[misc]
-    """A pyspiel state holding an ``arena`` state; every call forwards to it."""
+    """A pyspiel state holding an ``arena`` state; every call forwards to it.
+
+    A chance node the codec deals in stages (:meth:`arena.codec.Codec.chance_stages`) is that
+    many chance nodes here: the ids of the stages dealt so far are kept beside the ``arena``
+    state (which stays at its chance node) until the last one composes its outcome.
+    """
 
     def __init__(self, game: OpenSpielGame, state: GameState) -> None:
         super().__init__(game)
@@ -151,39 +159,115 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def state(self) -> GameState:
-        """The ``arena`` state this pyspiel state holds."""
+        """The ``arena`` state this pyspiel state holds (at a staged chance node, the state
+        before it: its outcome is applied once every stage is known)."""
         return self._inner.state
 
+    @property
+    def chance_so_far(self) -> tuple[int, ...]:
+        """The ids of the stages of a staged chance node dealt so far (``()`` elsewhere)."""
+        return self._inner.known
+
     def current_player(self) -> int:
-        player = self.state.current_player()
-        # arena's CHANCE and TERMINAL are OpenSpiel's ids; the conversion says so.
-        return (
-            int(pyspiel.PlayerId.CHANCE)
-            if player == -1
-            else int(pyspiel.PlayerId.TERMINAL)
-            if player == -4
-            else player
-        )
+        # arena's CHANCE and TERMINAL are OpenSpiel's ids (checked on import): no conversion in
+        # a call pyspiel makes several times a step.
+        return self._inner.state.current_player()
 
     def is_terminal(self) -> bool:
-        return self.state.is_terminal()
+        return self._inner.state.is_terminal()
+
+    def _stages(self) -> ChanceStages | None:
+        """The stages the current node is dealt in, or None (a player's node, or one chance
+        node)."""
+        inner = self._inner
+        if inner.known:  # within a staged node: its stages, kept since its first stage
+            if inner.stages is None:  # unpickled
+                inner.stages = self.codec.chance_stages(inner.state)
+            return inner.stages
+        codec, state = self.codec, inner.state
+        if not (codec.staged_chance and state.is_chance_node()):
+            return None
+        outcomes = state.chance_outcomes()
+        if codec.stable_chance_ids and isinstance(outcomes, tuple):
+            return _node_of(codec, state, outcomes).stages
+        return codec.chance_stages(state)
 
     def _legal_actions(self, player: int) -> list[int]:
-        state, encode = self.state, self.codec.encode
-        return sorted(encode(state, action) for action in state.legal_actions())
+        inner = self._inner
+        if inner.state.is_chance_node():
+            return [i for i, _ in self.chance_outcomes()]
+        listed = inner.listed = self.codec.legal_ids(inner.state)
+        return sorted(listed)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        state = self.state
+        # Every list handed out is a copy: the caller may change it.
+        inner = self._inner
+        if inner.known:
+            stages = self._stages()
+            assert stages is not None  # a staged node's stages, as long as ids are known
+            return list(stages.floats[len(inner.known)])
+        codec, state = self.codec, inner.state
         outcomes = state.chance_outcomes()
-        if self.codec.stable_chance_ids and isinstance(outcomes, tuple):
-            # A copy: the caller may change its list; the memo's stays as encoded.
-            return list(_ENCODED.lookup(outcomes, partial(_encoded, self.codec, state)))
-        return _encoded(self.codec, state, outcomes)
+        if codec.stable_chance_ids and isinstance(outcomes, tuple):
+            node = _node_of(codec, state, outcomes)
+            if node.stages is None:
+                inner.listed = node.by_id
+                return list(node.encoded)
+            inner.stages = node.stages
+            return list(node.stages.floats[0])
+        stages = inner.stages = codec.chance_stages(state) if codec.staged_chance else None
+        if stages is not None:
+            return list(stages.floats[0])
+        encode = codec.encode
+        ids = [encode(state, outcome) for outcome, _ in outcomes]
+        inner.listed = dict(zip(ids, [outcome for outcome, _ in outcomes]))
+        return sorted(zip(ids, _floats(outcomes)))
 
     def _apply_action(self, number: int) -> None:
-        self.state.apply_action(self.codec.decode(self.state, int(number)))
+        inner = self._inner
+        listed = inner.listed
+        if listed is not None:
+            # The node's actions by id, as just listed (OpenSpiel lists, then applies): no
+            # decoding, which would find the legal actions again.
+            inner.listed = None
+            action = listed.get(number, _NONE)
+            if action is _NONE:
+                raise ValueError(f"no legal action has id {number!r} here")
+            inner.state.apply_action(action)
+            return
+        stages = inner.stages if inner.stages is not None else self._stages()
+        if stages is not None:
+            self._deal(stages, number)
+            return
+        codec, state = self.codec, inner.state
+        if codec.stable_chance_ids and state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            if isinstance(outcomes, tuple):
+                outcome = _node_of(codec, state, outcomes).by_id.get(number, _NONE)
+                if outcome is _NONE:
+                    raise ValueError(f"no chance outcome has id {number!r} here")
+                state.apply_action(outcome)
+                return
+        state.apply_action(codec.decode(state, int(number)))
+
+    def _deal(self, stages: ChanceStages, number: int) -> None:
+        """Deal the next stage of a staged chance node: its id is kept, and once every stage
+        has one, their composed outcome is applied to the ``arena`` state."""
+        inner = self._inner
+        known = inner.known
+        if number not in stages.ids[len(known)]:
+            raise ValueError(f"no outcome of chance stage {len(known)} has id {number!r}")
+        known = (*known, int(number))
+        if len(known) < len(stages.outcomes):
+            inner.known, inner.stages = known, stages
+        else:
+            inner.state.apply_action(stages.compose(known))
+            inner.known, inner.stages = (), None
 
     def _action_to_string(self, player: int, number: int) -> str:
+        stages = self._stages()
+        if stages is not None:
+            return stages.describe(len(self._inner.known), int(number))
         return self.state.action_to_string(self.codec.decode(self.state, int(number)))
 
     def returns(self) -> list[float]:
@@ -196,28 +280,53 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]
         world = self.codec.resample(self.state, player, np.random.default_rng(seed))
         return OpenSpielState(self.get_game(), world)
 
+    def _known_text(self) -> str:
+        """The staged chance node's stages dealt so far, as a line (``""`` when none are)."""
+        known = self._inner.known
+        stages = self._stages() if known else None
+        if stages is None:
+            return ""
+        return "\nchance so far: " + ", ".join(stages.describe(k, i) for k, i in enumerate(known))
+
     def __str__(self) -> str:
-        return str(self.state)
+        return str(self.state) + self._known_text()
+
+
+if (CHANCE, TERMINAL) != (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)):
+    raise ImportError("arena's CHANCE and TERMINAL are no longer OpenSpiel's player ids")
 
 
 class _Inner:
-    """Holds a pyspiel state's ``arena`` state. pyspiel clones a Python state with
-    ``copy.deepcopy``; here that is the game's own ``clone()``, which shares what never changes
-    (decks, records) instead of copying it."""
+    """Holds a pyspiel state's ``arena`` state; within a staged chance node the ids of its
+    stages dealt so far and the stages themselves; and the node's actions by id once listed
+    (``listed``, until an action is applied: the ``arena`` state changes only through its
+    pyspiel state). pyspiel clones a Python state with ``copy.deepcopy``; here that is the
+    game's own ``clone()``, which shares what never changes (decks, records) instead of
+    copying it. It serializes one by pickling: the state and the ids (the stages are found
+    again from the state)."""
 
-    __slots__ = ("state",)
+    __slots__ = ("known", "listed", "stages", "state")
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        known: tuple[int, ...] = (),
+        stages: ChanceStages | None = None,
+    ) -> None:
         self.state = state
+        self.known = known
+        self.stages = stages
+        self.listed: Mapping[int, Action] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Inner:
-        return _Inner(self.state.clone())
+        return _Inner(self.state.clone(), self.known, self.stages)
 
-    def __getstate__(self) -> GameState:
-        return self.state
+    def __getstate__(self) -> tuple[GameState, tuple[int, ...]]:
+        return self.state, self.known
 
-    def __setstate__(self, state: GameState) -> None:
-        self.state = state
+    def __setstate__(self, state: tuple[GameState, tuple[int, ...]]) -> None:
+        self.state, self.known = state
+        self.stages = self.listed = None
 
 
 # Games hand out the same tuple of outcomes again and again (Pack & Stack's 900 rolls, the draws
@@ -245,9 +354,38 @@ def _encoded(
     return sorted(zip([encode(state, outcome) for outcome, _ in outcomes], _floats(outcomes)))
 
 
-# The encoded outcomes of a codec with ``stable_chance_ids``, by the outcome tuple's identity:
-# encoding and sorting 900 rolls at every roll was most of the adapter's cost per state.
-_ENCODED = IdentityMemo[tuple[tuple[Action, Any], ...], list[tuple[int, float]]](limit=10_000)
+class _ChanceNode:
+    """A chance node of a codec with ``stable_chance_ids``, as its outcome tuple decides it: the
+    stages it is dealt in (or None), else its (id, probability) pairs in ascending id order
+    and its outcomes by id."""
+
+    __slots__ = ("by_id", "encoded", "stages")
+
+    def __init__(self, codec: Codec, state: GameState, outcomes: Sequence[tuple[Action, Any]]):
+        self.stages = codec.chance_stages(state) if codec.staged_chance else None
+        self.encoded: list[tuple[int, float]] = []
+        self.by_id: dict[int, Action] = {}
+        if self.stages is None:
+            self.encoded = _encoded(codec, state, outcomes)
+            self.by_id = {codec.encode(state, outcome): outcome for outcome, _ in outcomes}
+
+
+# The chance nodes of codecs with ``stable_chance_ids``, by the outcome tuple's identity:
+# encoding and sorting 900 rolls at every roll was most of the adapter's cost per state, and
+# decoding an id is then one lookup.
+_NODES = IdentityMemo[tuple[tuple[Action, Any], ...], _ChanceNode](limit=10_000)
+
+
+def _node_of(
+    codec: Codec, state: GameState, outcomes: tuple[tuple[Action, Any], ...]
+) -> _ChanceNode:
+    node = _NODES.get(outcomes)
+    if node is None:
+        node = _NODES.put(outcomes, _ChanceNode(codec, state, outcomes))
+    return node
+
+
+_NONE = object()
 
 
 class Observer:
@@ -264,11 +402,17 @@ class Observer:
     def set_from(self, state: OpenSpielState, player: int) -> None:
         self.tensor.fill(0)
         if not self.perfect_recall:
-            self.codec.fill_tensor(state.state.observation(player), self.tensor)
+            observation = state.state.observation(player)
+            self.codec.fill_tensor(observation, self.tensor)
+            known = state._inner.known
+            stages = state._stages() if known else None
+            if stages is not None:
+                self.codec.fill_staged_tensor(observation, stages, known, self.tensor)
 
     def string_from(self, state: OpenSpielState, player: int) -> str:
         if not self.perfect_recall:
-            return self.codec.observation_string(state.state.observation(player))
+            text = self.codec.observation_string(state.state.observation(player))
+            return text + state._known_text()
         if isinstance(self.codec, HiddenInformationCodec):
             return self.codec.information_state_string(state.state, player)
         return state.history_str()  # type: ignore[no-any-return]

@@ -53,7 +53,7 @@ class _Subject:
 
 
 def _packing_decisions(batch: Any) -> int:
-    return int(batch.round.sum()) * batch.n  # one grab each a round, every round played
+    return int(batch.round.sum() * batch.n)  # one grab each a round, every round played
 
 
 def _express_decisions(batch: Any) -> int:
@@ -132,7 +132,9 @@ def _batched_section(args: argparse.Namespace) -> list[str]:
             cells = []
             for size in args.batches:
                 rate, per_game = _batched(subject, make, size)
-                cells.append(f"{size:,}: {rate:11,.0f}/s {rate / scalar:6.1f}x {per_game / 1024:5.1f} KiB")
+                cells.append(
+                    f"{size:,}: {rate:11,.0f}/s {rate / scalar:6.1f}x {per_game / 1024:5.1f} KiB"
+                )
             lines.append(f"  {subject.title:<46} {name:<8} scalar {scalar:9,.0f}/s")
             lines.extend(f"      {cell}" for cell in cells)
     return lines
@@ -211,9 +213,9 @@ def _vector_section(args: argparse.Namespace) -> list[str]:
 
 
 def _openspiel_section(args: argparse.Namespace) -> list[str]:
-    from benchmarks.openspiel import random_loop_rates
+    from benchmarks.openspiel import overhead
 
-    return random_loop_rates(args.games)
+    return overhead(args)
 
 
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {

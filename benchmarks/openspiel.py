@@ -5,10 +5,12 @@
 
 Sections:
 
-- ``overhead``: states per second of random playouts of each game, stepped through the
-  ``arena`` state directly and through the registered pyspiel game (ids, float probabilities,
-  sorted legal actions: what every OpenSpiel algorithm pays), over the same ``--games`` seeds.
-  Both sample chance by its probabilities and players uniformly among the legal actions.
+- ``overhead``: decisions (every action applied, chance's included) per CPU second of random
+  playouts of each game, by ``arena.play`` with ``arena.RandomPolicy`` in every seat and
+  through the registered pyspiel game in the loop OpenSpiel's users write (``zip`` the chance
+  outcomes, ``rng.choice`` with their float probabilities, ``random.choice`` among the legal
+  ids), and the ratio of the costs per decision and per game (a pyspiel game can have more
+  decisions: Pack & Stack's roll is five dice there), over the same ``--games`` seeds.
 - ``decisions``: the search bots' seconds per decision (wall and CPU) at ``--simulations``,
   timed in this process over ``--timing-games`` games with the bot in seat 0.
 - ``tournament``: the ``arena`` duplicate-deal tournament, per game, of OpenSpiel's bot against
@@ -23,18 +25,20 @@ Figures depend on the machine's load; the load average is printed first.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import numpy as np
 
 import arena
 import express
 import packing
-from arena import GameState, Policy, sample_outcome
+from arena import GameState, Policy
 from benchmarks._suite import Timed, run_sections
 
 
@@ -63,56 +67,79 @@ def _subjects() -> list[_Subject]:
     ]
 
 
-def _arena_playouts(new_state: Callable[[], GameState], games: int) -> tuple[int, float]:
-    """(states visited, CPU seconds) of ``games`` random playouts on the arena state itself."""
-    states = 0
+def _arena_games(subject: _Subject, seeds: range) -> float:
+    """CPU seconds of ``arena.play`` with ``RandomPolicy`` in every seat, one game a seed."""
     began = time.process_time()
-    for seed in range(games):
-        rng = np.random.default_rng(seed)
-        state = new_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_outcome(state.chance_outcomes(), rng))
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[int(rng.integers(len(legal)))])
-            states += 1
-    return states, time.process_time() - began
+    for seed in seeds:
+        state = subject.new_state()
+        arena.play(state, [arena.RandomPolicy()] * state.num_players, seed)
+    return time.process_time() - began
 
 
-def _pyspiel_playouts(spec: str, games: int) -> tuple[int, float]:
-    """(states visited, CPU seconds) of ``games`` random playouts through pyspiel."""
-    import pyspiel
+def _arena_decisions(subject: _Subject, seeds: range) -> int:
+    """How many actions (chance's included) ``_arena_games`` applies: counted on a run of its
+    own, so that the counting costs the timed run nothing."""
+    count = 0
 
-    game = pyspiel.load_game(spec)
-    states = 0
+    def counted(_: GameState) -> None:
+        nonlocal count
+        count += 1
+
+    for seed in seeds:
+        state = subject.new_state()
+        arena.play(state, [arena.RandomPolicy()] * state.num_players, seed, on_action=counted)
+    return count
+
+
+def _pyspiel_games(game: Any, seeds: range) -> tuple[int, float]:
+    """(decisions, CPU seconds) of random playouts through pyspiel, one game a seed, written as
+    OpenSpiel's users write them: every ``apply_action`` is a decision, chance's included."""
+    decisions = 0
     began = time.process_time()
-    for seed in range(games):
-        rng = np.random.default_rng(seed)
+    for seed in seeds:
+        rng, py_rng = np.random.default_rng(seed), random.Random(seed)
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                ids, probabilities = zip(*state.chance_outcomes())
-                state.apply_action(ids[rng.choice(len(ids), p=probabilities)])
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choice(outcomes, p=probs))
             else:
-                legal = state.legal_actions()
-                state.apply_action(legal[int(rng.integers(len(legal)))])
-            states += 1
-    return states, time.process_time() - began
+                state.apply_action(py_rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions, time.process_time() - began
 
 
 def overhead(args: argparse.Namespace) -> list[str]:
-    """States per second directly and through pyspiel."""
-    lines = [f"random playouts, {args.games} games per game and path (CPU time)"]
+    """Decisions per second of random playouts by ``arena.play`` and through pyspiel."""
+    import pyspiel
+
+    lines = [
+        f"random playouts, {args.games} games per game and path (CPU time, the paths alternating "
+        "in chunks of 10 games after 3 warm-up games each)"
+    ]
     for subject in _subjects():
-        direct, direct_cpu = _arena_playouts(subject.new_state, args.games)
-        wrapped, wrapped_cpu = _pyspiel_playouts(subject.spec, args.games)
-        direct_rate, wrapped_rate = direct / direct_cpu, wrapped / wrapped_cpu
-        lines.append(
-            f"  {subject.title:<30} arena {direct_rate:9,.0f} states/s   pyspiel {wrapped_rate:9,.0f} states/s"
-            f"   ({direct_rate / wrapped_rate:.1f}x the cost per state through pyspiel; "
-            f"{direct / args.games:.0f} / {wrapped / args.games:.0f} states a game)"
-        )
+        game = pyspiel.load_game(subject.spec)
+        _arena_games(subject, range(3))
+        _pyspiel_games(game, range(3))
+        arena_cpu = pyspiel_cpu = 0.0
+        pyspiel_decisions = 0
+        for start in range(0, args.games, 10):
+            seeds = range(start, min(start + 10, args.games))
+            arena_cpu += _arena_games(subject, seeds)
+            decisions, cpu = _pyspiel_games(game, seeds)
+            pyspiel_decisions += decisions
+            pyspiel_cpu += cpu
+        arena_decisions = _arena_decisions(subject, range(args.games))
+        arena_rate = arena_decisions / arena_cpu
+        pyspiel_rate = pyspiel_decisions / pyspiel_cpu
+        lines += [
+            f"  {subject.title}:",
+            f"    arena.play {arena_rate:9,.0f} decisions/s ({arena_decisions / args.games:.0f} "
+            f"a game)   pyspiel {pyspiel_rate:9,.0f} decisions/s "
+            f"({pyspiel_decisions / args.games:.0f} a game)",
+            f"    through pyspiel: {arena_rate / pyspiel_rate:.1f}x the cost per decision, "
+            f"{pyspiel_cpu / arena_cpu:.1f}x the cost per game",
+        ]
     return lines
 
 

@@ -19,7 +19,13 @@ node decides which list an id indexes (it never changes within a node):
 
 - a player's grab: the revealed truck at deck position ``j`` → ``j`` (the truck says whose it
   is: every truck lies in front of at most one player); the top of the pile → ``D``;
-- a roll (chance): the cargo's index in :func:`packing.game.roll_outcomes` (0..899);
+- a roll (chance): in OpenSpiel, two chance nodes (:data:`~packing.codec.DICE_STAGES`), the
+  dice of lengths 1 and 2 and then those of 3, 4 and 5, each id the rank of the faces the
+  node's dice show among their combinations in lexicographic order (``itertools.product`` over
+  each die's distinct faces, ascending: 0..24, then 0..35); the ``arena`` game takes the cargo
+  after the second. :meth:`~PackAndStackCodec.encode` and :meth:`~PackAndStackCodec.decode`
+  number the roll node's own outcomes, the cargo's index in
+  :func:`packing.game.roll_outcomes` (0..899);
 - a draw from the pile, or the top of the pile after a pile grab (chance, :class:`~packing.game.Draw`): the
   drawn truck's position among the pile's trucks in deck order (0..pile size − 1);
 - the grab order (chance, :class:`~packing.game.GrabOrder`): its rank among the orders of ``0..n-1`` in
@@ -28,6 +34,8 @@ node decides which list an id indexes (it never changes within a node):
 **Observations.** The observation string and tensor carry exactly what
 :meth:`packing.Game.observation` carries — see :meth:`PackAndStackCodec.fill_tensor`'s layout
 and :meth:`PackAndStackCodec.tensor_bounds`; the deck itself is a game parameter, not repeated.
+In OpenSpiel, between a roll's two nodes, they also carry the dice known so far (a last line
+of the string; in the tensor, :meth:`PackAndStackCodec.fill_staged_tensor`).
 (Like the observation, they do not mark the end of a game the round cap ended — it reads like
 the start of a round; ``is_terminal`` tells.) Perfect information: nothing is hidden but
 chance (the pile's order is drawn when a truck is revealed).
@@ -44,12 +52,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 from functools import cache
 from typing import Any, Final
 
 import numpy as np
 
-from arena.codec import Codec, Limits, Parameters, elements
+from arena.codec import ChanceStages, Codec, Limits, Parameters, elements
 from arena.memo import IdentityMemo
 from arena.values import whole_number
 from packing.deck import SAMPLE_DECK, format_deck, parse_deck
@@ -68,6 +77,7 @@ from packing.model import Cargo, Truck
 from packing.queries import penalties_for
 from packing.rules import (
     DEFAULT_MAX_ROUNDS,
+    DICE,
     LENGTHS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -82,6 +92,8 @@ from packing.tensor_layout import tensor_layout
 __all__ = [
     "CODEC",
     "SEARCH_ROUNDS",
+    "DICE_GROUPS",
+    "DICE_STAGES",
     "SHORT_NAME",
     "PackAndStackCodec",
     "TensorWriter",
@@ -171,6 +183,71 @@ def _roll_index() -> dict[Cargo, int]:
     return {cargo: i for i, (cargo, _) in enumerate(roll_outcomes())}
 
 
+DICE_GROUPS: Final = ((1, 2), (3, 4, 5))
+"""The dice a roll is dealt in, by length: a chance node a group
+(:data:`~packing.codec.DICE_STAGES`)."""
+
+
+def _faces(length: int) -> tuple[int, ...]:
+    """The distinct faces of die ``length``, ascending."""
+    return tuple(sorted(set(DICE[length])))
+
+
+@cache
+def _group_faces() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    # Each group's face combinations in lexicographic order: a stage's id is the rank.
+    return tuple(tuple(itertools.product(*map(_faces, group))) for group in DICE_GROUPS)
+
+
+@cache
+def _cargo_of_faces() -> dict[tuple[int, ...], Cargo]:
+    # The faces of the five dice are the cargo's counts (die k shows how many rods of length k);
+    # composed to the very objects of roll_outcomes, which the game and the codec find by id.
+    return {cargo.counts: cargo for cargo, _ in roll_outcomes()}
+
+
+def _known_faces(ids: tuple[int, ...]) -> tuple[int, ...]:
+    """The faces of the dice the stage ids ``ids`` show, in order of length."""
+    combos = _group_faces()
+    return tuple(face for stage, i in enumerate(ids) for face in combos[stage][i])
+
+
+def _compose_roll(ids: tuple[int, ...]) -> Cargo:
+    return _cargo_of_faces()[_known_faces(ids)]
+
+
+def _describe_dice(stage: int, i: int) -> str:
+    faces = _group_faces()[stage][i]
+    return ", ".join(
+        f"die {length} shows {face}" for length, face in zip(DICE_GROUPS[stage], faces, strict=True)
+    )
+
+
+def _stage_outcomes(group: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    outcomes = []
+    for i, faces in enumerate(itertools.product(*map(_faces, group))):
+        p = Fraction(1)
+        for length, face in zip(group, faces, strict=True):
+            p *= Fraction(DICE[length].count(face), len(DICE[length]))
+        outcomes.append((i, p))
+    return tuple(outcomes)
+
+
+DICE_STAGES: Final = ChanceStages(
+    tuple(_stage_outcomes(group) for group in DICE_GROUPS),
+    compose=_compose_roll,
+    describe=_describe_dice,
+)
+"""A roll as OpenSpiel deals it: two chance nodes, the dice of lengths 1 and 2, then those of
+3, 4 and 5 (:data:`~packing.codec.DICE_GROUPS`). A node's outcome is the faces its dice show
+(how many rods of each length), its id their rank among the group's combinations of distinct
+faces in lexicographic order (``itertools.product``'s), its probability the product of each
+face's (the white die's two 1s: 1/3): 25 and 36 outcomes. The same chance as the one node of 900
+cargos, whose probabilities are the products of the dice's; a game of two smaller nodes is
+cheaper to list and sample than one of 900, and than five of one die each (fewer nodes, each
+with a cost of its own to every caller)."""
+
+
 @cache
 def _order_rank(players: int) -> dict[tuple[int, ...], int]:
     return {order: i for i, order in enumerate(itertools.permutations(range(players)))}
@@ -211,9 +288,13 @@ class PackAndStackCodec(Codec):
     long_name = "Pack & Stack"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    # A roll's ids are the cargos' places in the one tuple of 900, a draw's its position, a grab
-    # order's its rank among the orders of the tuple's players: the tuple alone decides them.
+    # A roll's ids are the cargos' places in the one tuple of 900 (in OpenSpiel its stages'),
+    # a draw's its position, a grab order's its rank among the orders of the tuple's players:
+    # the tuple alone decides them.
     stable_chance_ids = True
+    # Listing and sampling the 900 cargos at every roll was most of a random playout's cost
+    # through OpenSpiel; two nodes of dice, 25 and 36 outcomes, are the same chance.
+    staged_chance = True
     parameters = {
         "players": 4,
         "start_points": START_POINTS,
@@ -244,16 +325,20 @@ class PackAndStackCodec(Codec):
         return Limits(
             # Grab ids: the D trucks, and the pile.
             num_distinct_actions=len(deck) + 1,
-            # Chance lists: the 900 cargos, a draw from a pile of up to D trucks, the n! orders.
-            max_chance_outcomes=max(len(roll_outcomes()), len(deck), math.factorial(players)),
+            # Chance ids: a group of dice (a roll is two nodes in OpenSpiel, DICE_STAGES), a
+            # draw from a pile of up to D trucks, the n! orders.
+            max_chance_outcomes=max(
+                *map(len, DICE_STAGES.outcomes), len(deck), math.factorial(players)
+            ),
             min_utility=float(min_utility),
             max_utility=float(max_utility),
             # Each player grabs once a round (the last grabber too, with the pile as its only
             # choice): n decisions a round, for at most ``rounds`` rounds.
             max_game_length=players * rounds,
-            # A round's chance nodes: n rolls, n × draws each, the grab order, and the top of the
-            # pile for each pile grab (at most n: everyone may grab the pile).
-            max_chance_nodes=rounds * (players + players * draws_each + 1 + players),
+            # A round's chance nodes: n rolls (two nodes each), n × draws each, the grab order,
+            # and the top of the pile for each pile grab (at most n: everyone may grab the pile).
+            max_chance_nodes=rounds
+            * (players * len(DICE_STAGES.outcomes) + players * draws_each + 1 + players),
         )
 
     def encode(self, state: Any, action: Any) -> int:
@@ -309,6 +394,32 @@ class PackAndStackCodec(Codec):
                     return action
         raise ValueError(f"no legal action has id {number!r} here")
 
+    def chance_stages(self, state: Any) -> ChanceStages | None:
+        """A roll's stages, :data:`~packing.codec.DICE_STAGES` (two groups of dice); every
+        other chance node is one."""
+        return DICE_STAGES if state.chance_outcomes() is roll_outcomes() else None
+
+    def fill_staged_tensor(
+        self,
+        observation: Observation,
+        stages: ChanceStages,
+        known: tuple[int, ...],
+        tensor: np.ndarray,
+    ) -> None:
+        """The dice known so far of the roller's roll: its cargo's "rolled" element is the
+        fraction of the five dice known (0 before the first, 1 once rolled), and the rods of the
+        known dice's lengths are set."""
+        faces = _known_faces(known)
+        o = observation
+        rolled = sum(cargo is not None for cargo in o.cargos)
+        roller = (o.first_roller + rolled) % len(o.points)
+        start = tensor_layout(len(o.points), len(o.deck))["cargos"][0]
+        at = start + roller * (1 + len(LENGTHS))
+        t = elements(tensor)
+        t[at] = len(faces) / len(LENGTHS)
+        for k, face in enumerate(faces, at + 1):
+            t[k] = float(face)
+
     def tensor_size(self, params: Parameters) -> int:
         start, size = tensor_layout(_players(params), len(deck_from_parameter(params["deck"])))[
             "trucks"
@@ -356,10 +467,12 @@ class PackAndStackCodec(Codec):
     def fill_tensor(self, observation: Observation, tensor: np.ndarray) -> None:
         """Layout (``n`` players, ``D`` trucks), each field after the one before: the observing
         player one-hot (n); the round (1); the first roller one-hot (n); the start points (1);
-        everyone's points (n); per player, rolled yet and the rods of each length 1..5 (n × 6);
-        the grab order, known yet and then per position k and player p a 1 at k·n + p (1 + n²);
-        how many have grabbed (1); per truck in deck order, one-hot over: in front of player p
-        (n), taken by player p (n), in the pile, in the discards (D × (2n + 2))."""
+        everyone's points (n); per player, rolled yet (0 or 1; in OpenSpiel, within a roll, the
+        fraction of the dice known: :meth:`fill_staged_tensor`) and the rods of each length
+        1..5 (n × 6); the grab order, known yet and then per position k and player p a 1 at
+        k·n + p (1 + n²); how many have grabbed (1); per truck in deck order, one-hot over: in
+        front of player p (n), taken by player p (n), in the pile, in the discards
+        (D × (2n + 2))."""
         # Set through a memoryview, element by element: NumPy's own item assignment, and its
         # conversion of Python lists and tuples, cost several times more per element, which
         # made filling the tensor cost about as much as the game's own step.

@@ -80,6 +80,32 @@ def test_ids_round_trip_at_every_state_of_random_games() -> None:
             state.apply_action(int(rng.choice(ids)))
 
 
+def test_an_id_applies_alike_listed_first_or_not_and_an_illegal_one_is_refused() -> None:
+    # A state keeps the actions it listed until its next action (OpenSpiel lists, then
+    # applies); a clone has listed nothing and decodes the id.
+    rng = np.random.default_rng(5)
+    game = pyspiel.load_game("python_arena_dice_race(players=3)")
+    for _ in range(5):
+        state = game.new_initial_state()
+        step = 0
+        while not state.is_terminal():
+            if step % 2 == 0:  # the state lists at every other node: a listing lasts one node
+                state.legal_actions()
+            step += 1
+            listed, unlisted = state.clone(), state.clone()
+            ids = listed.legal_actions()
+            for copy in (listed.clone(), unlisted.clone()):
+                with pytest.raises(Exception):  # noqa: B017  (the toy codec's own error)
+                    copy.apply_action(7)  # no id of the race is 7: faces 0..5, actions 0..1
+            listed.legal_actions()  # listed again: the clones above did not share it
+            number = int(rng.choice(ids))
+            listed.apply_action(number)
+            unlisted.apply_action(number)
+            state.apply_action(number)
+            assert arena_state(listed) == arena_state(unlisted) == arena_state(state)
+            assert listed.history() == unlisted.history() == state.history()
+
+
 def test_observations_and_wrapping() -> None:
     game = pyspiel.load_game("python_arena_dice_race")
     inner = DiceRace(totals=[4, 2], turn=2, rolled=5)

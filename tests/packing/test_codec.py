@@ -3,15 +3,21 @@ bounds, its masks and its memoised chance ids agree with the plain definitions o
 
 from __future__ import annotations
 
+import itertools
+import math
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
 from arena import sample_outcome
 from arena.codec import Codec
 from packing import Game
-from packing.codec import CODEC, deck_parameter
+from packing.codec import CODEC, DICE_GROUPS, DICE_STAGES, deck_parameter
 from packing.deck import SAMPLE_DECK
-from packing.game import PILE, Grab
+from packing.game import PILE, Draw, Grab, GrabOrder, roll_outcomes
+from packing.model import Cargo
+from packing.rules import DICE
 
 
 def random_states(players: int, seed: int, **options: object) -> list[Game]:
@@ -59,6 +65,54 @@ def test_the_mask_and_decode_agree_with_encode() -> None:
 
 
 @pytest.mark.extra("openspiel")
+def test_the_dice_stages_are_the_roll_exactly() -> None:
+    stages = DICE_STAGES.outcomes
+    # A stage a group of dice, in order of length; an id the rank of the faces its dice show
+    # among the group's combinations of distinct faces, its probability the product of theirs.
+    assert DICE_GROUPS == ((1, 2), (3, 4, 5)) and len(stages) == len(DICE_GROUPS)
+    for group, stage in zip(DICE_GROUPS, stages, strict=True):
+        combos = list(itertools.product(*(sorted(set(DICE[length])) for length in group)))
+        assert [i for i, _ in stage] == list(range(len(combos)))
+        for (i, p), faces in zip(stage, combos, strict=True):
+            assert p == math.prod(
+                Fraction(DICE[length].count(face), 6)
+                for length, face in zip(group, faces, strict=True)
+            )
+            assert DICE_STAGES.describe(DICE_GROUPS.index(group), i) == ", ".join(
+                f"die {length} shows {face}" for length, face in zip(group, faces, strict=True)
+            )
+    assert stages[0][0] == (0, Fraction(1, 18))  # white 1 (two faces of six), grey 0 (one)
+    # Every sequence of ids, its probability the product of the stages': summed per composed
+    # cargo, the roll's distribution exactly, composed to the roll's own cargo objects.
+    composed: dict[Cargo, Fraction] = {}
+    for outcomes in itertools.product(*stages):
+        ids = tuple(i for i, _ in outcomes)
+        cargo = DICE_STAGES.compose(ids)
+        composed[cargo] = composed.get(cargo, Fraction(0)) + math.prod(p for _, p in outcomes)
+        assert DICE_STAGES.ids_of(cargo) == ids
+    assert composed == dict(roll_outcomes())
+    objects = {id(cargo) for cargo, _ in roll_outcomes()}
+    assert all(id(cargo) in objects for cargo in composed)
+    # Each id sequence composes to a distinct cargo: the dice's faces are its counts.
+    assert math.prod(len(stage) for stage in stages) == len(composed) == 900
+    assert DICE_STAGES.compose((0, 0)) == Cargo((1, 0, 0, 0, 0))
+    assert DICE_STAGES.floats[1] == [(i, float(p)) for i, p in stages[1]]
+    with pytest.raises(ValueError, match="no stage ids compose"):
+        DICE_STAGES.ids_of(Cargo((9, 0, 0, 0, 0)))
+
+
+def test_only_a_roll_is_dealt_in_stages() -> None:
+    kinds = set()
+    for state in random_states(3, 1):
+        if not state.is_chance_node():
+            assert CODEC.chance_stages(state) is None
+            continue
+        kind = type(state.chance_outcomes()[0][0])
+        kinds.add(kind)
+        assert (CODEC.chance_stages(state) is DICE_STAGES) == (kind is Cargo)
+    assert kinds == {Cargo, Draw, GrabOrder}  # a top of the pile is a Draw
+
+
 def test_memoised_chance_ids_are_the_ids_encoded_at_the_node() -> None:
     import pyspiel
 
@@ -71,6 +125,9 @@ def test_memoised_chance_ids_are_the_ids_encoded_at_the_node() -> None:
         if not state.is_chance_node():
             continue
         memoised = wrap(game, state.clone()).chance_outcomes()
+        if isinstance(state.chance_outcomes()[0][0], Cargo):  # a roll: dealt in stages
+            assert memoised == [(i, float(p)) for i, p in DICE_STAGES.outcomes[0]]
+            continue
         encoded = sorted(
             (CODEC.encode(state, outcome), float(p)) for outcome, p in state.chance_outcomes()
         )

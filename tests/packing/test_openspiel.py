@@ -19,6 +19,7 @@ import arena  # noqa: E402
 from arena.openspiel import SearchPolicy, arena_state, wrap  # noqa: E402
 from packing import SAMPLE_DECK, Cargo, Game, PackingError, bot, format_deck, play_game  # noqa: E402
 from packing.cli import main  # noqa: E402
+from packing.codec import DICE_STAGES  # noqa: E402
 from packing.game import (  # noqa: E402
     PILE,
     Draw,
@@ -92,6 +93,44 @@ def test_random_simulation_passes_openspiel_checks_with_serialization() -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+def test_a_state_within_a_roll_clones_and_serializes_with_its_dice() -> None:
+    game = pyspiel.load_game("python_pack_and_stack(players=3,max_rounds=2)")
+    state = game.new_initial_state()
+    first, second = DICE_STAGES.ids_of(Cargo((2, 0, 1, 1, 2)))
+    state.apply_action(first)  # dice 1 and 2 of P0's roll
+    inner = arena_state(state)
+    assert state.chance_so_far == (first,) and state.is_chance_node()
+    assert inner.observation(0).cargos == (None, None, None)  # the game still awaits the roll
+    known = "\nchance so far: die 1 shows 2, die 2 shows 0"
+    assert str(state).endswith(known)
+    assert state.observation_string(1) == CODEC.observation_string(inner.observation(1)) + known
+    # The tensor: P0's cargo (after player 3, round 1, first roller 3, start points 1, points
+    # 3) shows 2 of 5 dice known, and their rods.
+    assert state.observation_tensor(1)[11:17] == pytest.approx([0.4, 2, 0, 0, 0, 0])
+    copies = [
+        state.clone(),
+        game.deserialize_state(state.serialize()),
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1],
+    ]
+    for copy in copies:
+        assert copy.chance_so_far == (first,) and copy.history() == state.history()
+        assert str(copy) == str(state) and copy.chance_outcomes() == state.chance_outcomes()
+        assert [copy.observation_string(p) for p in range(3)] == [
+            state.observation_string(p) for p in range(3)
+        ]
+        assert copy.observation_tensor(0) == state.observation_tensor(0)
+        assert len(copy.chance_outcomes()) == 36  # dice 3, 4 and 5
+        copy.apply_action(second)
+        assert copy.chance_so_far == () and arena_state(copy).observation(0).cargos == (
+            Cargo((2, 0, 1, 1, 2)),
+            None,
+            None,
+        )
+        assert copy.observation_tensor(1)[11:17] == [1, 2, 0, 1, 1, 2]
+    # The copies were the state's own: it still waits for dice 3 to 5.
+    assert state.chance_so_far == (first,) and arena_state(state).observation(0).cargos[0] is None
+
+
 def test_game_type_and_parameters() -> None:
     game = pyspiel.load_game("python_pack_and_stack")
     kind = game.get_type()
@@ -131,12 +170,14 @@ def test_game_info_is_derived_from_the_rules() -> None:
         game = pyspiel.load_game(f"python_pack_and_stack(players={players},max_rounds={rounds})")
         draws = 2 if players < 5 else 1
         assert game.num_distinct_actions() == len(SAMPLE_DECK) + 1
-        assert game.max_chance_outcomes() == 900
+        # A roll's larger stage (dice 3 to 5: 4 × 3 × 3 faces), a draw from the deck, the
+        # grab orders.
+        assert game.max_chance_outcomes() == max(36, len(SAMPLE_DECK), math.factorial(players))
         assert game.min_utility() == 1 - worst  # a player enters a round with ≥ 1 point
         assert game.max_utility() == START_POINTS + rounds * (ROUND_WIN_BONUS - best)
         assert game.max_game_length() == players * rounds
         assert game.max_chance_nodes_in_history() == rounds * (
-            players + players * draws + 1 + players
+            2 * players + players * draws + 1 + players
         )
     assert (worst, best) == (62, 0)  # the sample deck's: the numbers below rest on them
     # Without a table the limits are the rules' bounds: nothing loaded, as much as fits.
@@ -201,7 +242,8 @@ def test_the_utility_limits_are_attained() -> None:
     state = game.new_initial_state()
     inner = arena_state(state)
     for cargo in (table.cargos[i], table.cargos[i]):
-        state.apply_action(CODEC.encode(inner, cargo))
+        for i in DICE_STAGES.ids_of(cargo):  # dealt in two stages of dice
+            state.apply_action(i)
     for _ in range(2):  # P0 draws two trucks other than j, then P1 draws j and another
         state.apply_action(0 if inner.observation(0).pile_at[0] != j else 1)
     state.apply_action(CODEC.encode(inner, Draw(inner.observation(1).pile_at.index(j))))
@@ -229,6 +271,20 @@ def test_ids_round_trip_at_every_state_of_random_games() -> None:
             inner = arena_state(state)
             ids = state.legal_actions()
             assert ids == sorted(ids) and len(set(ids)) == len(ids)
+            if state.is_chance_node() and isinstance(inner.chance_outcomes()[0][0], Cargo):
+                # A roll, a group of dice a node: stage k = the stages known so far.
+                k = len(state.chance_so_far)
+                assert ids == list(range(len(DICE_STAGES.outcomes[k])))
+                assert state.chance_outcomes() == [
+                    (i, float(p)) for i, p in DICE_STAGES.outcomes[k]
+                ]
+                assert [state.action_to_string(i) for i in ids] == [
+                    DICE_STAGES.describe(k, i) for i in ids
+                ]
+                with pytest.raises(Exception, match="no outcome of chance stage"):
+                    state.clone().apply_action(99)
+                continue
+            assert state.chance_so_far == ()
             assert [CODEC.encode(inner, CODEC.decode(inner, i)) for i in ids] == ids
             actions = inner.legal_actions()
             assert sorted(CODEC.encode(inner, a) for a in actions) == ids
@@ -239,7 +295,6 @@ def test_ids_round_trip_at_every_state_of_random_games() -> None:
                 assert ids == list(range(len(ids)))  # rolls, positions and orders are indices
                 kind = type(actions[0])
                 expected = {
-                    Cargo: 900,
                     Draw: len(inner.observation(0).draw_pool_at),
                     GrabOrder: math.factorial(inner.num_players),
                 }[kind]
@@ -284,6 +339,14 @@ def test_steps_through_pyspiel_agree_with_arena_action_for_action(players: int, 
     replay = Game(players, max_rounds=DEFAULT_MAX_ROUNDS)
     state = game.new_initial_state()
     for action in direct.actions:
+        if isinstance(action, Cargo):  # a roll: its stages, the arena state moves at the last
+            for i in DICE_STAGES.ids_of(action):
+                assert arena_state(state) == replay and state.is_chance_node()
+                assert i in [i for i, _ in state.chance_outcomes()]
+                state.apply_action(i)
+            replay.apply_action(action)
+            assert arena_state(state) == replay and state.chance_so_far == ()
+            continue
         number = CODEC.encode(replay, action)
         ids = (
             [i for i, _ in state.chance_outcomes()]
@@ -298,7 +361,9 @@ def test_steps_through_pyspiel_agree_with_arena_action_for_action(players: int, 
     assert state.is_terminal() and arena_state(state) == direct.state
     assert state.returns() == list(direct.state.returns())
     assert state.history() == [
-        CODEC.encode(s, a) for s, a in _states_and_actions(players, direct.actions)
+        number
+        for s, a in _states_and_actions(players, direct.actions)
+        for number in (DICE_STAGES.ids_of(a) if isinstance(a, Cargo) else (CODEC.encode(s, a),))
     ]
 
 
@@ -321,20 +386,23 @@ def _observed_states(seed: int) -> list[Any]:
 
 def test_observation_string_and_tensor_carry_exactly_the_observation() -> None:
     game = pyspiel.load_game("python_pack_and_stack(players=3,max_rounds=4)")
-    by_observation: dict[Observation, tuple[str, tuple[float, ...]]] = {}
+    by_observation: dict[tuple[Observation, tuple[int, ...]], tuple[str, tuple[float, ...]]] = {}
     for seed in (1, 2):
         for state in _observed_states(seed):
             inner = arena_state(state)
+            known = state.chance_so_far  # the stages of a roll dealt so far
             for p in range(3):
                 seen = inner.observation(p)
                 text, tensor = state.observation_string(p), tuple(state.observation_tensor(p))
                 assert len(tensor) == game.observation_tensor_size()
-                if seen in by_observation:  # a function of the observation ...
-                    assert by_observation[seen] == (text, tensor)
-                by_observation[seen] = (text, tensor)
+                if (seen, known) in by_observation:  # a function of the observation ...
+                    assert by_observation[seen, known] == (text, tensor)
+                by_observation[seen, known] = (text, tensor)
                 # ... however the state came about: a state rebuilt from the observation alone
-                # (no history, no records) looks the same.
+                # (no history, no records), the same dice dealt, looks the same.
                 rebuilt = wrap(game, game_from_observation(seen, max_rounds=4))
+                for i in known:
+                    rebuilt.apply_action(i)
                 assert (rebuilt.observation_string(p), tuple(rebuilt.observation_tensor(p))) == (
                     text,
                     tensor,
