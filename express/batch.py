@@ -1,0 +1,882 @@
+"""Yardmaster Express as a batched engine (:mod:`arena.batch`): many drafts of one setup held
+as NumPy arrays and stepped together, with the ``random`` and ``greedy`` bots as vector
+policies.
+
+>>> import numpy as np
+>>> from express import Game, bot
+>>> engine = Game(3, caboose="random").batch_engine()
+>>> policies = [engine.vector_policy(bot("random")), engine.vector_policy(bot("greedy"))]
+>>> seating = np.array([[0, 1, 1], [1, 0, 0], [1, 1, 0]])
+>>> result = engine.play(seating, policies, np.arange(3), np.random.default_rng(1))
+>>> result.returns.shape, result.winners.sum(axis=1).tolist()
+((3, 3), [1, 1, 1])
+
+Every rule is the rules modules': the deck and its kinds (:func:`express.worlds.deck_kinds`,
+the codec's action ids), the hand size and rounds (:mod:`express.rules`, through
+:class:`express.Game`, which checks the options), the car values, the connection rule, the
+run rule, each caboose's points and kind (:data:`express.CABOOSES`) and the tie-break
+(:func:`express.score_game`, following the direction of play as :meth:`express.Game.score`
+does). Each caboose's condition is written again here over arrays (a caboose condition is
+Python code on one train); the tests compare every one with the scalar game, game by game.
+
+Chance
+------
+Express's chance never depends on a decision: the caboose, then the cards in the order the
+deck gives them. A batch therefore draws each game's whole deck order when the game starts,
+from one of two sources:
+
+- **A generator** (``new_batch(games=..., rng=..., deals=...)``): one uniformly shuffled deck
+  (and one caboose, for ``"random"``) per deal, shared by the games of equal ``deals[g]``. A
+  uniform shuffle is the distribution of the scalar game's successive draws (each distinct card
+  left with probability copies / cards left).
+- **Per-game streams** (``new_batch(streams=...)``, :func:`seeded`): each game's draws are the
+  very draws :func:`arena.play` makes for the same seed — :func:`arena.sampling.sampler_for`
+  over the outcome lists :meth:`express.Game.chance_outcomes` gives, reading the same raw words
+  — and its random policy draws from the game's own policy generator as
+  :class:`arena.RandomPolicy` does. A seeded batch game is the scalar game of that seed.
+
+A batch's actions are the codec's ids (:class:`express.codec.ExpressCodec`: ``2 × kind``
+face up, ``2 × kind + 1`` face down), and :meth:`Batch.observations` is the codec's tensor, so
+a batch agrees with the PettingZoo and Gymnasium environments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from arena import TERMINAL
+from arena.batch import BatchResult
+from arena.batch import VectorPolicy as AnyVectorPolicy
+from arena.play import RandomPolicy, seat_streams
+from arena.protocol import Policy
+from arena.sampling import Sampler, raw_words, sampler_for
+from express.bots import GreedyBot, RandomBot
+from express.cabooses import CABOOSES, Caboose, CabooseKind, caboose_named
+from express.cards import Card, Color
+from express.errors import ExpressError, IllegalPlayError
+from express.game import Game
+from express.rules import FACE_DOWN_VALUE, WILD_CAR_VALUE
+from express.scoring import PlayerScore
+from express.train import Play, Train
+from express.worlds import deck_kinds
+
+__all__ = [
+    "Batch",
+    "Engine",
+    "GameStreams",
+    "VectorGreedy",
+    "VectorRandom",
+    "seeded",
+]
+
+IntArray = npt.NDArray[np.intp]
+BoolArray = npt.NDArray[np.bool_]
+
+_COLORS = tuple(Color)
+_WILD = -1  # the colour code of a wild car (a card back, the engine)
+
+
+@dataclass(frozen=True)
+class VectorRandom:
+    """Express's ``random`` bot (and :class:`arena.RandomPolicy`) over a batch: a uniformly
+    drawn legal action in every game asked."""
+
+    name: str = "random"
+
+    def act(self, batch: Batch, where: BoolArray) -> IntArray:
+        """``(games,)`` action ids, meaningful where ``where`` is True."""
+        return batch.random_actions(where)
+
+
+@dataclass(frozen=True)
+class VectorGreedy:
+    """Express's ``greedy`` bot over a batch: the play with the highest immediate gain in train
+    value plus longest run; ties face up first, then the first in the legal order."""
+
+    name: str = "greedy"
+
+    def act(self, batch: Batch, where: BoolArray) -> IntArray:
+        """``(games,)`` action ids, meaningful where ``where`` is True."""
+        return batch.greedy_actions(where)
+
+
+VectorPolicy = VectorRandom | VectorGreedy
+"""The vector policies of an :class:`Engine`."""
+
+
+@dataclass(frozen=True, eq=False)
+class GameStreams:
+    """One game's chance and policy randomness as :func:`arena.play` holds them: ``chance``
+    gives the chance generator's raw 64-bit words, one a call, and ``policies`` is the
+    generator every seat's policy draws from."""
+
+    chance: Callable[[], int]
+    policies: np.random.Generator
+
+
+def seeded(seeds: Iterable[int], players: int) -> list[GameStreams]:
+    """The streams :func:`arena.play` gives a game of ``players`` for each seed
+    (:func:`arena.play.seat_streams`; the chance words as :func:`arena.sampling.outcome_drawer`
+    reads them), for :meth:`Engine.new_batch`.
+
+    >>> [type(s.policies).__name__ for s in seeded([1, 2], 3)]
+    ['Generator', 'Generator']
+    """
+    streams = []
+    for seed in seeds:
+        chance, policies = seat_streams(seed, players)
+        streams.append(GameStreams(raw_words(chance.bit_generator).__next__, policies[0]))
+    return streams
+
+
+# -- the cabooses over arrays -----------------------------------------------------------------
+
+
+class _Rows:
+    """The rows of cars of finished trains, ``(games, players, cars)`` arrays: colour codes
+    (:data:`_WILD` for a wild car) and values, with the measures the conditions share."""
+
+    def __init__(self, colors: npt.NDArray[np.int8], values: npt.NDArray[np.int8]) -> None:
+        self.colors = colors
+        self.values = values
+        self.counts = np.stack(
+            [(colors == c).sum(axis=2) for c in range(len(_COLORS))], axis=2
+        )  # cars per colour
+        coloured = colors[:, :, :-1] != _WILD
+        # same[i]: cars i and i + 1 are of one colour: a run of at least 2 passes there.
+        self.same = coloured & (colors[:, :, :-1] == colors[:, :, 1:])
+        self.wild = colors == _WILD
+
+
+def _window(pattern: tuple[int, ...]) -> Callable[[_Rows], BoolArray]:
+    def test(rows: _Rows) -> BoolArray:
+        values = rows.values
+        length = values.shape[2] - len(pattern) + 1
+        if length <= 0:
+            return np.zeros(values.shape[:2], np.bool_)
+        found = np.ones((*values.shape[:2], length), np.bool_)
+        for offset, value in enumerate(pattern):
+            found &= values[:, :, offset : offset + length] == value
+        met: BoolArray = np.asarray(found.any(axis=2), np.bool_)
+        return met
+
+    return test
+
+
+def _long_runs(rows: _Rows) -> IntArray:
+    same = rows.same
+    starts = same.copy()
+    starts[:, :, 1:] &= ~same[:, :, :-1]
+    runs: IntArray = starts.sum(axis=2).astype(np.intp)
+    return runs
+
+
+# Each caboose's condition over arrays. An absolute one gives its verdict per train; a
+# relative one gives (eligible, measure) per train, compared by the caboose's own kind. The
+# numbers are the conditions' (express.cabooses), the Sequence patterns read from the caboose.
+_ABSOLUTE: dict[str, Callable[[_Rows], BoolArray]] = {
+    "Two-Timer": lambda r: (r.counts == 3).sum(axis=2) >= 2,
+    "Lightweight": lambda r: ~(r.values == 4).any(axis=2),
+    "Specialized": lambda r: (r.counts == 5).any(axis=2),
+    "Efficient": lambda r: (r.colors[:, :, 0::2] == r.colors[:, :, 1::2]).all(axis=2),
+    "End of Line": lambda r: r.values[:, :, -1] == 3,
+    "Inefficient": lambda r: ~r.same.any(axis=2),
+}
+_RELATIVE: dict[str, Callable[[_Rows, IntArray, IntArray], tuple[BoolArray, IntArray]]] = {
+    "Executive": lambda r, value, bonus: (
+        np.ones(value.shape, np.bool_),
+        (r.counts > 0).sum(axis=2),
+    ),
+    "Diversified": lambda r, value, bonus: (np.ones(value.shape, np.bool_), _long_runs(r)),
+    "Short Line": lambda r, value, bonus: (np.ones(value.shape, np.bool_), r.counts.max(axis=2)),
+    "The Little Engine": lambda r, value, bonus: (np.ones(value.shape, np.bool_), value + bonus),
+    "Buried Alive": lambda r, value, bonus: (r.wild.any(axis=2), r.wild.sum(axis=2)),
+}
+
+
+def _caboose_test(caboose: Caboose) -> Callable[[_Rows, IntArray, IntArray], BoolArray] | None:
+    """The winners of ``caboose`` over rows (None: a caboose this module does not model)."""
+    relative = _RELATIVE.get(caboose.name)
+    if relative is not None and caboose.is_relative:
+        most = caboose.kind is CabooseKind.MOST
+
+        def judge(rows: _Rows, value: IntArray, bonus: IntArray) -> BoolArray:
+            eligible, measure = relative(rows, value, bonus)
+            if most:
+                target = np.where(eligible, measure, np.iinfo(np.intp).min).max(axis=1)
+            else:
+                target = np.where(eligible, measure, np.iinfo(np.intp).max).min(axis=1)
+            won: BoolArray = eligible & (measure == target[:, None])
+            return won
+
+        return judge
+    pattern = getattr(caboose.test, "pattern", None)
+    absolute = _ABSOLUTE.get(caboose.name)
+    if absolute is None and pattern is not None and caboose.name.startswith("Sequence"):
+        absolute = _window(tuple(pattern))
+    if absolute is None or caboose.is_relative:
+        return None
+    test = absolute
+    return lambda rows, value, bonus: test(rows)
+
+
+_CABOOSE_TESTS = tuple(_caboose_test(caboose) for caboose in CABOOSES)
+_CABOOSE_POINTS = np.array([caboose.points for caboose in CABOOSES], np.int16)
+_CABOOSE_INDEX = {caboose.name: index for index, caboose in enumerate(CABOOSES)}
+# The caboose draw's outcome list: Game.chance_outcomes' (1 / 16 each, in CABOOSES' order).
+_CABOOSE_SAMPLER = sampler_for(
+    tuple((index, Fraction(1, len(CABOOSES))) for index in range(len(CABOOSES)))
+)
+
+
+# -- the engine -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Engine:
+    """The batched engine of one game setup: the options of :class:`express.Game` but a fixed
+    deck ``order`` (``caboose`` is None, a caboose's name or ``"random"``). A value: it
+    compares, hashes and pickles by its options.
+
+    >>> Engine(2).num_players, Engine(2).num_actions  # 20 kinds in the 2-player deck
+    (2, 40)
+    """
+
+    players: int = 3
+    caboose: str | None = None
+    deck: tuple[Card, ...] = ()
+    rounds: int = 0
+    start_player: int = 0
+    pass_left: bool = True
+    _tables: _Tables = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        caboose = self.caboose
+        if caboose is not None:
+            caboose = (
+                "random" if caboose.strip().lower() == "random" else caboose_named(caboose).name
+            )
+        game = Game(
+            self.players,
+            caboose=caboose,
+            deck=self.deck or None,
+            rounds=self.rounds or None,
+            start_player=self.start_player,
+            pass_left=self.pass_left,
+        )  # checks every option as the scalar game does
+        if caboose not in (None, "random") and _CABOOSE_TESTS[_CABOOSE_INDEX[caboose]] is None:
+            raise ExpressError(f"the batched engine does not model the caboose {caboose!r}")
+        object.__setattr__(self, "caboose", caboose)
+        object.__setattr__(self, "deck", game.deck)
+        object.__setattr__(self, "rounds", game.rounds)
+        object.__setattr__(self, "_tables", _Tables(game))
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (
+            Engine,
+            (self.players, self.caboose, self.deck, self.rounds, self.start_player, self.pass_left),
+        )
+
+    @property
+    def num_players(self) -> int:
+        """The players of every game."""
+        return self.players
+
+    @property
+    def num_actions(self) -> int:
+        """The codec's action ids: two per card kind of the deck."""
+        return 2 * self._tables.kinds
+
+    def new_game(self) -> Game:
+        """A scalar game of this setup (what the batch's games are)."""
+        caboose = self.caboose
+        return Game(
+            self.players,
+            caboose=caboose,
+            deck=self.deck,
+            rounds=self.rounds,
+            start_player=self.start_player,
+            pass_left=self.pass_left,
+        )
+
+    def vector_policy(self, policy: Policy) -> VectorPolicy | None:
+        """:class:`VectorRandom` for express's ``random`` bot and :class:`arena.RandomPolicy`,
+        :class:`VectorGreedy` for the ``greedy`` bot; None for any other bot (a search bot, a
+        subclass that may play otherwise).
+
+        >>> from express import bot
+        >>> Engine(3).vector_policy(bot("search")) is None
+        True
+        """
+        if isinstance(policy, RandomPolicy) and type(policy) in (RandomPolicy, RandomBot):
+            return VectorRandom(policy.name)
+        if isinstance(policy, GreedyBot) and type(policy) is GreedyBot:
+            return VectorGreedy(policy.name)
+        return None
+
+    def seeded(self, seeds: Iterable[int]) -> list[GameStreams]:
+        """:func:`seeded` for this setup's players."""
+        return seeded(seeds, self.players)
+
+    def new_batch(
+        self,
+        games: int | None = None,
+        *,
+        rng: np.random.Generator | None = None,
+        deals: npt.ArrayLike | None = None,
+        streams: Sequence[GameStreams] | None = None,
+    ) -> Batch:
+        """``games`` new games whose chance comes from ``rng`` (games of equal ``deals[g]``
+        share it; None: every game its own deal), or one game per entry of ``streams``, each
+        drawing exactly what :func:`arena.play` draws with those streams (:func:`seeded`)."""
+        if streams is not None:
+            if rng is not None or deals is not None:
+                raise ExpressError("new_batch: give streams, or rng and deals, not both")
+            streams = list(streams)
+            count = len(streams) if games is None else games
+            if count != len(streams):
+                raise ExpressError(f"new_batch: {games} games but {len(streams)} streams")
+            batch = Batch(self, count, None, streams)
+        else:
+            if rng is None:
+                raise ExpressError("new_batch: give rng (with games) or streams")
+            if games is None:
+                if deals is None:
+                    raise ExpressError("new_batch: give games or deals")
+                games = len(np.asarray(deals))
+            batch = Batch(self, games, rng, None)
+        batch.reset(np.ones(batch.num_games, np.bool_), deals=deals, streams=streams)
+        return batch
+
+    def run(
+        self, batch: Batch, seating: npt.ArrayLike, policies: Sequence[AnyVectorPolicy]
+    ) -> BatchResult:
+        """Play every game of ``batch`` to the end, seat ``s`` of game ``g`` played by
+        ``policies[seating[g, s]]``."""
+        seats = np.asarray(seating, np.intp)
+        if seats.shape != (batch.num_games, self.players):
+            raise ExpressError(
+                f"seating of shape {seats.shape} for {batch.num_games} games "
+                f"of {self.players} players"
+            )
+        chosen_policies: list[VectorPolicy] = []
+        for policy in policies:
+            if not isinstance(policy, (VectorRandom, VectorGreedy)):
+                raise ExpressError(f"not a vector policy of express: {policy!r}")
+            chosen_policies.append(policy)
+        rows = np.arange(batch.num_games)
+        actions = np.zeros(batch.num_games, np.intp)
+        while True:
+            to_play = batch.to_play()
+            live = to_play != TERMINAL
+            if not live.any():
+                break
+            chosen = seats[rows, np.where(live, to_play, 0)]
+            for index, policy in enumerate(chosen_policies):
+                where = live & (chosen == index)
+                if where.any():
+                    actions[where] = policy.act(batch, where)[where]
+            batch.apply(actions, live)
+        return BatchResult(batch.returns(), batch.winners())
+
+    def play(
+        self,
+        seating: npt.NDArray[np.intp],
+        policies: Sequence[AnyVectorPolicy],
+        deals: npt.NDArray[np.intp],
+        rng: np.random.Generator,
+    ) -> BatchResult:
+        """Play ``len(seating)`` games to the end (:meth:`arena.batch.BatchEngine.play`)."""
+        batch = self.new_batch(len(seating), rng=rng, deals=deals)
+        return self.run(batch, seating, policies)
+
+
+class _Tables:
+    """An engine's arrays, worked out once from a scalar game of its setup."""
+
+    def __init__(self, game: Game) -> None:
+        kinds = deck_kinds(game.deck)
+        self.cards = kinds.cards
+        self.kinds = len(kinds.cards)
+        self.copies = np.array(kinds.copies, np.int16)
+        self.players = game.players
+        self.hand_size = game.hand_size
+        self.rounds = game.rounds
+        self.turns = game.players * game.rounds
+        self.draws = game.hand_size + self.turns  # cards a game takes from the deck
+        self.start = game.start_player
+        self.step = 1 if game.pass_left else -1
+        self.pass_left = game.pass_left
+        self.caboose = (
+            -2
+            if game.caboose_pending
+            else (-1 if game.caboose is None else _CABOOSE_INDEX[game.caboose.name])
+        )
+        cards = kinds.cards
+        self.left_color = np.array([_COLORS.index(c.left.color) for c in cards], np.int8)
+        self.right_color = np.array([_COLORS.index(c.right.color) for c in cards], np.int8)
+        self.left_value = np.array([c.left.value for c in cards], np.int8)
+        self.right_value = np.array([c.right.value for c in cards], np.int8)
+        self.value = np.array([c.value for c in cards], np.int16)
+        self.mono = self.left_color == self.right_color
+        # The physical cards of the deck as kinds, for a shuffle.
+        self.physical = np.repeat(np.arange(self.kinds, dtype=np.int16), self.copies)
+        seats = np.arange(self.players)
+        # A seat's place in the order of play, from the start player: the tie-break's key.
+        self.play_position = (self.step * (seats - self.start)) % self.players
+        layout = [
+            ("player", self.players),
+            ("start", self.players),
+            ("pass", 1),
+            ("turn", self.turns + 1),
+            ("drawn", self.hand_size + self.turns + 1),
+            ("caboose", len(CABOOSES)),
+            ("deck", self.kinds),
+            ("hand", self.kinds),
+            ("seen", self.kinds),
+            ("trains", self.players * self.rounds * (2 * self.kinds + 1)),
+        ]
+        self.offset: dict[str, int] = {}
+        at = 0
+        for name, width in layout:
+            self.offset[name] = at
+            at += width
+        self.size = at
+
+
+# Samplers of the card draws of seeded games, by the counts of each kind left: building one
+# (its fractions' common denominator, its table) costs more than drawing from it.
+_SAMPLERS: dict[tuple[int, ...], Sampler] = {}
+_SAMPLERS_LIMIT = 100_000
+
+
+def _card_sampler(left: list[int]) -> Sampler:
+    key = tuple(left)
+    sampler = _SAMPLERS.get(key)
+    if sampler is None:
+        total = sum(left)
+        # Game.chance_outcomes' list: each kind left, copies / cards left, in the deck's order.
+        outcomes = tuple((kind, Fraction(count, total)) for kind, count in enumerate(left) if count)
+        sampler = Sampler(outcomes)
+        if len(_SAMPLERS) >= _SAMPLERS_LIMIT:
+            _SAMPLERS.clear()
+        _SAMPLERS[key] = sampler
+    return sampler
+
+
+class Batch:
+    """Games of one :class:`Engine` in progress (:class:`arena.batch.Batch`); make one with
+    :meth:`Engine.new_batch`. Every game waits at a player's decision or is over."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        games: int,
+        rng: np.random.Generator | None,
+        streams: list[GameStreams] | None,
+    ) -> None:
+        if games < 0:
+            raise ExpressError(f"invalid games: {games!r}")
+        t = engine._tables
+        self.engine = engine
+        self._t = t
+        self._rng = rng
+        self._streams: list[GameStreams | None] = (
+            list(streams) if streams is not None else [None] * games
+        )
+        G, P, R, D = games, t.players, t.rounds, t.draws
+        self._games = games
+        self.order = np.zeros((G, D), np.int16)  # the kinds drawn, in order (the deal first)
+        self.caboose = np.full(G, -1, np.int8)  # index into CABOOSES, -1 without
+        self.turn = np.zeros(G, np.int16)
+        self.hand = np.zeros((G, t.hand_size + 1), np.int16)  # drawn indices, in joining order
+        self.seen = np.zeros((G, P, D), np.bool_)
+        self.train_kind = np.full((G, P, R), -1, np.int16)
+        self.train_down = np.zeros((G, P, R), np.bool_)
+        self.last_color = np.full((G, P), _WILD, np.int8)
+        self.last_value = np.zeros((G, P), np.int8)
+        self.trail = np.zeros((G, P), np.int8)  # the run ending at the last car
+        self.longest = np.zeros((G, P), np.int8)
+        self.value = np.zeros((G, P), np.int16)
+        self.run_bonus = np.zeros((G, P), np.int16)
+        self.caboose_points = np.zeros((G, P), np.int16)
+        self.winner = np.full(G, -1, np.int8)
+
+    # -- the protocol ------------------------------------------------------------------------
+
+    @property
+    def num_games(self) -> int:
+        """The games of the batch."""
+        return self._games
+
+    def _seat(self, turn: npt.NDArray[np.int16]) -> IntArray:
+        t = self._t
+        seats: IntArray = (t.start + t.step * turn.astype(np.intp)) % t.players
+        return seats
+
+    def to_play(self) -> IntArray:
+        """Each game's seat to act, or :data:`arena.TERMINAL` where the game is over."""
+        over = self.turn >= self._t.turns
+        return np.where(over, TERMINAL, self._seat(self.turn)).astype(np.intp)
+
+    def is_over(self) -> BoolArray:
+        """Which games are over."""
+        over: BoolArray = self.turn >= self._t.turns
+        return over
+
+    def _hand_kinds(self, rows: IntArray) -> npt.NDArray[np.int16]:
+        kinds: npt.NDArray[np.int16] = np.take_along_axis(self.order[rows], self.hand[rows], 1)
+        return kinds
+
+    def _legal_rows(self, rows: IntArray) -> BoolArray:
+        """The legal mask of the games ``rows`` (each waiting at a decision)."""
+        t = self._t
+        n = len(rows)
+        present = np.zeros((n, t.kinds), np.bool_)
+        present[np.arange(n)[:, None], self._hand_kinds(rows)] = True
+        seat = self._seat(self.turn[rows])
+        color = self.last_color[rows, seat][:, None]
+        value = self.last_value[rows, seat][:, None]
+        connects = (color == _WILD) | (t.left_color == color) | (t.left_value == value)
+        mask = np.zeros((n, 2 * t.kinds), np.bool_)
+        mask[:, 0::2] = present & connects
+        mask[:, 1::2] = present
+        return mask
+
+    def legal_mask(self) -> BoolArray:
+        """``(games, actions)``: the legal action ids of each game's player to act (all False
+        once a game is over); ids in increasing order are the scalar game's legal order."""
+        mask = np.zeros((self._games, 2 * self._t.kinds), np.bool_)
+        rows = np.flatnonzero(~self.is_over())
+        mask[rows] = self._legal_rows(rows)
+        return mask
+
+    def apply(self, actions: npt.ArrayLike, where: npt.ArrayLike) -> None:
+        """The player to act in each game ``g`` with ``where[g]`` plays ``actions[g]``; an
+        illegal id (or a game already over) raises, naming the game."""
+        t = self._t
+        rows = np.flatnonzero(np.asarray(where, np.bool_))
+        if not len(rows):
+            return
+        chosen = np.asarray(actions, np.intp)[rows]
+        over = self.turn[rows] >= t.turns
+        if over.any():
+            raise IllegalPlayError(f"game {int(rows[over][0])} is over: no more actions")
+        mask = self._legal_rows(rows)
+        inside = (chosen >= 0) & (chosen < 2 * t.kinds)
+        legal = inside & mask[np.arange(len(rows)), np.where(inside, chosen, 0)]
+        if not legal.all():
+            bad = int(np.flatnonzero(~legal)[0])
+            raise IllegalPlayError(
+                f"game {int(rows[bad])}: action {int(chosen[bad])} is not legal "
+                f"(legal: {np.flatnonzero(mask[bad]).tolist()})"
+            )
+        kind = chosen >> 1
+        down = (chosen & 1).astype(np.bool_)
+        turn = self.turn[rows].astype(np.intp)
+        seat = self._seat(self.turn[rows])
+        self.train_kind[rows, seat, turn // t.players] = kind
+        self.train_down[rows, seat, turn // t.players] = down
+        # The train's running facts: its value, last car, the run ending there, its longest.
+        color = self.last_color[rows, seat]
+        trail = self.trail[rows, seat].astype(np.intp)
+        joined = (color != _WILD) & (t.left_color[kind] == color)
+        through_left = np.where(joined, trail + 1, 1)
+        mono = t.mono[kind]
+        new_trail = np.where(mono, through_left + 1, 1)
+        run = np.where(mono, through_left + 1, through_left)
+        up = ~down
+        longest = self.longest[rows, seat]
+        self.longest[rows, seat] = np.where(up, np.maximum(longest, run), longest)
+        self.trail[rows, seat] = np.where(up, new_trail, 0)
+        self.last_color[rows, seat] = np.where(up, t.right_color[kind], _WILD)
+        self.last_value[rows, seat] = np.where(up, t.right_value[kind], WILD_CAR_VALUE)
+        self.value[rows, seat] += np.where(up, t.value[kind], FACE_DOWN_VALUE).astype(np.int16)
+        # The hand: the first card of the kind played leaves it, the next draw joins at the end.
+        hand = self.hand[rows]
+        kinds = np.take_along_axis(self.order[rows], hand, 1)
+        position = np.argmax(kinds == kind[:, None], axis=1)
+        columns = np.arange(t.hand_size + 1)
+        source = np.minimum(columns + (columns >= position[:, None]), t.hand_size)
+        hand = np.take_along_axis(hand, source, 1)
+        hand[:, t.hand_size] = np.minimum(t.hand_size + 1 + turn, t.draws - 1)
+        self.hand[rows] = hand
+        self.turn[rows] += 1
+        ended = self.turn[rows] >= t.turns
+        self._see(rows[~ended])
+        if ended.any():
+            self._score(rows[ended])
+
+    def _see(self, rows: IntArray) -> None:
+        """The player now holding the hand has seen its cards."""
+        if len(rows):
+            seat = self._seat(self.turn[rows])
+            self.seen[rows[:, None], seat[:, None], self.hand[rows]] = True
+
+    def observations(self, seat: int) -> npt.NDArray[np.float32]:
+        """``(games, size)``: the codec's observation tensor of ``seat`` in every game (what
+        :meth:`express.codec.ExpressCodec.fill_tensor` writes for that seat's observation)."""
+        t = self._t
+        if not 0 <= seat < t.players:
+            raise ExpressError(f"invalid seat: {seat!r} (0..{t.players - 1})")
+        G, K, o = self._games, t.kinds, t.offset
+        out = np.zeros((G, t.size), np.float32)
+        rows = np.arange(G)
+        turn = self.turn.astype(np.intp)
+        over = turn >= t.turns
+        out[:, o["player"] + seat] = 1.0
+        out[:, o["start"] + t.start] = 1.0
+        if t.pass_left:
+            out[:, o["pass"]] = 1.0
+        out[rows, o["turn"] + turn] = 1.0
+        out[rows, o["drawn"] + t.hand_size + turn + ~over] = 1.0
+        has = self.caboose >= 0
+        out[rows[has], o["caboose"] + self.caboose[has]] = 1.0
+        out[:, o["deck"] : o["deck"] + K] = t.copies
+        holding = np.flatnonzero(~over & (self._seat(self.turn) == seat))
+        if len(holding):
+            flat = (holding[:, None] * K + self._hand_kinds(holding)).ravel()
+            counts = np.bincount(flat, minlength=G * K).reshape(G, K)
+            out[:, o["hand"] : o["hand"] + K] = counts
+        seen = self.seen[:, seat, :]
+        flat = (rows[:, None] * K + self.order)[seen]
+        out[:, o["seen"] : o["seen"] + K] = np.bincount(flat, minlength=G * K).reshape(G, K)
+        kind = self.train_kind.astype(np.intp)
+        down = self.train_down
+        own = (np.arange(t.players) == seat)[None, :, None]
+        column = np.where(~down, kind, np.where(own, K + kind, 2 * K))
+        places = np.arange(t.players * t.rounds).reshape(t.players, t.rounds)
+        column = column + o["trains"] + places[None] * (2 * K + 1)
+        filled = kind >= 0
+        g = np.broadcast_to(rows[:, None, None], kind.shape)[filled]
+        out[g, column[filled]] = 1.0
+        return out
+
+    def returns(self) -> npt.NDArray[np.float64]:
+        """``(games, players)``: final totals (train value + run award + caboose), zeros where
+        a game is not over."""
+        total = self.value + self.run_bonus + self.caboose_points
+        result: npt.NDArray[np.float64] = np.where(self.is_over()[:, None], total, 0).astype(
+            np.float64
+        )
+        return result
+
+    def winners(self) -> BoolArray:
+        """``(games, players)``: the winner after the tie-break, all False where a game is not
+        over."""
+        won: BoolArray = (self.winner[:, None] == np.arange(self._t.players)) & self.is_over()[
+            :, None
+        ]
+        return won
+
+    # -- starting games ----------------------------------------------------------------------
+
+    def reset(
+        self,
+        where: npt.ArrayLike,
+        *,
+        deals: npt.ArrayLike | None = None,
+        streams: Sequence[GameStreams] | None = None,
+    ) -> None:
+        """Start new games in the slots ``where`` (a vector environment's autoreset). A batch
+        drawing from a generator deals them from it (games of equal ``deals[g]``, read at the
+        slots reset, share their deal; None: each its own); a batch of streams takes the next
+        game's streams, one per slot reset in order."""
+        t = self._t
+        rows = np.flatnonzero(np.asarray(where, np.bool_))
+        n = len(rows)
+        if self._rng is None:
+            if streams is None or len(streams) != n:
+                raise ExpressError(f"reset: a batch of streams needs {n} new streams")
+            for row, stream in zip(rows.tolist(), streams):
+                self._streams[row] = stream
+                self.caboose[row], self.order[row] = self._draw_streams(stream.chance)
+        else:
+            if streams is not None:
+                raise ExpressError("reset: this batch draws from a generator, not streams")
+            if deals is None:
+                inverse = np.arange(n)
+                unique = n
+            else:
+                deal_ids = np.asarray(deals)
+                if deal_ids.shape != (self._games,):
+                    raise ExpressError(f"deals of shape {deal_ids.shape}, not ({self._games},)")
+                _, inverse = np.unique(deal_ids[rows], return_inverse=True)
+                unique = int(inverse.max()) + 1 if n else 0
+            shuffles = np.argsort(self._rng.random((unique, len(t.physical))), axis=1)
+            self.order[rows] = t.physical[shuffles[:, : t.draws]][inverse]
+            if t.caboose == -2:
+                self.caboose[rows] = self._rng.integers(len(CABOOSES), size=unique)[inverse]
+            else:
+                self.caboose[rows] = t.caboose
+        self.turn[rows] = 0
+        self.hand[rows] = np.arange(t.hand_size + 1)
+        self.seen[rows] = False
+        self.train_kind[rows] = -1
+        self.train_down[rows] = False
+        self.last_color[rows] = _WILD
+        for array in (self.last_value, self.trail, self.longest, self.value):
+            array[rows] = 0
+        self.run_bonus[rows] = 0
+        self.caboose_points[rows] = 0
+        self.winner[rows] = -1
+        self._see(rows)
+
+    def _draw_streams(self, raw: Callable[[], int]) -> tuple[int, npt.NDArray[np.int16]]:
+        """A game's caboose and deck order, drawn from ``raw`` as the scalar game draws them."""
+        t = self._t
+        caboose = t.caboose
+        if caboose == -2:
+            drawn = _CABOOSE_SAMPLER.draw_from(raw)
+            assert isinstance(drawn, int)
+            caboose = drawn
+        left = t.copies.tolist()
+        order = np.empty(t.draws, np.int16)
+        for index in range(t.draws):
+            kind = _card_sampler(left).draw_from(raw)
+            assert isinstance(kind, int)
+            left[kind] -= 1
+            order[index] = kind
+        return caboose, order
+
+    # -- the policies' choices ---------------------------------------------------------------
+
+    def random_actions(self, where: BoolArray) -> IntArray:
+        """A uniformly drawn legal action per game ``where`` is True: from the batch's
+        generator, or each game's policy generator as :class:`arena.RandomPolicy` draws it."""
+        actions = np.zeros(self._games, np.intp)
+        rows = np.flatnonzero(where)
+        if not len(rows):
+            return actions
+        mask = self._legal_rows(rows)
+        counts = mask.sum(axis=1)
+        if self._rng is not None:
+            picks = self._rng.integers(counts)
+        else:
+            picks = np.array(
+                [
+                    int(self._stream(row).policies.integers(count))
+                    for row, count in zip(rows.tolist(), counts.tolist())
+                ],
+                np.intp,
+            )
+        # The pick-th legal id, the legal order being the ids' order.
+        ranks = np.cumsum(mask, axis=1) - 1
+        actions[rows] = np.argmax(mask & (ranks == picks[:, None]), axis=1)
+        return actions
+
+    def _stream(self, row: int) -> GameStreams:
+        stream = self._streams[row]
+        assert stream is not None
+        return stream
+
+    def greedy_actions(self, where: BoolArray) -> IntArray:
+        """The greedy bot's play per game ``where`` is True: the most train value plus longest
+        run gained, ties face up first, then the first in the legal order."""
+        t = self._t
+        actions = np.zeros(self._games, np.intp)
+        rows = np.flatnonzero(where)
+        if not len(rows):
+            return actions
+        mask = self._legal_rows(rows)
+        seat = self._seat(self.turn[rows])
+        color = self.last_color[rows, seat][:, None].astype(np.intp)
+        trail = self.trail[rows, seat][:, None].astype(np.intp)
+        longest = self.longest[rows, seat][:, None].astype(np.intp)
+        through_left = np.where((color != _WILD) & (t.left_color == color), trail + 1, 1)
+        run = np.where(t.mono, through_left + 1, through_left)
+        gain = np.empty(mask.shape, np.intp)
+        gain[:, 0::2] = t.value + np.maximum(longest, run) - longest
+        gain[:, 1::2] = FACE_DOWN_VALUE
+        # (gain, face up) as one key; argmax takes the first best, the legal order's first.
+        key = 2 * gain
+        key[:, 0::2] += 1
+        key = np.where(mask, key, np.iinfo(np.intp).min)
+        actions[rows] = np.argmax(key, axis=1)
+        return actions
+
+    # -- scoring -----------------------------------------------------------------------------
+
+    def _rows_of_cars(self, rows: IntArray) -> _Rows:
+        t = self._t
+        kind = self.train_kind[rows].astype(np.intp)
+        down = self.train_down[rows]
+        shape = (*kind.shape[:2], 2 * t.rounds)
+        colors = np.empty(shape, np.int8)
+        values = np.empty(shape, np.int8)
+        colors[:, :, 0::2] = np.where(down, _WILD, t.left_color[kind])
+        colors[:, :, 1::2] = np.where(down, _WILD, t.right_color[kind])
+        values[:, :, 0::2] = np.where(down, WILD_CAR_VALUE, t.left_value[kind])
+        values[:, :, 1::2] = np.where(down, WILD_CAR_VALUE, t.right_value[kind])
+        return _Rows(colors, values)
+
+    def _score(self, rows: IntArray) -> None:
+        """Score the games ``rows``, just over (as :meth:`express.Game.score`)."""
+        t = self._t
+        longest = self.longest[rows].astype(np.intp)
+        best = longest.max(axis=1, keepdims=True)
+        bonus = np.where(longest == best, longest, 0)
+        self.run_bonus[rows] = bonus
+        value = self.value[rows].astype(np.intp)
+        points = np.zeros(longest.shape, np.int16)
+        caboose = self.caboose[rows]
+        if (caboose >= 0).any():
+            cars = self._rows_of_cars(rows)
+            for index in np.unique(caboose[caboose >= 0]).tolist():
+                judge = _CABOOSE_TESTS[index]
+                assert judge is not None
+                chosen = caboose == index
+                sub = _Rows(cars.colors[chosen], cars.values[chosen])
+                won = judge(sub, value[chosen], bonus[chosen])
+                points[chosen] = np.where(won, _CABOOSE_POINTS[index], 0)
+        self.caboose_points[rows] = points
+        total = value + bonus + points
+        tied = total == total.max(axis=1, keepdims=True)
+        # The tie-break: the tied player who plays last in a round (Game.score).
+        self.winner[rows] = np.argmax(np.where(tied, t.play_position, -1), axis=1)
+
+    # -- readers -----------------------------------------------------------------------------
+
+    def trains(self, game: int) -> tuple[Train, ...]:
+        """Game ``game``'s trains, one per seat, as :class:`express.Train` values."""
+        t = self._t
+        trains = []
+        for seat in range(t.players):
+            plays = [
+                Play(t.cards[int(kind)], face_up=not bool(down))
+                for kind, down in zip(self.train_kind[game, seat], self.train_down[game, seat])
+                if kind >= 0
+            ]
+            trains.append(Train(tuple(plays)))
+        return tuple(trains)
+
+    def caboose_name(self, game: int) -> str | None:
+        """The caboose in play in game ``game`` (None without one)."""
+        index = int(self.caboose[game])
+        return None if index < 0 else CABOOSES[index].name
+
+    def scores(self, game: int) -> tuple[PlayerScore, ...]:
+        """Game ``game``'s score breakdown per seat (as :attr:`express.GameScore.players`),
+        once it is over."""
+        if self.turn[game] < self._t.turns:
+            raise ExpressError(f"game {game} is not over")
+        return tuple(
+            PlayerScore(
+                seat,
+                int(self.value[game, seat]),
+                int(self.longest[game, seat]),
+                int(self.run_bonus[game, seat]),
+                int(self.caboose_points[game, seat]),
+            )
+            for seat in range(self._t.players)
+        )
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of the batch's arrays."""
+        return sum(array.nbytes for array in vars(self).values() if isinstance(array, np.ndarray))
