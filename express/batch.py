@@ -11,9 +11,9 @@ policies.
 >>> result.returns.shape, result.winners.sum(axis=1).tolist()
 ((3, 3), [1, 1, 1])
 
-Every rule is the rules modules': the deck and its kinds (:func:`express.worlds.deck_kinds`,
-the codec's action ids), the hand size and rounds (:mod:`express.rules`, through
-:class:`express.Game`, which checks the options), the car values, the connection rule, the
+Every rule is the rules modules': the deck and its kinds (the distinct cards in the order they
+first appear, as the game and the codec's action ids number them), the hand size and rounds
+(:mod:`express.rules`, whose checks the options pass as :class:`express.Game`'s), the car values, the connection rule, the
 run rule, each caboose's points and kind (:data:`express.CABOOSES`) and the tie-break
 (:func:`express.score_game`, following the direction of play as :meth:`express.Game.score`
 does). Each caboose's condition is written again here over arrays (a caboose condition is
@@ -42,6 +42,7 @@ a batch agrees with the PettingZoo and Gymnasium environments.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -55,15 +56,20 @@ from arena.batch import VectorPolicy as AnyVectorPolicy
 from arena.play import RandomPolicy, seat_streams
 from arena.protocol import Policy
 from arena.sampling import Sampler, raw_words, sampler_for
-from express.bots import GreedyBot, RandomBot
+from arena.values import whole_number
 from express.cabooses import CABOOSES, Caboose, CabooseKind, caboose_named
-from express.cards import Card, Color
-from express.errors import ExpressError, IllegalPlayError
-from express.game import Game
-from express.rules import FACE_DOWN_VALUE, WILD_CAR_VALUE
+from express.cards import Card, Color, checked_card, deck_for
+from express.deck import parse_deck
+from express.errors import ExpressError, IllegalPlayError, RulesError, type_error
+from express.rules import (
+    FACE_DOWN_VALUE,
+    WILD_CAR_VALUE,
+    check_players,
+    hand_size_for,
+    rounds_for,
+)
 from express.scoring import PlayerScore
 from express.train import Play, Train
-from express.worlds import deck_kinds
 
 __all__ = [
     "Batch",
@@ -256,25 +262,47 @@ class Engine:
     _tables: _Tables = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        # The scalar game's checks, with the rules' own functions.
+        players = check_players(self.players)
         caboose = self.caboose
+        if isinstance(caboose, Caboose):
+            caboose = caboose.name
         if caboose is not None:
+            if not isinstance(caboose, str):
+                raise type_error("Engine: caboose", "a caboose's name, 'random' or None", caboose)
             caboose = (
                 "random" if caboose.strip().lower() == "random" else caboose_named(caboose).name
             )
-        game = Game(
-            self.players,
-            caboose=caboose,
-            deck=self.deck or None,
-            rounds=self.rounds or None,
-            start_player=self.start_player,
-            pass_left=self.pass_left,
-        )  # checks every option as the scalar game does
-        if caboose not in (None, "random") and _CABOOSE_TESTS[_CABOOSE_INDEX[caboose]] is None:
-            raise ExpressError(f"the batched engine does not model the caboose {caboose!r}")
+            if caboose != "random" and _CABOOSE_TESTS[_CABOOSE_INDEX[caboose]] is None:
+                raise ExpressError(f"the batched engine does not model the caboose {caboose!r}")
+        given: Iterable[Card] | str = self.deck
+        if isinstance(given, str):
+            given = parse_deck(given)
+        deck = tuple(given) or deck_for(players)
+        for card in deck:
+            checked_card(card, "Engine: deck")
+        rounds = whole_number(self.rounds, "rounds", where="Engine") or rounds_for(players)
+        if rounds < 1:
+            raise RulesError(f"invalid rounds: {rounds!r} (a game has at least 1 round)")
+        needed = hand_size_for(players) + players * rounds
+        if len(deck) < needed:
+            raise RulesError(
+                f"deck too small: {len(deck)} cards, {players} players over {rounds} rounds "
+                f"use {needed}"
+            )
+        start = whole_number(self.start_player, "start_player", where="Engine")
+        if not 0 <= start < players:
+            raise RulesError(
+                f"invalid start player: {start!r} (players are numbered 0..{players - 1})"
+            )
+        if not isinstance(self.pass_left, bool):
+            raise type_error("Engine: pass_left", "a bool", self.pass_left)
+        object.__setattr__(self, "players", players)
         object.__setattr__(self, "caboose", caboose)
-        object.__setattr__(self, "deck", game.deck)
-        object.__setattr__(self, "rounds", game.rounds)
-        object.__setattr__(self, "_tables", _Tables(game))
+        object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "rounds", rounds)
+        object.__setattr__(self, "start_player", start)
+        object.__setattr__(self, "_tables", _Tables(self))
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return (
@@ -292,18 +320,6 @@ class Engine:
         """The codec's action ids: two per card kind of the deck."""
         return 2 * self._tables.kinds
 
-    def new_game(self) -> Game:
-        """A scalar game of this setup (what the batch's games are)."""
-        caboose = self.caboose
-        return Game(
-            self.players,
-            caboose=caboose,
-            deck=self.deck,
-            rounds=self.rounds,
-            start_player=self.start_player,
-            pass_left=self.pass_left,
-        )
-
     def vector_policy(self, policy: Policy) -> VectorPolicy | None:
         """:class:`VectorRandom` for express's ``random`` bot and :class:`arena.RandomPolicy`,
         :class:`VectorGreedy` for the ``greedy`` bot; None for any other bot (a search bot, a
@@ -313,11 +329,12 @@ class Engine:
         >>> Engine(3).vector_policy(bot("search")) is None
         True
         """
-        if isinstance(policy, RandomPolicy) and type(policy) in (RandomPolicy, RandomBot):
+        if type(policy) is RandomPolicy:
             return VectorRandom(policy.name)
-        if isinstance(policy, GreedyBot) and type(policy) is GreedyBot:
-            return VectorGreedy(policy.name)
-        return None
+        # Express's bots name their batched form (a subclass, which may play otherwise, none).
+        batched = getattr(policy, "batched", None)
+        form = batched() if callable(batched) else None
+        return form if isinstance(form, (VectorRandom, VectorGreedy)) else None
 
     def seeded(self, seeds: Iterable[int]) -> list[GameStreams]:
         """:func:`seeded` for this setup's players."""
@@ -397,27 +414,29 @@ class Engine:
 
 
 class _Tables:
-    """An engine's arrays, worked out once from a scalar game of its setup."""
+    """An engine's arrays, worked out once from its options."""
 
-    def __init__(self, game: Game) -> None:
-        kinds = deck_kinds(game.deck)
-        self.cards = kinds.cards
-        self.kinds = len(kinds.cards)
-        self.copies = np.array(kinds.copies, np.int16)
-        self.players = game.players
-        self.hand_size = game.hand_size
-        self.rounds = game.rounds
-        self.turns = game.players * game.rounds
-        self.draws = game.hand_size + self.turns  # cards a game takes from the deck
-        self.start = game.start_player
-        self.step = 1 if game.pass_left else -1
-        self.pass_left = game.pass_left
+    def __init__(self, engine: Engine) -> None:
+        # The kinds: the deck's distinct cards in the order they first appear, as the game and
+        # its codec number them (identical cards are one kind, one chance outcome).
+        counts = Counter(engine.deck)
+        cards = tuple(counts)
+        self.cards = cards
+        self.kinds = len(cards)
+        self.copies = np.array([counts[card] for card in cards], np.int16)
+        self.players = engine.players
+        self.hand_size = hand_size_for(engine.players)
+        self.rounds = engine.rounds
+        self.turns = engine.players * engine.rounds
+        self.draws = self.hand_size + self.turns  # cards a game takes from the deck
+        self.start = engine.start_player
+        self.step = 1 if engine.pass_left else -1
+        self.pass_left = engine.pass_left
         self.caboose = (
             -2
-            if game.caboose_pending
-            else (-1 if game.caboose is None else _CABOOSE_INDEX[game.caboose.name])
+            if engine.caboose == "random"
+            else (-1 if engine.caboose is None else _CABOOSE_INDEX[engine.caboose])
         )
-        cards = kinds.cards
         self.left_color = np.array([_COLORS.index(c.left.color) for c in cards], np.int8)
         self.right_color = np.array([_COLORS.index(c.right.color) for c in cards], np.int8)
         self.left_value = np.array([c.left.value for c in cards], np.int8)

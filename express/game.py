@@ -57,11 +57,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from arena import CHANCE, TERMINAL, Action
 from arena.memo import IdentityMemo
 from arena.values import whole_number
+from express.batch import Engine
 from express.cabooses import CABOOSES, Caboose, caboose_named
 from express.cards import WILD, Card, deck_for
 from express.deck import parse_deck
@@ -69,9 +69,6 @@ from express.errors import IllegalPlayError, RulesError
 from express.rules import PLAYER_COUNTS, hand_size_for, rounds_for
 from express.scoring import GameScore, PlayerScore, score_game
 from express.train import Play, Train, runs_of
-
-if TYPE_CHECKING:
-    from express.batch import Engine
 
 __all__ = [
     "Game",
@@ -695,8 +692,6 @@ class Game:
         """
         if self.order is not None:
             return None
-        from express.batch import Engine  # the engine builds on this module
-
         return Engine(
             self.players,
             caboose="random"

@@ -130,6 +130,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
             frozenset(
                 {
                     "game",
+                    "batch",
                     "match",
                     "exact",
                     "exact_multi",
