@@ -85,6 +85,9 @@ BoolArray = npt.NDArray[np.bool_]
 
 _COLORS = tuple(Color)
 _WILD = -1  # the colour code of a wild car (a card back, the engine)
+# The columns of a batch's train facts.
+_COLOR, _VALUE, _TRAIL, _LONGEST, _POINTS = range(5)
+_FACTS = 5
 
 
 @dataclass(frozen=True)
@@ -517,11 +520,10 @@ class Batch:
         self.seen = np.zeros((G, P, D), np.bool_)
         self.train_kind = np.full((G, P, R), -1, np.int16)
         self.train_down = np.zeros((G, P, R), np.bool_)
-        self.last_color = np.full((G, P), _WILD, np.int8)
-        self.last_value = np.zeros((G, P), np.int8)
-        self.trail = np.zeros((G, P), np.int8)  # the run ending at the last car
-        self.longest = np.zeros((G, P), np.int8)
-        self.value = np.zeros((G, P), np.int16)
+        # Each train's running facts, one array (one gather and one scatter a step): the last
+        # car's colour code and value, the run ending there, the longest run, the train value.
+        self.facts = np.zeros((G, P, _FACTS), np.int16)
+        self.hand_kind = np.zeros((G, t.hand_size + 1), np.int16)  # the hand's kinds
         self.run_bonus = np.zeros((G, P), np.int16)
         self.caboose_points = np.zeros((G, P), np.int16)
         self.winner = np.full(G, -1, np.int8)
@@ -548,88 +550,107 @@ class Batch:
         over: BoolArray = self.turn >= self._t.turns
         return over
 
-    def _hand_kinds(self, rows: IntArray) -> npt.NDArray[np.int16]:
-        kinds: npt.NDArray[np.int16] = np.take_along_axis(self.order[rows], self.hand[rows], 1)
-        return kinds
+    def _rows(self, where: npt.ArrayLike) -> tuple[IntArray, slice | IntArray]:
+        """The games of ``where``, as indices and as what selects them (a slice for every
+        game: views instead of copies in the common case of a batch stepped in lockstep)."""
+        rows = np.flatnonzero(np.asarray(where, np.bool_))
+        return rows, (slice(None) if len(rows) == self._games else rows)
 
-    def _legal_rows(self, rows: IntArray) -> BoolArray:
-        """The legal mask of the games ``rows`` (each waiting at a decision)."""
+    def _candidates(self, rows: IntArray, select: slice | IntArray) -> tuple[IntArray, BoolArray]:
+        """The plays of the games ``rows`` (each waiting at a decision) as ``(ids, valid)``,
+        ``(games, 2 × hand)``: per card of the hand in kind order, its face-up and face-down
+        ids, valid for the first card of each kind (face up when it connects). The valid ids
+        of a row, in order, are the scalar game's legal actions in order."""
         t = self._t
-        n = len(rows)
-        present = np.zeros((n, t.kinds), np.bool_)
-        present[np.arange(n)[:, None], self._hand_kinds(rows)] = True
-        seat = self._seat(self.turn[rows])
-        color = self.last_color[rows, seat][:, None]
-        value = self.last_value[rows, seat][:, None]
-        connects = (color == _WILD) | (t.left_color == color) | (t.left_value == value)
-        mask = np.zeros((n, 2 * t.kinds), np.bool_)
-        mask[:, 0::2] = present & connects
-        mask[:, 1::2] = present
-        return mask
+        kinds = np.sort(self.hand_kind[select], axis=1).astype(np.intp)
+        first = np.ones(kinds.shape, np.bool_)
+        first[:, 1:] = kinds[:, 1:] != kinds[:, :-1]
+        seat = self._seat(self.turn[select])
+        facts = self.facts[rows, seat]
+        color = facts[:, _COLOR, None]
+        connects = (
+            (color == _WILD)
+            | (t.left_color[kinds] == color)
+            | (t.left_value[kinds] == facts[:, _VALUE, None])
+        )
+        ids = np.empty((len(rows), 2 * kinds.shape[1]), np.intp)
+        ids[:, 0::2] = 2 * kinds
+        ids[:, 1::2] = 2 * kinds + 1
+        valid = np.empty(ids.shape, np.bool_)
+        valid[:, 0::2] = first & connects
+        valid[:, 1::2] = first
+        return ids, valid
 
     def legal_mask(self) -> BoolArray:
         """``(games, actions)``: the legal action ids of each game's player to act (all False
         once a game is over); ids in increasing order are the scalar game's legal order."""
         mask = np.zeros((self._games, 2 * self._t.kinds), np.bool_)
-        rows = np.flatnonzero(~self.is_over())
-        mask[rows] = self._legal_rows(rows)
+        rows, select = self._rows(~self.is_over())
+        if len(rows):
+            ids, valid = self._candidates(rows, select)
+            mask[np.broadcast_to(rows[:, None], ids.shape)[valid], ids[valid]] = True
         return mask
 
     def apply(self, actions: npt.ArrayLike, where: npt.ArrayLike) -> None:
         """The player to act in each game ``g`` with ``where[g]`` plays ``actions[g]``; an
         illegal id (or a game already over) raises, naming the game."""
         t = self._t
-        rows = np.flatnonzero(np.asarray(where, np.bool_))
+        rows, select = self._rows(where)
         if not len(rows):
             return
-        chosen = np.asarray(actions, np.intp)[rows]
-        over = self.turn[rows] >= t.turns
+        chosen = np.asarray(actions, np.intp)[select]
+        turn = self.turn[select].astype(np.intp)
+        over = turn >= t.turns
         if over.any():
             raise IllegalPlayError(f"game {int(rows[over][0])} is over: no more actions")
-        mask = self._legal_rows(rows)
-        inside = (chosen >= 0) & (chosen < 2 * t.kinds)
-        legal = inside & mask[np.arange(len(rows)), np.where(inside, chosen, 0)]
+        ids, valid = self._candidates(rows, select)
+        legal = ((ids == chosen[:, None]) & valid).any(axis=1)
         if not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             raise IllegalPlayError(
                 f"game {int(rows[bad])}: action {int(chosen[bad])} is not legal "
-                f"(legal: {np.flatnonzero(mask[bad]).tolist()})"
+                f"(legal: {ids[bad][valid[bad]].tolist()})"
             )
         kind = chosen >> 1
-        down = (chosen & 1).astype(np.bool_)
-        turn = self.turn[rows].astype(np.intp)
-        seat = self._seat(self.turn[rows])
-        self.train_kind[rows, seat, turn // t.players] = kind
-        self.train_down[rows, seat, turn // t.players] = down
-        # The train's running facts: its value, last car, the run ending there, its longest.
-        color = self.last_color[rows, seat]
-        trail = self.trail[rows, seat].astype(np.intp)
+        up = (chosen & 1) == 0
+        seat = (t.start + t.step * turn) % t.players
+        place = turn // t.players
+        self.train_kind[rows, seat, place] = kind
+        self.train_down[rows, seat, place] = ~up
+        # The train's running facts: its last car, the run ending there, its longest, value.
+        facts = self.facts[rows, seat]
+        color = facts[:, _COLOR]
+        trail = facts[:, _TRAIL]
         joined = (color != _WILD) & (t.left_color[kind] == color)
         through_left = np.where(joined, trail + 1, 1)
         mono = t.mono[kind]
-        new_trail = np.where(mono, through_left + 1, 1)
         run = np.where(mono, through_left + 1, through_left)
-        up = ~down
-        longest = self.longest[rows, seat]
-        self.longest[rows, seat] = np.where(up, np.maximum(longest, run), longest)
-        self.trail[rows, seat] = np.where(up, new_trail, 0)
-        self.last_color[rows, seat] = np.where(up, t.right_color[kind], _WILD)
-        self.last_value[rows, seat] = np.where(up, t.right_value[kind], WILD_CAR_VALUE)
-        self.value[rows, seat] += np.where(up, t.value[kind], FACE_DOWN_VALUE).astype(np.int16)
+        facts[:, _LONGEST] = np.where(up, np.maximum(facts[:, _LONGEST], run), facts[:, _LONGEST])
+        facts[:, _TRAIL] = np.where(up, np.where(mono, run, 1), 0)
+        facts[:, _COLOR] = np.where(up, t.right_color[kind], _WILD)
+        facts[:, _VALUE] = np.where(up, t.right_value[kind], WILD_CAR_VALUE)
+        facts[:, _POINTS] += np.where(up, t.value[kind], FACE_DOWN_VALUE).astype(np.int16)
+        self.facts[rows, seat] = facts
         # The hand: the first card of the kind played leaves it, the next draw joins at the end.
-        hand = self.hand[rows]
-        kinds = np.take_along_axis(self.order[rows], hand, 1)
-        position = np.argmax(kinds == kind[:, None], axis=1)
+        hand = self.hand[select]
+        hand_kind = self.hand_kind[select]
+        position = np.argmax(hand_kind == kind[:, None], axis=1)
         columns = np.arange(t.hand_size + 1)
         source = np.minimum(columns + (columns >= position[:, None]), t.hand_size)
         hand = np.take_along_axis(hand, source, 1)
-        hand[:, t.hand_size] = np.minimum(t.hand_size + 1 + turn, t.draws - 1)
-        self.hand[rows] = hand
-        self.turn[rows] += 1
-        ended = self.turn[rows] >= t.turns
-        self._see(rows[~ended])
+        hand_kind = np.take_along_axis(hand_kind, source, 1)
+        drawn = np.minimum(t.hand_size + 1 + turn, t.draws - 1)
+        hand[:, t.hand_size] = drawn
+        hand_kind[:, t.hand_size] = self.order[rows, drawn]
+        self.hand[select] = hand
+        self.hand_kind[select] = hand_kind
+        self.turn[select] += 1
+        ended = turn + 1 >= t.turns
         if ended.any():
+            self._see(rows[~ended])
             self._score(rows[ended])
+        else:
+            self._see(rows)
 
     def _see(self, rows: IntArray) -> None:
         """The player now holding the hand has seen its cards."""
@@ -659,7 +680,7 @@ class Batch:
         out[:, o["deck"] : o["deck"] + K] = t.copies
         holding = np.flatnonzero(~over & (self._seat(self.turn) == seat))
         if len(holding):
-            flat = (holding[:, None] * K + self._hand_kinds(holding)).ravel()
+            flat = (holding[:, None] * K + self.hand_kind[holding]).ravel()
             counts = np.bincount(flat, minlength=G * K).reshape(G, K)
             out[:, o["hand"] : o["hand"] + K] = counts
         seen = self.seen[:, seat, :]
@@ -679,7 +700,7 @@ class Batch:
     def returns(self) -> npt.NDArray[np.float64]:
         """``(games, players)``: final totals (train value + run award + caboose), zeros where
         a game is not over."""
-        total = self.value + self.run_bonus + self.caboose_points
+        total = self.facts[:, :, _POINTS] + self.run_bonus + self.caboose_points
         result: npt.NDArray[np.float64] = np.where(self.is_over()[:, None], total, 0).astype(
             np.float64
         )
@@ -738,9 +759,9 @@ class Batch:
         self.seen[rows] = False
         self.train_kind[rows] = -1
         self.train_down[rows] = False
-        self.last_color[rows] = _WILD
-        for array in (self.last_value, self.trail, self.longest, self.value):
-            array[rows] = 0
+        self.facts[rows] = 0
+        self.facts[rows, :, _COLOR] = _WILD
+        self.hand_kind[rows] = self.order[rows, : t.hand_size + 1]
         self.run_bonus[rows] = 0
         self.caboose_points[rows] = 0
         self.winner[rows] = -1
@@ -769,11 +790,11 @@ class Batch:
         """A uniformly drawn legal action per game ``where`` is True: from the batch's
         generator, or each game's policy generator as :class:`arena.RandomPolicy` draws it."""
         actions = np.zeros(self._games, np.intp)
-        rows = np.flatnonzero(where)
+        rows, select = self._rows(where)
         if not len(rows):
             return actions
-        mask = self._legal_rows(rows)
-        counts = mask.sum(axis=1)
+        ids, valid = self._candidates(rows, select)
+        counts = valid.sum(axis=1)
         if self._rng is not None:
             picks = self._rng.integers(counts)
         else:
@@ -784,9 +805,10 @@ class Batch:
                 ],
                 np.intp,
             )
-        # The pick-th legal id, the legal order being the ids' order.
-        ranks = np.cumsum(mask, axis=1) - 1
-        actions[rows] = np.argmax(mask & (ranks == picks[:, None]), axis=1)
+        # The pick-th valid id, the valid ids in order being the legal order.
+        ranks = np.cumsum(valid, axis=1) - 1
+        column = np.argmax(valid & (ranks == picks[:, None]), axis=1)
+        actions[select] = ids[np.arange(len(rows)), column]
         return actions
 
     def _stream(self, row: int) -> GameStreams:
@@ -799,24 +821,24 @@ class Batch:
         run gained, ties face up first, then the first in the legal order."""
         t = self._t
         actions = np.zeros(self._games, np.intp)
-        rows = np.flatnonzero(where)
+        rows, select = self._rows(where)
         if not len(rows):
             return actions
-        mask = self._legal_rows(rows)
-        seat = self._seat(self.turn[rows])
-        color = self.last_color[rows, seat][:, None].astype(np.intp)
-        trail = self.trail[rows, seat][:, None].astype(np.intp)
-        longest = self.longest[rows, seat][:, None].astype(np.intp)
-        through_left = np.where((color != _WILD) & (t.left_color == color), trail + 1, 1)
-        run = np.where(t.mono, through_left + 1, through_left)
-        gain = np.empty(mask.shape, np.intp)
-        gain[:, 0::2] = t.value + np.maximum(longest, run) - longest
-        gain[:, 1::2] = FACE_DOWN_VALUE
-        # (gain, face up) as one key; argmax takes the first best, the legal order's first.
-        key = 2 * gain
-        key[:, 0::2] += 1
-        key = np.where(mask, key, np.iinfo(np.intp).min)
-        actions[rows] = np.argmax(key, axis=1)
+        ids, valid = self._candidates(rows, select)
+        seat = self._seat(self.turn[select])
+        facts = self.facts[rows, seat].astype(np.intp)
+        color = facts[:, _COLOR, None]
+        longest = facts[:, _LONGEST, None]
+        kinds = ids[:, 0::2] >> 1
+        joined = (color != _WILD) & (t.left_color[kinds] == color)
+        through_left = np.where(joined, facts[:, _TRAIL, None] + 1, 1)
+        run = np.where(t.mono[kinds], through_left + 1, through_left)
+        # (gain, face up) as one key: argmax takes the first best, the legal order's first.
+        key = np.empty(ids.shape, np.intp)
+        key[:, 0::2] = 2 * (t.value[kinds] + np.maximum(longest, run) - longest) + 1
+        key[:, 1::2] = 2 * FACE_DOWN_VALUE
+        key[~valid] = np.iinfo(np.intp).min
+        actions[select] = ids[np.arange(len(rows)), np.argmax(key, axis=1)]
         return actions
 
     # -- scoring -----------------------------------------------------------------------------
@@ -837,11 +859,11 @@ class Batch:
     def _score(self, rows: IntArray) -> None:
         """Score the games ``rows``, just over (as :meth:`express.Game.score`)."""
         t = self._t
-        longest = self.longest[rows].astype(np.intp)
+        longest = self.facts[rows, :, _LONGEST].astype(np.intp)
         best = longest.max(axis=1, keepdims=True)
         bonus = np.where(longest == best, longest, 0)
         self.run_bonus[rows] = bonus
-        value = self.value[rows].astype(np.intp)
+        value = self.facts[rows, :, _POINTS].astype(np.intp)
         points = np.zeros(longest.shape, np.int16)
         caboose = self.caboose[rows]
         if (caboose >= 0).any():
@@ -887,8 +909,8 @@ class Batch:
         return tuple(
             PlayerScore(
                 seat,
-                int(self.value[game, seat]),
-                int(self.longest[game, seat]),
+                int(self.facts[game, seat, _POINTS]),
+                int(self.facts[game, seat, _LONGEST]),
                 int(self.run_bonus[game, seat]),
                 int(self.caboose_points[game, seat]),
             )

@@ -202,7 +202,7 @@ def test_greedy_breaks_a_tie_face_up_first_then_by_the_legal_order() -> None:
     # 4 + 2 = 6 like B2|B2 (kinds 0 and 1 of the standard deck): B2|B2 is played.
     engine = Engine(2, deck=tuple(deck_for(2)))
     batch = engine.new_batch(1, rng=np.random.default_rng(0))
-    batch.order[0, :3] = [1, 0, 1]  # the first hand: R2|R2, B2|B2, R2|R2
+    batch.order[0, :3] = batch.hand_kind[0] = [1, 0, 1]  # the first hand: R2|R2, B2|B2, R2|R2
     chosen = VectorGreedy().act(batch, np.ones(1, np.bool_))
     hand = parse_deck("R2|R2,B2|B2,R2|R2")
     game = Game(2, order=hand + without(deck_for(2), hand))
