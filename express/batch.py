@@ -524,6 +524,7 @@ class Batch:
         # car's colour code and value, the run ending there, the longest run, the train value.
         self.facts = np.zeros((G, P, _FACTS), np.int16)
         self.hand_kind = np.zeros((G, t.hand_size + 1), np.int16)  # the hand's kinds
+        self._plays: tuple[IntArray, BoolArray] | None = None
         self.run_bonus = np.zeros((G, P), np.int16)
         self.caboose_points = np.zeros((G, P), np.int16)
         self.winner = np.full(G, -1, np.int8)
@@ -560,20 +561,28 @@ class Batch:
         """The plays of the games ``rows`` (each waiting at a decision) as ``(ids, valid)``,
         ``(games, 2 × hand)``: per card of the hand in kind order, its face-up and face-down
         ids, valid for the first card of each kind (face up when it connects). The valid ids
-        of a row, in order, are the scalar game's legal actions in order."""
+        of a row, in order, are the scalar game's legal actions in order. Worked out for every
+        game once per step (the policies and ``apply`` both ask)."""
+        if self._plays is None:
+            self._plays = self._all_candidates()
+        ids, valid = self._plays
+        return ids[select], valid[select]
+
+    def _all_candidates(self) -> tuple[IntArray, BoolArray]:
         t = self._t
-        kinds = np.sort(self.hand_kind[select], axis=1).astype(np.intp)
+        kinds = np.sort(self.hand_kind, axis=1).astype(np.intp)
         first = np.ones(kinds.shape, np.bool_)
         first[:, 1:] = kinds[:, 1:] != kinds[:, :-1]
-        seat = self._seat(self.turn[select])
-        facts = self.facts[rows, seat]
+        first &= (self.turn < t.turns)[:, None]
+        seat = self._seat(self.turn)
+        facts = self.facts[np.arange(self._games), seat]
         color = facts[:, _COLOR, None]
         connects = (
             (color == _WILD)
             | (t.left_color[kinds] == color)
             | (t.left_value[kinds] == facts[:, _VALUE, None])
         )
-        ids = np.empty((len(rows), 2 * kinds.shape[1]), np.intp)
+        ids = np.empty((self._games, 2 * kinds.shape[1]), np.intp)
         ids[:, 0::2] = 2 * kinds
         ids[:, 1::2] = 2 * kinds + 1
         valid = np.empty(ids.shape, np.bool_)
@@ -645,6 +654,7 @@ class Batch:
         self.hand[select] = hand
         self.hand_kind[select] = hand_kind
         self.turn[select] += 1
+        self._plays = None
         ended = turn + 1 >= t.turns
         if ended.any():
             self._see(rows[~ended])
@@ -754,6 +764,7 @@ class Batch:
                 self.caboose[rows] = self._rng.integers(len(CABOOSES), size=unique)[inverse]
             else:
                 self.caboose[rows] = t.caboose
+        self._plays = None
         self.turn[rows] = 0
         self.hand[rows] = np.arange(t.hand_size + 1)
         self.seen[rows] = False
@@ -796,7 +807,7 @@ class Batch:
         ids, valid = self._candidates(rows, select)
         counts = valid.sum(axis=1)
         if self._rng is not None:
-            picks = self._rng.integers(counts)
+            picks = self._rng.integers(np.maximum(counts, 1))
         else:
             picks = np.array(
                 [
