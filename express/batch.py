@@ -46,6 +46,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -75,6 +76,7 @@ __all__ = [
     "Batch",
     "Engine",
     "GameStreams",
+    "Position",
     "VectorGreedy",
     "VectorRandom",
     "seeded",
@@ -141,6 +143,28 @@ def seeded(seeds: Iterable[int], players: int) -> list[GameStreams]:
         chance, policies = seat_streams(seed, players)
         streams.append(GameStreams(raw_words(chance.bit_generator).__next__, policies[0]))
     return streams
+
+
+class Position(Protocol):
+    """What :meth:`Engine.positions` reads of a position: the fields of an
+    :class:`express.Game` of the same names."""
+
+    players: int
+    deck: tuple[Card, ...]
+    rounds: int
+    start_player: int
+    pass_left: bool
+    order: tuple[Card, ...] | None
+    caboose: Caboose | None
+    caboose_pending: bool
+    turn: int
+    hand: list[int]
+    trains: list[Train]
+    seen: list[set[int]]
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        ...
 
 
 # -- the cabooses over arrays -----------------------------------------------------------------
@@ -348,7 +372,7 @@ class Engine:
         games: int | None = None,
         *,
         rng: np.random.Generator | None = None,
-        deals: npt.ArrayLike | None = None,
+        deals: IntArray | None = None,
         streams: Sequence[GameStreams] | None = None,
     ) -> Batch:
         """``games`` new games whose chance comes from ``rng`` (games of equal ``deals[g]``
@@ -373,8 +397,90 @@ class Engine:
         batch.reset(np.ones(batch.num_games, np.bool_), deals=deals, streams=streams)
         return batch
 
+    def action_id(self, play: Play) -> int:
+        """The codec's id of ``play`` (``2 × kind``, + 1 face down), a batch's action.
+
+        >>> from express import Play
+        >>> Engine(3).action_id(Play.parse("~B2|B2"))
+        1
+        """
+        kind = self._tables.kind_of.get(play.card)
+        if kind is None:
+            raise ExpressError(f"card not in the deck: {str(play.card)!r}")
+        return 2 * kind + (0 if play.face_up else 1)
+
+    def positions(self, states: Sequence[Position], copies: int = 1) -> Batch:
+        """A batch holding ``copies`` copies of each of ``states`` in turn (game ``g`` is
+        ``states[g // copies]``): positions of this setup whose deck order is known (an
+        :class:`express.Game` with ``order``, such as a sampled world of
+        :mod:`express.worlds`), each waiting at a player's decision. Chance is then over:
+        every draw is the order's. A search's playouts from many positions run as one batch.
+
+        >>> from express import Game, deck_for
+        >>> world = Game(2, order=deck_for(2))
+        >>> Engine(2).positions([world], copies=3).legal_mask().sum(axis=1).tolist()
+        [4, 4, 4]
+        """
+        t = self._tables
+        copies = whole_number(copies, "copies", where="Engine.positions", low=1)
+        batch = Batch(self, len(states) * copies, None, None)
+        kind_of = t.kind_of
+        for index, state in enumerate(states):
+            self._check_position(state)
+            assert state.order is not None
+            rows = slice(index * copies, (index + 1) * copies)
+            batch.order[rows] = [kind_of[card] for card in state.order[: t.draws]]
+            name = None if state.caboose is None else state.caboose.name
+            batch.caboose[rows] = -1 if name is None else _CABOOSE_INDEX[name]
+            batch.turn[rows] = state.turn
+            batch.hand[rows] = state.hand
+            for seat, train in enumerate(state.trains):
+                for place, play in enumerate(train.plays):
+                    batch.train_kind[rows, seat, place] = kind_of[play.card]
+                    batch.train_down[rows, seat, place] = not play.face_up
+                last = train.last_car
+                runs = train.runs
+                trail = (
+                    runs[-1].length
+                    if runs and runs[-1].start + runs[-1].length == len(train.cars)
+                    else 0
+                )
+                batch.facts[rows, seat] = (
+                    _WILD if last.color is None else _COLORS.index(last.color),
+                    last.value,
+                    trail,
+                    train.longest_run,
+                    train.value,
+                )
+                batch.seen[rows, seat, sorted(state.seen[seat])] = True
+        batch.hand_kind[:] = np.take_along_axis(batch.order, batch.hand, 1)
+        return batch
+
+    def _check_position(self, state: Position) -> None:
+        setup = (
+            state.players,
+            state.deck,
+            state.rounds,
+            state.start_player,
+            state.pass_left,
+        )
+        mine = (self.players, self.deck, self.rounds, self.start_player, self.pass_left)
+        if setup != mine or state.order is None or state.caboose_pending:
+            raise ExpressError(
+                "Engine.positions: a position of this setup with a known deck order and its "
+                "caboose drawn is expected"
+            )
+        caboose = None if state.caboose is None else state.caboose.name
+        if self.caboose != "random" and caboose != self.caboose:
+            raise ExpressError(
+                f"Engine.positions: the position's caboose {caboose!r} is not the engine's "
+                f"{self.caboose!r}"
+            )
+        if state.is_terminal():
+            raise ExpressError("Engine.positions: the game is over (no decision to batch)")
+
     def run(
-        self, batch: Batch, seating: npt.ArrayLike, policies: Sequence[AnyVectorPolicy]
+        self, batch: Batch, seating: IntArray, policies: Sequence[AnyVectorPolicy]
     ) -> BatchResult:
         """Play every game of ``batch`` to the end, seat ``s`` of game ``g`` played by
         ``policies[seating[g, s]]``."""
@@ -425,6 +531,7 @@ class _Tables:
         counts = Counter(engine.deck)
         cards = tuple(counts)
         self.cards = cards
+        self.kind_of = {card: kind for kind, card in enumerate(cards)}
         self.kinds = len(cards)
         self.copies = np.array([counts[card] for card in cards], np.int16)
         self.players = engine.players
@@ -551,7 +658,7 @@ class Batch:
         over: BoolArray = self.turn >= self._t.turns
         return over
 
-    def _rows(self, where: npt.ArrayLike) -> tuple[IntArray, slice | IntArray]:
+    def _rows(self, where: BoolArray) -> tuple[IntArray, slice | IntArray]:
         """The games of ``where``, as indices and as what selects them (a slice for every
         game: views instead of copies in the common case of a batch stepped in lockstep)."""
         rows = np.flatnonzero(np.asarray(where, np.bool_))
@@ -600,7 +707,7 @@ class Batch:
             mask[np.broadcast_to(rows[:, None], ids.shape)[valid], ids[valid]] = True
         return mask
 
-    def apply(self, actions: npt.ArrayLike, where: npt.ArrayLike) -> None:
+    def apply(self, actions: IntArray, where: BoolArray) -> None:
         """The player to act in each game ``g`` with ``where[g]`` plays ``actions[g]``; an
         illegal id (or a game already over) raises, naming the game."""
         t = self._t
@@ -728,9 +835,9 @@ class Batch:
 
     def reset(
         self,
-        where: npt.ArrayLike,
+        where: BoolArray,
         *,
-        deals: npt.ArrayLike | None = None,
+        deals: IntArray | None = None,
         streams: Sequence[GameStreams] | None = None,
     ) -> None:
         """Start new games in the slots ``where`` (a vector environment's autoreset). A batch

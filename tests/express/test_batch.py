@@ -309,7 +309,8 @@ def test_the_engine_and_policies_of_a_game() -> None:
 
     assert engine.vector_policy(Sly()) is None
     with pytest.raises(ExpressError, match="vector policy"):
-        engine.run(engine.new_batch(1, rng=np.random.default_rng()), [[0, 0, 0]], [bot("greedy")])  # type: ignore[list-item]
+        batch = engine.new_batch(1, rng=np.random.default_rng())
+        engine.run(batch, np.zeros((1, 3), np.intp), [bot("greedy")])  # type: ignore[list-item]
 
 
 def test_engines_and_policies_pickle_as_values_in_a_fresh_process() -> None:
