@@ -600,7 +600,20 @@ def _card_sampler(left: list[int]) -> Sampler:
 
 class Batch:
     """Games of one :class:`Engine` in progress (:class:`arena.batch.Batch`); make one with
-    :meth:`Engine.new_batch`. Every game waits at a player's decision or is over."""
+    :meth:`Engine.new_batch` or :meth:`Engine.positions`. Every game waits at a player's
+    decision or is over.
+
+    Besides the protocol's readers (and :meth:`trains`, :meth:`scores`), the state is in plain
+    arrays, one row a game, cards as kinds (the deck's distinct cards in order): ``order`` (the
+    cards the game draws, in order, the deal first), ``caboose`` (an index into
+    :data:`express.CABOOSES`, -1 without), ``turn``, ``hand`` (the hand as indices into
+    ``order``, in the order the cards joined it) and ``hand_kind``, ``seen[g, seat, i]`` (card
+    ``i`` of ``order`` passed through the seat's hands), ``train_kind`` and ``train_down``
+    (per seat and place; -1 for a place not played yet), ``facts`` (per seat: the last car's
+    colour code, -1 when wild, and value, the run ending there, the longest run, the train
+    value), and once a game is over ``run_bonus``, ``caboose_points`` and ``winner``. Read
+    them; change a batch only through :meth:`apply` and :meth:`reset`.
+    """
 
     def __init__(
         self,
