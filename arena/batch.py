@@ -37,6 +37,7 @@ __all__ = [
     "Batch",
     "BatchEngine",
     "BatchResult",
+    "SharedChance",
     "Streams",
     "VectorPolicy",
     "engine_for",
@@ -164,6 +165,86 @@ class Batch(Protocol):
         """New games in the slots ``where``, at their first decision: with new shared chance,
         with the slots' streams going on, or with ``streams`` (one per slot, in order)."""
         ...
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """SplitMix64's finaliser: 64 well-mixed bits from a 64-bit counter."""
+    x = x ^ (x >> np.uint64(30))
+    x = x * _MIX1
+    x = x ^ (x >> np.uint64(27))
+    x = x * _MIX2
+    return x ^ (x >> np.uint64(31))
+
+
+class SharedChance:
+    """The fast chance of a batch, shared by the games of a deal: every answer is hashed from
+    the deal's key and the question (a counter-based generator, SplitMix64's finaliser over a
+    Weyl sequence), so the games of one deal get the same answer to the same question whatever
+    else the batch holds and whenever they ask it — the same deal played in any batch is the
+    same deal. An answer below ``m`` is the hash modulo ``m``: a bias below ``m / 2**64``.
+
+    A bot's own randomness is hashed from a key of its game: the deal's key and the game's
+    place among the deal's games (a tournament's rotation), so it too does not depend on the
+    batch. The deal keys come from ``rng``'s first draw and the deal numbers: a generator from
+    the same seed gives the same deals.
+    """
+
+    def __init__(self, rng: np.random.Generator, deals: npt.ArrayLike) -> None:
+        numbers = np.asarray(deals, np.int64)
+        self.rng = rng
+        base = np.uint64(rng.integers(0, 2**63, dtype=np.int64))
+        #: Each game's deal key.
+        self.keys = _mix(numbers.astype(np.uint64) * _GOLDEN + base)
+        by_deal = np.argsort(numbers, kind="stable")
+        ordered = numbers[by_deal]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        place = np.empty(len(numbers), np.int64)
+        place[by_deal] = np.arange(len(numbers)) - np.repeat(
+            starts, np.diff(np.r_[starts, len(numbers)])
+        )
+        #: Each game's own key, for its bots' randomness.
+        self.own_keys = _mix(self.keys ^ _mix(place.astype(np.uint64) + np.uint64(1)))
+
+    def renew(self, games: npt.NDArray[np.intp]) -> None:
+        """New deals for ``games`` (a vector environment's autoreset), drawn from ``rng``."""
+        fresh = self.rng.integers(0, 2**63, len(games), dtype=np.int64).astype(np.uint64)
+        self.keys[games] = _mix(fresh)
+        self.own_keys[games] = _mix(fresh ^ _GOLDEN)
+
+    def below(
+        self, games: npt.NDArray[np.intp], sizes: npt.ArrayLike, tags: npt.ArrayLike
+    ) -> npt.NDArray[np.int64]:
+        """The answer below ``sizes`` of each game's deal to the question ``tags`` (an integer
+        naming the question: its kind, its round, its seat...)."""
+        return self._below(self.keys[games], sizes, tags)
+
+    def own_below(
+        self, games: npt.NDArray[np.intp], sizes: npt.ArrayLike, tags: npt.ArrayLike
+    ) -> npt.NDArray[np.int64]:
+        """A bot's uniform choice below ``sizes`` in each game, for its question ``tags``."""
+        return self._below(self.own_keys[games], sizes, tags)
+
+    def order(
+        self, games: npt.NDArray[np.intp], items: int, tag: npt.ArrayLike
+    ) -> npt.NDArray[np.intp]:
+        """``(games, items)``: a uniformly random order of ``items`` things for each game's
+        deal (a shuffle; ``tag`` names it, so a reshuffle is another one)."""
+        salt = _mix(self.keys[games] ^ _mix(np.asarray(tag, np.uint64) + _GOLDEN))
+        keys = _mix(salt[:, None] + np.arange(items, dtype=np.uint64)[None, :] * _GOLDEN)
+        shuffled: npt.NDArray[np.intp] = np.argsort(keys, axis=1)
+        return shuffled
+
+    @staticmethod
+    def _below(
+        keys: npt.NDArray[np.uint64], sizes: npt.ArrayLike, tags: npt.ArrayLike
+    ) -> npt.NDArray[np.int64]:
+        h = _mix(keys + np.asarray(tags).astype(np.uint64) * _GOLDEN)
+        return (h % np.asarray(sizes).astype(np.uint64)).astype(np.int64)
 
 
 class BatchEngine(Protocol):

@@ -11,6 +11,7 @@ the whole draft as an ``arena`` game (``Game``, the two-game ``Match``) with bot
 from typing import TYPE_CHECKING, Any
 
 from arena import __version__ as __version__
+from express.batch import VectorGreedy, VectorRandom
 from express.bots import BOT_NAMES, GreedyBot, RandomBot, SearchBot, bot
 from express.cabooses import CABOOSES, Caboose, CabooseKind, Row, caboose_named
 from express.cards import (
@@ -118,6 +119,8 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "SearchBot",
+    "VectorGreedy",
+    "VectorRandom",
     "PimcBot",
     "bot",
     "Advice",

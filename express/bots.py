@@ -35,6 +35,7 @@ from arena.play import RandomPolicy
 from arena.protocol import build_bot
 from arena.search_bots import openspiel_bot
 from arena.values import whole_number
+from express.batch import VectorGreedy, VectorRandom
 from express.cabooses import Caboose, caboose_named
 from express.cards import ENGINE, Car, Card
 from express.errors import ExpressError
@@ -86,6 +87,11 @@ def _absolute(name: str | None) -> Caboose | None:
 class RandomBot(RandomPolicy):
     """Any legal play, uniformly (arena's baseline, by the name the other express bots share)."""
 
+    def batched(self) -> VectorRandom | None:
+        """This bot over a batch of games (:mod:`express.batch`); None for a subclass, which
+        may play otherwise."""
+        return VectorRandom(self.name) if type(self) is RandomBot else None
+
 
 def _gain(train: Train, play: Play) -> int:
     """What ``play`` adds to the train's value plus its longest run."""
@@ -106,6 +112,11 @@ class GreedyBot:
         train = _view(observation).train
         plays = _plays(legal_actions)
         return max(plays, key=lambda play: (_gain(train, play), play.face_up))
+
+    def batched(self) -> VectorGreedy | None:
+        """This bot over a batch of games (:mod:`express.batch`); None for a subclass, which
+        may play otherwise."""
+        return VectorGreedy(self.name) if type(self) is GreedyBot else None
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,7 @@ from fractions import Fraction
 from arena import CHANCE, TERMINAL, Action
 from arena.memo import IdentityMemo
 from arena.values import whole_number
+from express.batch import Engine
 from express.cabooses import CABOOSES, Caboose, caboose_named
 from express.cards import WILD, Card, deck_for
 from express.deck import parse_deck
@@ -677,6 +678,30 @@ class Game:
     def events(self) -> tuple[Event, ...]:
         """The log so far: the caboose, the deal, then one :class:`Turn` per turn."""
         return tuple(self._log)
+
+    def batch_engine(self) -> Engine | None:
+        """The batched engine of this game's setup (:class:`express.batch.Engine`): its
+        players, caboose (``"random"`` while a random caboose is still to be drawn; once
+        drawn, the caboose in play), deck, rounds, start player and direction. None for a game
+        with a fixed deck ``order``: the engine's chance is the shuffle, and an ordered deck
+        has none (every game of a batch would be the same deal).
+
+        >>> engine = Game(4, caboose="random").batch_engine()
+        >>> engine.players, engine.caboose, engine.rounds
+        (4, 'random', 5)
+        """
+        if self.order is not None:
+            return None
+        return Engine(
+            self.players,
+            caboose="random"
+            if self.caboose_pending
+            else (None if self.caboose is None else self.caboose.name),
+            deck=self.deck,
+            rounds=self.rounds,
+            start_player=self.start_player,
+            pass_left=self.pass_left,
+        )
 
     # -- the game's own queries --------------------------------------------------------------
 

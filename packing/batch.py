@@ -44,7 +44,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from arena.batch import BatchResult, Streams, VectorPolicy
+from arena.batch import BatchResult, SharedChance, Streams, VectorPolicy
 from arena.play import RandomPolicy
 from arena.protocol import TERMINAL, Policy
 from arena.sampling import Sampler
@@ -87,19 +87,6 @@ PILE, DISCARDS, FRONT = 0, 1, 2
 # Kinds of chance question, part of the key a shared answer is hashed from.
 _ROLL, _ORDER = range(2)
 
-_GOLDEN: Final = np.uint64(0x9E3779B97F4A7C15)
-_MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2: Final = np.uint64(0x94D049BB133111EB)
-
-
-def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    """SplitMix64's finaliser: 64 well-mixed bits from a 64-bit counter."""
-    x = x ^ (x >> np.uint64(30))
-    x = x * _MIX1
-    x = x ^ (x >> np.uint64(27))
-    x = x * _MIX2
-    return x ^ (x >> np.uint64(31))
-
 
 @cache
 def rolls_of_faces() -> Ints:
@@ -130,32 +117,6 @@ def _index_sampler(size: int) -> Sampler:
     return Sampler(tuple((i, p) for i in range(size)))
 
 
-class _SharedChance:
-    """Answers hashed from each game's deal key and the question: games of one deal agree.
-    A policy's own randomness is hashed from a key of its game: the deal's key and the game's
-    place among the deal's games (a tournament's rotation), so it too does not depend on which
-    other games share the batch."""
-
-    def __init__(self, keys: npt.NDArray[np.uint64], deals: Ints) -> None:
-        self.keys = keys
-        by_deal = np.argsort(deals, kind="stable")
-        sorted_deals = deals[by_deal]
-        starts = np.flatnonzero(np.r_[True, sorted_deals[1:] != sorted_deals[:-1]])
-        sizes = np.diff(np.r_[starts, len(deals)])
-        place = np.empty(len(deals), np.int64)
-        place[by_deal] = np.arange(len(deals)) - np.repeat(starts, sizes)
-        self.policy_keys = _mix(keys ^ _mix(place.astype(np.uint64) + np.uint64(1)))
-
-    def below(self, games: Ints, sizes: Ints, tags: Ints) -> Ints:
-        h = _mix(self.keys[games] + tags.astype(np.uint64) * _GOLDEN)
-        return (h % sizes.astype(np.uint64)).astype(np.int64)
-
-    def uniform_index(self, games: Ints, counts: Ints, tags: Ints) -> Ints:
-        """A policy's uniform choice among ``counts[i]`` options (its own randomness)."""
-        h = _mix(self.policy_keys[games] + tags.astype(np.uint64) * _GOLDEN)
-        return (h % counts.astype(np.uint64)).astype(np.int64)
-
-
 class _StreamChance:
     """Answers drawn per game from its stream, as the scalar game draws them."""
 
@@ -176,7 +137,8 @@ class _StreamChance:
             np.int64,
         )
 
-    def uniform_index(self, games: Ints, counts: Ints, tags: Ints) -> Ints:
+    def own_below(self, games: Ints, counts: Ints, tags: Ints) -> Ints:
+        """A bot's choice below ``counts``, as :class:`arena.RandomPolicy` draws it."""
         policy = self.streams.policy
         return np.array(
             [int(policy[g].integers(c)) for g, c in zip(games.tolist(), counts.tolist())],
@@ -355,7 +317,7 @@ class Batch:
         record: bool,
     ) -> None:
         self.engine = engine
-        self._chance: _SharedChance | _StreamChance
+        self._chance: SharedChance | _StreamChance
         if streams is not None:
             if games is not None and games != len(streams.chance):
                 raise PackingError(f"{games} games for {len(streams.chance)} streams")
@@ -368,8 +330,7 @@ class Batch:
             deal_ids = np.arange(games) if deals is None else np.asarray(deals, np.int64)
             if deal_ids.shape != (games,):
                 raise PackingError(f"deals must give one deal per game ({games})")
-            self._rng = rng
-            self._chance = _SharedChance(self._deal_keys(deal_ids), deal_ids)
+            self._chance = SharedChance(rng, deal_ids)
         n, trucks, d = engine.players, len(engine.deck), engine.draws_each
         self.n, self.trucks, self.d = n, trucks, d
         self.size = games
@@ -399,10 +360,6 @@ class Batch:
         self._records: list[tuple[Any, ...]] | None = [] if record else None
         self._new_piles(np.arange(games))
         self._start(np.arange(games))
-
-    def _deal_keys(self, deals: Ints) -> npt.NDArray[np.uint64]:
-        base = self._rng.integers(0, 2**63, dtype=np.int64, endpoint=False).astype(np.uint64)
-        return _mix(deals.astype(np.uint64) * _GOLDEN + np.uint64(base))
 
     # --- the protocol -------------------------------------------------------------------------
 
@@ -527,10 +484,8 @@ class Batch:
             for g, c, p in zip(games.tolist(), streams.chance, streams.policy):
                 chance[g], policy[g] = c, p
             self._chance = _StreamChance(Streams(chance, policy))
-        elif isinstance(self._chance, _SharedChance):
-            fresh = self._rng.integers(0, 2**63, len(games), dtype=np.int64).astype(np.uint64)
-            self._chance.keys[games] = _mix(fresh)
-            self._chance.policy_keys[games] = _mix(fresh ^ _GOLDEN)
+        elif isinstance(self._chance, SharedChance):
+            self._chance.renew(games)
         self.round[games] = 1
         self.over[games] = False
         self.points[games] = self.engine.start_points
@@ -542,7 +497,7 @@ class Batch:
     def _ask(self, games: Ints, sizes: Ints, kind: int, index: int | Ints) -> Ints:
         """An answer below ``sizes`` per game to chance question ``kind``/``index`` of the round."""
         chance = self._chance
-        if isinstance(chance, _SharedChance):
+        if isinstance(chance, SharedChance):
             tags = (self.round[games] * 4 + kind) * 256 + index
             return chance.below(games, sizes, tags)
         return chance.below(games, sizes)
@@ -556,7 +511,7 @@ class Batch:
         chance = self._chance
         for i in range(n):  # rolls, from the first roller on
             seat = (first + i) % n
-            if isinstance(chance, _SharedChance):
+            if isinstance(chance, SharedChance):
                 combos = self._ask(games, np.full(len(games), 7776), _ROLL, seat)
                 rolled = rolls_of_faces()[combos]
             else:
@@ -577,7 +532,7 @@ class Batch:
         self.pile_size[games] = self.trucks
         self.pile_top[games] = 0
         self._shuffles[games] = 0
-        if isinstance(self._chance, _SharedChance):
+        if isinstance(self._chance, SharedChance):
             self.pile[games] = self._shuffled(games, np.ones((len(games), self.trucks), bool))
         else:
             self.pile[games] = np.arange(self.trucks, dtype=np.int8)
@@ -585,11 +540,12 @@ class Batch:
     def _shuffled(self, games: Ints, trucks: Bools) -> npt.NDArray[np.int8]:
         """The ``trucks`` of each game in an order hashed from its deal and its reshuffles so
         far (first, the rest after): the games of one deal shuffle alike."""
-        assert isinstance(self._chance, _SharedChance)
-        salt = self._chance.keys[games] ^ _mix(self._shuffles[games].astype(np.uint64) + _GOLDEN)
-        keys = _mix(salt[:, None] + self._columns.astype(np.uint64) * _GOLDEN)
-        keys[~trucks] = np.iinfo(np.uint64).max
-        order: npt.NDArray[np.int8] = np.argsort(keys, axis=1).astype(np.int8)
+        assert isinstance(self._chance, SharedChance)
+        shuffled = self._chance.order(games, self.trucks, self._shuffles[games])
+        # The trucks asked for, in the shuffled order, before the others.
+        asked = np.take_along_axis(trucks, shuffled, axis=1)
+        first = np.argsort(~asked, axis=1, kind="stable")
+        order: npt.NDArray[np.int8] = np.take_along_axis(shuffled, first, axis=1).astype(np.int8)
         return order
 
     def _draw(self, games: Ints) -> Ints:
@@ -602,7 +558,7 @@ class Batch:
             self._reshuffle(games[empty])
             sizes = self.pile_size[games]
         self.pile_size[games] = sizes - 1
-        if isinstance(self._chance, _SharedChance):
+        if isinstance(self._chance, SharedChance):
             top = self.pile_top[games]
             self.pile_top[games] = top + 1
             return self.pile[games, top].astype(np.int64)
@@ -621,7 +577,7 @@ class Batch:
         rows[discarded] = PILE
         self.place[games] = rows
         self.pile_size[games] = discarded.sum(axis=1)
-        if isinstance(self._chance, _SharedChance):
+        if isinstance(self._chance, SharedChance):
             self._shuffles[games] += 1
             self.pile[games] = self._shuffled(games, discarded)
             self.pile_top[games] = 0
@@ -720,7 +676,7 @@ class Batch:
     def _random(self, games: Ints) -> Ints:
         trucks, open_ = self._options(games)
         counts = open_.sum(axis=1) + 1
-        pick = self._chance.uniform_index(games, counts, self.round[games] * 8 + self.step[games])
+        pick = self._chance.own_below(games, counts, self.round[games] * 8 + self.step[games])
         # The pick-th open option in order, or the pile (the last option).
         nth = np.cumsum(open_, axis=1, dtype=np.int8) == (pick + 1)[:, None]
         nth &= open_

@@ -133,6 +133,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
             frozenset(
                 {
                     "game",
+                    "batch",
                     "match",
                     "exact",
                     "exact_multi",

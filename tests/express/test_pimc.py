@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from arena import sample_outcome
-from express import ExpressError, Game, PimcBot, Play, bot
+from express import ExpressError, Game, PimcBot, Play, bot, pimc
 from express.exact import play_values_with_states
-from express.pimc import RULES, estimate_plays, playout_values
+from express.pimc import RULES, batched_playout_values, estimate_plays, playout_values
 from express.worlds import game_view, sample_world, sample_worlds
 
 
@@ -173,6 +173,38 @@ def test_playouts_are_the_greedy_bots_games(players: int, seed: int) -> None:
             totals = [p.total for p in game.score().players]
             best_rival = max(t for s, t in enumerate(totals) if s != mover)
             assert value == (totals[mover] - best_rival if rule == "paranoid" else totals[mover])
+
+
+@pytest.mark.parametrize("players", range(2, 6))
+def test_batched_playouts_are_the_scalar_playouts(players: int) -> None:
+    # Sampled worlds of seeded positions from the first turn to the last, every rule.
+    checked = 0
+    for seed in range(4):
+        rng = np.random.default_rng(100 + seed)
+        game = Game(players, caboose="random", pass_left=seed % 2 == 0, start_player=seed % 2)
+        turns = players * game.rounds
+        game = advance(game, rng, turns=seed * (turns - 1) // 3)
+        worlds = sample_worlds(game.observation(game.current_player()), 12, rng)
+        for rule in RULES:
+            expected = [playout_values(world, rule) for world in worlds]
+            assert batched_playout_values(worlds, rule) == expected
+            checked += len(worlds)
+    assert checked == 4 * 12 * len(RULES)
+
+
+def test_estimate_plays_values_the_same_with_the_batched_playouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    start = advance(Game(4, caboose="random"), np.random.default_rng(3), turns=2)
+    view = start.observation(start.current_player())
+    batched = estimate_plays(view, worlds=24, rng=np.random.default_rng(5))
+    assert not any(e.exact for e in batched)
+
+    def scalar(worlds: list[Game], rule: str) -> list[dict[Play, int]]:
+        return [playout_values(world, rule) for world in worlds]
+
+    monkeypatch.setattr(pimc, "batched_playout_values", scalar)
+    assert estimate_plays(view, worlds=24, rng=np.random.default_rng(5)) == batched
 
 
 def test_three_players_are_exact_at_the_end_and_played_out_at_the_start() -> None:
