@@ -234,7 +234,8 @@ class SharedChance:
     ) -> npt.NDArray[np.intp]:
         """``(games, items)``: a uniformly random order of ``items`` things for each game's
         deal (a shuffle; ``tag`` names it, so a reshuffle is another one)."""
-        salt = _mix(self.keys[games] ^ _mix(np.asarray(tag, np.uint64) + _GOLDEN))
+        tags = np.broadcast_to(np.asarray(tag, np.uint64), games.shape)  # arrays wrap silently
+        salt = _mix(self.keys[games] ^ _mix(tags + _GOLDEN))
         keys = _mix(salt[:, None] + np.arange(items, dtype=np.uint64)[None, :] * _GOLDEN)
         shuffled: npt.NDArray[np.intp] = np.argsort(keys, axis=1)
         return shuffled
@@ -243,7 +244,8 @@ class SharedChance:
     def _below(
         keys: npt.NDArray[np.uint64], sizes: npt.ArrayLike, tags: npt.ArrayLike
     ) -> npt.NDArray[np.int64]:
-        h = _mix(keys + np.asarray(tags).astype(np.uint64) * _GOLDEN)
+        questions = np.broadcast_to(np.asarray(tags).astype(np.uint64), keys.shape)
+        h = _mix(keys + questions * _GOLDEN)  # arrays, whose arithmetic wraps silently
         return (h % np.asarray(sizes).astype(np.uint64)).astype(np.int64)
 
 

@@ -175,7 +175,7 @@ def _played(vector: Any) -> int:
     if isinstance(batch, packing.batch.Batch):
         n = batch.n
         return int(((batch.round - 1) * n + np.where(batch.over, n, batch.step)).sum())
-    return int(batch.turns_played())
+    return int(batch.turn.sum())  # a turn is one player's decision
 
 
 def _vector_section(args: argparse.Namespace) -> list[str]:

@@ -26,10 +26,11 @@ deck gives them. A batch therefore draws each game's whole deck order when the g
 from one of two sources:
 
 - **A generator** (``new_batch(games=..., rng=..., deals=...)``): one uniformly shuffled deck
-  (and one caboose, for ``"random"``) per deal, shared by the games of equal ``deals[g]``. A
-  uniform shuffle is the distribution of the scalar game's successive draws (each distinct card
-  left with probability copies / cards left).
-- **Per-game streams** (``new_batch(streams=...)``, :func:`seeded`): each game's draws are the
+  (and one caboose, for ``"random"``) per deal, shared by the games of equal ``deals[g]`` and
+  hashed from the deal (:class:`arena.batch.SharedChance`), so a deal is the same in any batch.
+  A uniform shuffle is the distribution of the scalar game's successive draws (each distinct
+  card left with probability copies / cards left).
+- **Per-game streams** (``new_batch(streams=...)``, :func:`arena.batch.seeded`): each game's draws are the
   very draws :func:`arena.play` makes for the same seed — :func:`arena.sampling.sampler_for`
   over the outcome lists :meth:`express.Game.chance_outcomes` gives, reading the same raw words
   — and its random policy draws from the game's own policy generator as
@@ -43,20 +44,20 @@ a batch agrees with the PettingZoo and Gymnasium environments.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from arena import TERMINAL
-from arena.batch import BatchResult
+from arena.batch import BatchResult, SharedChance, Streams
 from arena.batch import VectorPolicy as AnyVectorPolicy
-from arena.play import RandomPolicy, seat_streams
+from arena.play import RandomPolicy
 from arena.protocol import Policy
-from arena.sampling import Sampler, raw_words, sampler_for
+from arena.sampling import Sampler, sampler_for
 from arena.values import whole_number
 from express.cabooses import CABOOSES, Caboose, CabooseKind, caboose_named
 from express.cards import Card, Color, checked_card, deck_for
@@ -75,11 +76,9 @@ from express.train import Play, Train
 __all__ = [
     "Batch",
     "Engine",
-    "GameStreams",
     "Position",
     "VectorGreedy",
     "VectorRandom",
-    "seeded",
 ]
 
 IntArray = npt.NDArray[np.intp]
@@ -100,8 +99,8 @@ class VectorRandom:
     name: str = "random"
 
     def act(self, batch: Batch, where: BoolArray) -> IntArray:
-        """``(games,)`` action ids, meaningful where ``where`` is True."""
-        return batch.random_actions(where)
+        """The action id of each game with ``where``, in order."""
+        return batch.random_actions(where)[where]
 
 
 @dataclass(frozen=True)
@@ -112,37 +111,12 @@ class VectorGreedy:
     name: str = "greedy"
 
     def act(self, batch: Batch, where: BoolArray) -> IntArray:
-        """``(games,)`` action ids, meaningful where ``where`` is True."""
-        return batch.greedy_actions(where)
+        """The action id of each game with ``where``, in order."""
+        return batch.greedy_actions(where)[where]
 
 
 VectorPolicy = VectorRandom | VectorGreedy
 """The vector policies of an :class:`Engine`."""
-
-
-@dataclass(frozen=True, eq=False)
-class GameStreams:
-    """One game's chance and policy randomness as :func:`arena.play` holds them: ``chance``
-    gives the chance generator's raw 64-bit words, one a call, and ``policies`` is the
-    generator every seat's policy draws from."""
-
-    chance: Callable[[], int]
-    policies: np.random.Generator
-
-
-def seeded(seeds: Iterable[int], players: int) -> list[GameStreams]:
-    """The streams :func:`arena.play` gives a game of ``players`` for each seed
-    (:func:`arena.play.seat_streams`; the chance words as :func:`arena.sampling.outcome_drawer`
-    reads them), for :meth:`Engine.new_batch`.
-
-    >>> [type(s.policies).__name__ for s in seeded([1, 2], 3)]
-    ['Generator', 'Generator']
-    """
-    streams = []
-    for seed in seeds:
-        chance, policies = seat_streams(seed, players)
-        streams.append(GameStreams(raw_words(chance.bit_generator).__next__, policies[0]))
-    return streams
 
 
 class Position(Protocol):
@@ -363,28 +337,24 @@ class Engine:
         form = batched() if callable(batched) else None
         return form if isinstance(form, (VectorRandom, VectorGreedy)) else None
 
-    def seeded(self, seeds: Iterable[int]) -> list[GameStreams]:
-        """:func:`seeded` for this setup's players."""
-        return seeded(seeds, self.players)
-
     def new_batch(
         self,
         games: int | None = None,
         *,
         rng: np.random.Generator | None = None,
-        deals: IntArray | None = None,
-        streams: Sequence[GameStreams] | None = None,
+        deals: npt.ArrayLike | None = None,
+        streams: Streams | None = None,
     ) -> Batch:
         """``games`` new games whose chance comes from ``rng`` (games of equal ``deals[g]``
-        share it; None: every game its own deal), or one game per entry of ``streams``, each
-        drawing exactly what :func:`arena.play` draws with those streams (:func:`seeded`)."""
+        share it; None: every game its own deal), or one game per stream of ``streams``, each
+        drawing exactly what :func:`arena.play` draws with those streams
+        (:func:`arena.batch.seeded`)."""
         if streams is not None:
             if rng is not None or deals is not None:
                 raise ExpressError("new_batch: give streams, or rng and deals, not both")
-            streams = list(streams)
-            count = len(streams) if games is None else games
-            if count != len(streams):
-                raise ExpressError(f"new_batch: {games} games but {len(streams)} streams")
+            count = len(streams.chance) if games is None else games
+            if count != len(streams.chance):
+                raise ExpressError(f"new_batch: {games} games but {len(streams.chance)} streams")
             batch = Batch(self, count, None, streams)
         else:
             if rng is None:
@@ -393,8 +363,11 @@ class Engine:
                 if deals is None:
                     raise ExpressError("new_batch: give games or deals")
                 games = len(np.asarray(deals))
-            batch = Batch(self, games, rng, None)
-        batch.reset(np.ones(batch.num_games, np.bool_), deals=deals, streams=streams)
+            numbers = np.arange(games) if deals is None else np.asarray(deals, np.int64)
+            if numbers.shape != (games,):
+                raise ExpressError(f"deals of shape {numbers.shape}, not ({games},)")
+            batch = Batch(self, games, SharedChance(rng, numbers), None)
+        batch._restart(np.arange(batch.num_games))  # noqa: SLF001  (the batch's own start)
         return batch
 
     def action_id(self, play: Play) -> int:
@@ -506,9 +479,14 @@ class Engine:
             for index, policy in enumerate(chosen_policies):
                 where = live & (chosen == index)
                 if where.any():
-                    actions[where] = policy.act(batch, where)[where]
+                    actions[where] = policy.act(batch, where)
             batch.apply(actions, live)
         return BatchResult(batch.returns(), batch.winners())
+
+    def summarises(self, summarise: Callable[[Any], Hashable]) -> bool:
+        """Whether ``summarise`` works out its summaries from a batch too: a hook with a
+        ``from_batch(batch)`` (:func:`express.decisive` has one)."""
+        return callable(getattr(summarise, "from_batch", None))
 
     def play(
         self,
@@ -516,10 +494,18 @@ class Engine:
         policies: Sequence[AnyVectorPolicy],
         deals: npt.NDArray[np.intp],
         rng: np.random.Generator,
+        summarise: Callable[[Any], Hashable] | None = None,
     ) -> BatchResult:
-        """Play ``len(seating)`` games to the end (:meth:`arena.batch.BatchEngine.play`)."""
+        """Play ``len(seating)`` games to the end (:meth:`arena.batch.BatchEngine.play`), with
+        the summaries of ``summarise``'s ``from_batch`` when it is given."""
+        if summarise is not None and not self.summarises(summarise):
+            raise ExpressError(f"the batched engine cannot summarise with {summarise!r}")
         batch = self.new_batch(len(seating), rng=rng, deals=deals)
-        return self.run(batch, seating, policies)
+        result = self.run(batch, seating, policies)
+        if summarise is None:
+            return result
+        summaries = tuple(summarise.from_batch(batch))  # type: ignore[attr-defined]
+        return BatchResult(result.returns, result.winners, summaries)
 
 
 class _Tables:
@@ -619,18 +605,22 @@ class Batch:
         self,
         engine: Engine,
         games: int,
-        rng: np.random.Generator | None,
-        streams: list[GameStreams] | None,
+        chance: SharedChance | None,
+        streams: Streams | None,
     ) -> None:
         if games < 0:
             raise ExpressError(f"invalid games: {games!r}")
         t = engine._tables
         self.engine = engine
         self._t = t
-        self._rng = rng
-        self._streams: list[GameStreams | None] = (
-            list(streams) if streams is not None else [None] * games
+        self._shared = chance
+        # Each game's (chance words, policy generator), with streams; None for a position's
+        # batch, whose chance is over.
+        self._streams: list[tuple[Callable[[], int], np.random.Generator]] | None = (
+            None if streams is None else list(zip(streams.chance, streams.policy))
         )
+        # With streams, each game's cards left in the deck, by kind (a draw's sampler's key).
+        self._left: list[list[int]] = [[] for _ in range(games)]
         G, P, R, D = games, t.players, t.rounds, t.draws
         self._games = games
         self.order = np.zeros((G, D), np.int16)  # the kinds drawn, in order (the deal first)
@@ -769,13 +759,16 @@ class Batch:
         hand = np.take_along_axis(hand, source, 1)
         hand_kind = np.take_along_axis(hand_kind, source, 1)
         drawn = np.minimum(t.hand_size + 1 + turn, t.draws - 1)
+        ended = turn + 1 >= t.turns
+        if self._streams is not None:  # the next turn's draw, where there is a next turn
+            for row, index in zip(rows[~ended].tolist(), drawn[~ended].tolist()):
+                self._draw_card(row, index)
         hand[:, t.hand_size] = drawn
         hand_kind[:, t.hand_size] = self.order[rows, drawn]
         self.hand[select] = hand
         self.hand_kind[select] = hand_kind
         self.turn[select] += 1
         self._plays = None
-        ended = turn + 1 >= t.turns
         if ended.any():
             self._see(rows[~ended])
             self._score(rows[ended])
@@ -836,6 +829,14 @@ class Batch:
         )
         return result
 
+    def standing(self) -> npt.NDArray[np.float64]:
+        """Everyone's score so far, as the codec's standing: a train is scored at the end."""
+        return self.returns()
+
+    def truncated(self) -> BoolArray:
+        """No game is cut short: a draft has its rounds."""
+        return np.zeros(self._games, np.bool_)
+
     def winners(self) -> BoolArray:
         """``(games, players)``: the winner after the tie-break, all False where a game is not
         over."""
@@ -846,44 +847,47 @@ class Batch:
 
     # -- starting games ----------------------------------------------------------------------
 
-    def reset(
-        self,
-        where: BoolArray,
-        *,
-        deals: IntArray | None = None,
-        streams: Sequence[GameStreams] | None = None,
-    ) -> None:
-        """Start new games in the slots ``where`` (a vector environment's autoreset). A batch
-        drawing from a generator deals them from it (games of equal ``deals[g]``, read at the
-        slots reset, share their deal; None: each its own); a batch of streams takes the next
-        game's streams, one per slot reset in order."""
-        t = self._t
+    def reset(self, where: npt.ArrayLike, streams: Streams | None = None) -> None:
+        """Start new games in the slots ``where`` (a vector environment's autoreset): new
+        deals from the batch's shared chance, or with streams the next game of each slot's
+        streams (or of ``streams``, one per slot, in order)."""
         rows = np.flatnonzero(np.asarray(where, np.bool_))
-        n = len(rows)
-        if self._rng is None:
-            if streams is None or len(streams) != n:
-                raise ExpressError(f"reset: a batch of streams needs {n} new streams")
-            for row, stream in zip(rows.tolist(), streams):
-                self._streams[row] = stream
-                self.caboose[row], self.order[row] = self._draw_streams(stream.chance)
-        else:
+        if self._shared is not None:
             if streams is not None:
                 raise ExpressError("reset: this batch draws from a generator, not streams")
-            if deals is None:
-                inverse = np.arange(n)
-                unique = n
-            else:
-                deal_ids = np.asarray(deals)
-                if deal_ids.shape != (self._games,):
-                    raise ExpressError(f"deals of shape {deal_ids.shape}, not ({self._games},)")
-                _, inverse = np.unique(deal_ids[rows], return_inverse=True)
-                unique = int(inverse.max()) + 1 if n else 0
-            shuffles = np.argsort(self._rng.random((unique, len(t.physical))), axis=1)
-            self.order[rows] = t.physical[shuffles[:, : t.draws]][inverse]
+            self._shared.renew(rows)
+        elif self._streams is None:
+            raise ExpressError("reset: a batch of positions has no chance to deal new games")
+        elif streams is not None:
+            if len(streams.chance) != len(rows):
+                raise ExpressError(f"reset: {len(streams.chance)} streams for {len(rows)} games")
+            for row, pair in zip(rows.tolist(), zip(streams.chance, streams.policy)):
+                self._streams[row] = pair
+        self._restart(rows)
+
+    def _restart(self, rows: IntArray) -> None:
+        """The games ``rows`` from their start: their caboose and deck order drawn."""
+        t = self._t
+        if self._shared is not None:
+            shuffled = self._shared.order(rows, len(t.physical), 0)
+            self.order[rows] = t.physical[shuffled[:, : t.draws]]
             if t.caboose == -2:
-                self.caboose[rows] = self._rng.integers(len(CABOOSES), size=unique)[inverse]
+                self.caboose[rows] = self._shared.below(rows, len(CABOOSES), 1)
             else:
                 self.caboose[rows] = t.caboose
+        else:
+            assert self._streams is not None
+            for row in rows.tolist():
+                if t.caboose == -2:
+                    drawn = _CABOOSE_SAMPLER.draw_from(self._streams[row][0])
+                    assert isinstance(drawn, int)
+                    self.caboose[row] = drawn
+                else:
+                    self.caboose[row] = t.caboose
+                self._left[row] = t.copies.tolist()
+                # The deal and the first turn's draw; each later draw comes with its turn.
+                for index in range(t.hand_size + 1):
+                    self._draw_card(row, index)
         self._plays = None
         self.turn[rows] = 0
         self.hand[rows] = np.arange(t.hand_size + 1)
@@ -898,22 +902,16 @@ class Batch:
         self.winner[rows] = -1
         self._see(rows)
 
-    def _draw_streams(self, raw: Callable[[], int]) -> tuple[int, npt.NDArray[np.int16]]:
-        """A game's caboose and deck order, drawn from ``raw`` as the scalar game draws them."""
-        t = self._t
-        caboose = t.caboose
-        if caboose == -2:
-            drawn = _CABOOSE_SAMPLER.draw_from(raw)
-            assert isinstance(drawn, int)
-            caboose = drawn
-        left = t.copies.tolist()
-        order = np.empty(t.draws, np.int16)
-        for index in range(t.draws):
-            kind = _card_sampler(left).draw_from(raw)
-            assert isinstance(kind, int)
-            left[kind] -= 1
-            order[index] = kind
-        return caboose, order
+    def _draw_card(self, row: int, index: int) -> None:
+        """Game ``row``'s card ``index`` of the deck order, drawn from its stream as the scalar
+        game draws it: at the moment it is needed, so that a game cut short (an illegal
+        action in an environment) has drawn what the scalar game has, and no more."""
+        assert self._streams is not None
+        left = self._left[row]
+        kind = _card_sampler(left).draw_from(self._streams[row][0])
+        assert isinstance(kind, int)
+        left[kind] -= 1
+        self.order[row, index] = kind
 
     # -- the policies' choices ---------------------------------------------------------------
 
@@ -926,26 +924,24 @@ class Batch:
             return actions
         ids, valid = self._candidates(rows, select)
         counts = valid.sum(axis=1)
-        if self._rng is not None:
-            picks = self._rng.integers(np.maximum(counts, 1))
-        else:
+        if self._shared is not None:
+            picks = self._shared.own_below(rows, np.maximum(counts, 1), self.turn[rows])
+        elif self._streams is not None:
+            streams = self._streams
             picks = np.array(
                 [
-                    int(self._stream(row).policies.integers(count))
+                    int(streams[row][1].integers(count))
                     for row, count in zip(rows.tolist(), counts.tolist())
                 ],
                 np.intp,
             )
+        else:
+            raise ExpressError("a batch of positions plays no random bot (it has no chance)")
         # The pick-th valid id, the valid ids in order being the legal order.
         ranks = np.cumsum(valid, axis=1) - 1
         column = np.argmax(valid & (ranks == picks[:, None]), axis=1)
         actions[select] = ids[np.arange(len(rows)), column]
         return actions
-
-    def _stream(self, row: int) -> GameStreams:
-        stream = self._streams[row]
-        assert stream is not None
-        return stream
 
     def greedy_actions(self, where: BoolArray) -> IntArray:
         """The greedy bot's play per game ``where`` is True: the most train value plus longest
@@ -989,7 +985,6 @@ class Batch:
 
     def _score(self, rows: IntArray) -> None:
         """Score the games ``rows``, just over (as :meth:`express.Game.score`)."""
-        t = self._t
         longest = self.facts[rows, :, _LONGEST].astype(np.intp)
         best = longest.max(axis=1, keepdims=True)
         bonus = np.where(longest == best, longest, 0)
@@ -1007,10 +1002,15 @@ class Batch:
                 won = judge(sub, value[chosen], bonus[chosen])
                 points[chosen] = np.where(won, _CABOOSE_POINTS[index], 0)
         self.caboose_points[rows] = points
-        total = value + bonus + points
-        tied = total == total.max(axis=1, keepdims=True)
-        # The tie-break: the tied player who plays last in a round (Game.score).
-        self.winner[rows] = np.argmax(np.where(tied, t.play_position, -1), axis=1)
+        self.winner[rows] = self.tie_break(value + bonus + points)
+
+    def tie_break(self, totals: npt.ArrayLike) -> IntArray:
+        """``(games,)``: the seat that wins with ``totals`` (``(games, players)``): the highest,
+        ties to the tied player who plays last in a round (:meth:`express.Game.score`)."""
+        scores = np.asarray(totals)
+        tied = scores == scores.max(axis=1, keepdims=True)
+        winner: IntArray = np.argmax(np.where(tied, self._t.play_position, -1), axis=1)
+        return winner
 
     # -- readers -----------------------------------------------------------------------------
 

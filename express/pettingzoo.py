@@ -33,6 +33,7 @@ from typing import Any
 from arena.pettingzoo import CodecEnv, Environments, SeatEnv
 from arena.protocol import Policy
 from arena.values import whole_number
+from arena.vector_env import SeatVectorEnv
 from express.bots import bot
 from express.cabooses import Caboose
 from express.cards import Card
@@ -41,7 +42,7 @@ from express.deck import parse_deck
 from express.errors import RulesError
 from express.report import play_text
 
-__all__ = ["GYM_ID", "NAME", "env", "gym_env", "raw_env"]
+__all__ = ["GYM_ID", "NAME", "env", "gym_env", "gym_vector_env", "raw_env"]
 
 NAME = "yardmaster_express_v0"
 """The environment's name (PettingZoo's version suffix: a change that alters episodes bumps it)."""
@@ -133,4 +134,35 @@ def gym_env(
     )
 
 
-_ENVIRONMENTS.register(f"{__name__}:gym_env")
+def gym_vector_env(
+    opponents: Sequence[str | Policy] = ("greedy", "greedy"),
+    *,
+    num_envs: int = 64,
+    seat: int = 0,
+    caboose: Caboose | str | None = None,
+    deck: Iterable[Card] | str | None = None,
+    rounds: int | None = None,
+    reward: str = "score",
+    illegal_reward: float = -1.0,
+) -> SeatVectorEnv:
+    """:func:`gym_env` in ``num_envs`` games at once, as a Gymnasium ``VectorEnv`` over the
+    batched engine (:class:`arena.vector_env.SeatVectorEnv`: the same episodes as
+    ``gymnasium.vector.SyncVectorEnv`` of :func:`gym_env`, for the same seeds). The opponents
+    are bots the engine plays (:mod:`express.batch`: ``random``, ``greedy``).
+
+    >>> envs = gym_vector_env(["greedy", "random"], num_envs=8, caboose="random")
+    >>> observations, info = envs.reset(seed=1)
+    >>> observations.shape[0], info["action_mask"].shape
+    (8, (8, 54))
+    """
+    return _ENVIRONMENTS.vector(
+        opponents,
+        lambda players: _params(players, caboose, deck, rounds),
+        num_envs=num_envs,
+        seat=seat,
+        reward=reward,
+        illegal_reward=illegal_reward,
+    )
+
+
+_ENVIRONMENTS.register(f"{__name__}:gym_env", f"{__name__}:gym_vector_env")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from express.cards import Card
 from express.errors import RulesError
@@ -95,6 +96,16 @@ class Decisive:
     caboose: bool
 
 
+def _decisive_of_batch(batch: Any) -> list[Decisive]:
+    """:func:`decisive` of every game of a finished :class:`express.batch.Batch`, from its
+    arrays (what a batched tournament's records carry)."""
+    totals = batch.returns()
+    winner = batch.tie_break(totals)
+    run_award = batch.tie_break(totals - batch.run_bonus) != winner
+    caboose = batch.tie_break(totals - batch.caboose_points) != winner
+    return [Decisive(bool(r), bool(c)) for r, c in zip(run_award.tolist(), caboose.tolist())]
+
+
 def _winner(totals: Sequence[int], order: Sequence[int]) -> int:
     """The highest total; ties to the tied player latest in the order of play (the rules' tie-break)."""
     best = max(totals)
@@ -130,3 +141,7 @@ def decisive(state: Game | Match) -> Decisive:
         run_award=_winner([t - r for t, r in zip(totals, runs)], order) != winner,
         caboose=_winner([t - c for t, c in zip(totals, cabooses)], order) != winner,
     )
+
+
+# A batched tournament asks its engine for these summaries: the same rule over a batch's arrays.
+decisive.from_batch = _decisive_of_batch  # type: ignore[attr-defined]

@@ -16,6 +16,8 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 from arena import ArenaError
 from arena.vector_env import SeatVectorEnv
+from express.pettingzoo import gym_env as express_gym_env
+from express.pettingzoo import gym_vector_env as express_gym_vector_env
 from packing.pettingzoo import GYM_ID, gym_env, gym_vector_env
 
 
@@ -103,3 +105,22 @@ def test_bad_arguments_are_refused_when_made() -> None:
     vector.reset(seed=0)
     with pytest.raises(ArenaError, match="2 integer ids"):
         vector.step(np.zeros(3, np.int64))
+
+
+@pytest.mark.parametrize("caboose", [None, "random"])
+def test_the_express_vector_environment_gives_the_single_environments_episodes(
+    caboose: str | None,
+) -> None:
+    opponents = ["greedy", "random"]
+    vector = express_gym_vector_env(opponents, num_envs=5, seat=2, caboose=caboose)
+    ended = _compare(
+        vector, partial(express_gym_env, opponents, seat=2, caboose=caboose), 120, seed=4
+    )
+    assert ended > 20
+
+
+def test_every_express_player_count_matches() -> None:
+    for players in range(2, 6):
+        opponents = ["random", "greedy", "random", "greedy"][: players - 1]
+        vector = express_gym_vector_env(opponents, num_envs=3, reward="win")
+        _compare(vector, partial(express_gym_env, opponents, reward="win"), 30, seed=players)

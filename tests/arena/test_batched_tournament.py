@@ -107,3 +107,21 @@ def test_the_command_takes_an_engine_and_names_it(packing: Run) -> None:
     assert_usage_error(refused, "packing", "engine 'batched' cannot play 'greedy-loader'")
     bad = packing("tournament", "--players", "optimal,random", "--engine", "fast")
     assert_usage_error(bad, "packing", "--engine", "'fast'")
+
+
+def test_an_express_tournament_batches_with_its_summaries() -> None:
+    import express
+
+    batched = express.tournament(["greedy", "random", "greedy"], games=200, seed=4)
+    scalar = express.tournament(["greedy", "random", "greedy"], games=200, seed=4, engine="scalar")
+    assert batched.engine == "batched" and scalar.engine == "scalar"
+    assert all(record.summary is not None for record in batched.records)
+    for name in ("greedy", "random", "greedy#2"):
+        a, b = batched.stat(name).win_interval, scalar.stat(name).win_interval
+        assert a[0] <= b[1] and b[0] <= a[1], (name, a, b)
+    runs = [express.decided(r).run_award / express.decided(r).games for r in (batched, scalar)]
+    assert abs(runs[0] - runs[1]) < 0.1
+    with pytest.raises(ArenaError, match="cannot play 'pimc'"):
+        express.tournament(["greedy", "pimc"], games=2, seed=0, engine="batched")
+    match = express.tournament(["greedy", "random"], games=2, seed=0, match=True)
+    assert match.engine == "scalar"  # the strategic variant has no batched engine

@@ -16,7 +16,7 @@ import numpy.typing as npt
 import pytest
 
 from arena import CHANCE, TERMINAL, Policy, RandomPolicy, play
-from arena.batch import engine_for
+from arena.batch import engine_for, seeded
 from arena.play import seat_streams
 from arena.sampling import outcome_drawer
 from express import (
@@ -31,7 +31,7 @@ from express import (
     parse_deck,
     without,
 )
-from express.batch import Batch, Engine, VectorGreedy, VectorRandom, seeded
+from express.batch import Batch, Engine, VectorGreedy, VectorRandom
 from express.codec import CODEC
 from express.errors import ExpressError, IllegalPlayError
 
@@ -53,7 +53,7 @@ def _check_against_scalar(options: dict[str, object], players: int, seeds: Seque
     seating = _seating(len(seeds), players, seeds[0])
     policies = [engine.vector_policy(b) for b in BOTS]
     assert None not in policies
-    batch = engine.new_batch(streams=engine.seeded(seeds))
+    batch = engine.new_batch(streams=seeded(seeds, players))
     result = engine.run(batch, seating, policies)  # type: ignore[arg-type]
     assert batch.is_over().all()
     for g, seed in enumerate(seeds):
@@ -150,7 +150,7 @@ def test_step_by_step_masks_observations_and_choices_agree(
     )
     size = CODEC.tensor_size(params)
     seating = _seating(len(seeds), players, 5)
-    batch = engine.new_batch(streams=engine.seeded(seeds))
+    batch = engine.new_batch(streams=seeded(seeds, players))
     games, drawers, rngs = [], [], []
     for seed in seeds:
         chance, seat_rngs = seat_streams(seed, players)
@@ -180,7 +180,7 @@ def test_step_by_step_masks_observations_and_choices_agree(
         for index, policy in enumerate(policies):
             where = seating[np.arange(len(games)), to_play] == index
             assert policy is not None
-            actions[where] = policy.act(batch, where)[where]
+            actions[where] = policy.act(batch, where)
         for g, game in enumerate(games):
             legal = game.legal_actions()
             assert np.flatnonzero(mask[g]).tolist() == [CODEC.encode(game, a) for a in legal]
@@ -220,13 +220,13 @@ def test_reset_starts_new_games_in_the_slots_given() -> None:
         to_play = batch.to_play()
         for index, policy in enumerate(policies):
             where = seating[np.arange(8), to_play] == index
-            actions[where] = policy.act(batch, where)[where]
+            actions[where] = policy.act(batch, where)
         batch.apply(actions, np.ones(8, np.bool_))
     restart = np.arange(8) % 2 == 0
     batch.reset(restart, streams=seeded([100, 102, 104, 106], 3))
     assert (batch.to_play()[restart] == 0).all()
-    with pytest.raises(ExpressError, match="streams"):
-        batch.reset(restart)
+    with pytest.raises(ExpressError, match="positions"):
+        engine.positions([Game(3, caboose="Lightweight", order=deck_for(3))]).reset(restart[:1])
     result = engine.run(batch, seating, policies)
     for g in range(0, 8, 2):
         game = play(Game(3, caboose="random"), [BOTS[i] for i in seating[g]], 100 + g)
@@ -339,3 +339,22 @@ def test_engines_and_policies_pickle_as_values_in_a_fresh_process() -> None:
 def test_memory_per_game_is_small() -> None:
     batch: Batch = Engine(5, caboose="random").new_batch(1_000, rng=np.random.default_rng())
     assert batch.nbytes / batch.num_games < 1_000
+
+
+def test_the_batch_summaries_are_decisive_of_the_scalar_games() -> None:
+    """A batched tournament's summaries (``decisive.from_batch``) are :func:`express.decisive`
+    of the same games, the run award and the caboose deciding in some of them."""
+    from express import decisive
+
+    engine = Engine(3, caboose="random")
+    seeds = list(range(300))
+    seating = _seating(len(seeds), 3, 9)
+    batch = engine.new_batch(streams=seeded(seeds, 3))
+    engine.run(batch, seating, [VectorRandom(), VectorGreedy()])
+    summaries = decisive.from_batch(batch)  # type: ignore[attr-defined]
+    expected = [
+        decisive(play(Game(3, caboose="random"), [BOTS[i] for i in seating[g]], seed))
+        for g, seed in enumerate(seeds)
+    ]
+    assert summaries == expected
+    assert any(s.run_award for s in expected) and any(s.caboose for s in expected)
