@@ -140,6 +140,11 @@ class Batch(Protocol):
         illegal id raises, naming the game); chance then runs on to the next decision."""
         ...
 
+    def run(self, seating: npt.ArrayLike, policies: Sequence[VectorPolicy]) -> BatchResult:
+        """Play every game to its end, seat ``s`` of game ``g`` by ``policies[seating[g, s]]``;
+        the result."""
+        ...
+
     def observations(self, seat: int) -> npt.NDArray[np.float32]:
         """``(games, size)``: the codec's observation tensor of ``seat`` in every game (what
         the single environment shows that seat)."""

@@ -156,26 +156,22 @@ def _aec_rate(env: Any, games: int) -> float:
     return decisions / (time.process_time() - began)
 
 
-def _vector_rate(vector: Any, steps: int, decisions_per_step: Callable[[Any], int]) -> float:
+def _vector_rate(vector: Any, steps: int) -> float:
+    """Decisions of every seat per CPU second: a learner's step is one round of the game, so
+    ``players`` decisions in each sub-environment that plays it (one that ended last step is
+    reset instead)."""
+    players = vector.engine.num_players
     rng = np.random.default_rng(0)
     _, info = vector.reset(seed=0)
+    ended = np.zeros(vector.num_envs, bool)
     decisions, began = 0, time.process_time()
     for _ in range(steps):
         masks = info["action_mask"].astype(bool)
         actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
-        before = decisions_per_step(vector)
-        _, _, _, _, info = vector.step(actions)
-        decisions += decisions_per_step(vector) - before
+        _, _, terminated, truncated, info = vector.step(actions)
+        decisions += int((~ended).sum()) * players
+        ended = terminated | truncated
     return decisions / (time.process_time() - began)
-
-
-def _played(vector: Any) -> int:
-    """The players' decisions the vector environment's games have made so far (its batch's)."""
-    batch = vector._batch  # noqa: SLF001  (the benchmark's own probe)
-    if isinstance(batch, packing.batch.Batch):
-        n = batch.n
-        return int(((batch.round - 1) * n + np.where(batch.over, n, batch.step)).sum())
-    return int(batch.turn.sum())  # a turn is one player's decision
 
 
 def _vector_section(args: argparse.Namespace) -> list[str]:
@@ -205,7 +201,7 @@ def _vector_section(args: argparse.Namespace) -> list[str]:
     ]
     for title, single, vector in subjects:
         base = _aec_rate(single(), args.games)
-        rate = _vector_rate(vector(), 40, _played)
+        rate = _vector_rate(vector(), 40)
         lines.append(
             f"  {title:<46} PettingZoo {base:9,.0f}/s   vector {rate:11,.0f}/s   {rate / base:6.1f}x"
         )

@@ -7,9 +7,6 @@ Sections (each prints its figures; ``--only`` runs some of them):
 
 - ``speed``: games per second per bot — ``--games`` whole games (default 200; a tenth of them
   for ``search``) with the same bot in every seat, played by ``arena.play`` from seeds 0, 1, …
-- ``batch``: decisions per second of the batched engine (:mod:`express.batch`) against the
-  scalar loop, ``random`` and ``greedy`` with 2 to 5 players, over batches of
-  ``--batch-sizes`` games (default 1,000, 10,000 and 100,000), and a batch's bytes per game.
 - ``search``: the ``search`` bot's milliseconds per decision over those games (mean, median,
   95th percentile, max) against the target of 20 ms.
 - ``exact``: :func:`express.solve_deal` over ``--solve-deals`` whole two-player deals (default
@@ -256,41 +253,8 @@ def loss(args: argparse.Namespace) -> list[str]:
     return lines
 
 
-def batched(args: argparse.Namespace) -> list[str]:
-    """Decisions per second of the batched engine (:mod:`express.batch`) against the scalar
-    loop (``arena.play``), ``random`` and ``greedy`` in every seat, 2 to 5 players, a random
-    caboose; and the bytes of a batch's arrays per game."""
-    lines = ["batched engine: decisions per second (x: against the scalar loop)"]
-    sizes = [int(size) for size in args.batch_sizes.split(",")]
-    for players in range(2, 6):
-        setup = Game(players, caboose="random")
-        engine = setup.batch_engine()
-        assert engine is not None
-        decisions = players * setup.rounds
-        for name in ("random", "greedy"):
-            policy = bot(name)
-            began = time.perf_counter()
-            for seed in range(args.batch_scalar_games):
-                play(Game(players, caboose="random"), [policy] * players, seed)
-            scalar = args.batch_scalar_games * decisions / (time.perf_counter() - began)
-            vector = engine.vector_policy(policy)
-            assert vector is not None
-            row = [f"  {players}p {name:<6} scalar {scalar:8,.0f}"]
-            for size in sizes:
-                seating = np.zeros((size, players), np.intp)
-                began = time.perf_counter()
-                engine.play(seating, [vector], np.arange(size), np.random.default_rng(size))
-                rate = size * decisions / (time.perf_counter() - began)
-                row.append(f"{size:,}: {rate:10,.0f} ({rate / scalar:4.0f}x)")
-            lines.append(" | ".join(row))
-        batch = engine.new_batch(1_000, rng=np.random.default_rng(0))
-        lines.append(f"  {players}p memory: {batch.nbytes / batch.num_games:.0f} bytes a game")
-    return lines
-
-
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "speed": speed,
-    "batch": batched,
     "search": search,
     "tournament": tournament,
     "exact": exact,
@@ -315,17 +279,6 @@ def main(argv: list[str]) -> int:
         "--workers", type=int, default=1, help="processes for the tournament (default 1)"
     )
     parser.add_argument("--seed", type=int, default=1, help="the tournament's seed (default 1)")
-    parser.add_argument(
-        "--batch-sizes",
-        default="1000,10000,100000",
-        help="games per batch for the batch section (default 1000,10000,100000)",
-    )
-    parser.add_argument(
-        "--batch-scalar-games",
-        type=int,
-        default=200,
-        help="scalar games per row of the batch section (default 200)",
-    )
     parser.add_argument(
         "--solve-deals", type=int, default=100, help="deals solve_deal times (default 100)"
     )

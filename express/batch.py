@@ -43,6 +43,9 @@ a batch agrees with the PettingZoo and Gymnasium environments.
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -57,7 +60,7 @@ from arena.batch import BatchResult, SharedChance, Streams
 from arena.batch import VectorPolicy as AnyVectorPolicy
 from arena.play import RandomPolicy
 from arena.protocol import Policy
-from arena.sampling import Sampler, sampler_for
+from arena.sampling import sampler_for
 from arena.values import whole_number
 from express.cabooses import CABOOSES, Caboose, CabooseKind, caboose_named
 from express.cards import Card, Color, checked_card, deck_for
@@ -452,37 +455,6 @@ class Engine:
         if state.is_terminal():
             raise ExpressError("Engine.positions: the game is over (no decision to batch)")
 
-    def run(
-        self, batch: Batch, seating: IntArray, policies: Sequence[AnyVectorPolicy]
-    ) -> BatchResult:
-        """Play every game of ``batch`` to the end, seat ``s`` of game ``g`` played by
-        ``policies[seating[g, s]]``."""
-        seats = np.asarray(seating, np.intp)
-        if seats.shape != (batch.num_games, self.players):
-            raise ExpressError(
-                f"seating of shape {seats.shape} for {batch.num_games} games "
-                f"of {self.players} players"
-            )
-        chosen_policies: list[VectorPolicy] = []
-        for policy in policies:
-            if not isinstance(policy, (VectorRandom, VectorGreedy)):
-                raise ExpressError(f"not a vector policy of express: {policy!r}")
-            chosen_policies.append(policy)
-        rows = np.arange(batch.num_games)
-        actions = np.zeros(batch.num_games, np.intp)
-        while True:
-            to_play = batch.to_play()
-            live = to_play != TERMINAL
-            if not live.any():
-                break
-            chosen = seats[rows, np.where(live, to_play, 0)]
-            for index, policy in enumerate(chosen_policies):
-                where = live & (chosen == index)
-                if where.any():
-                    actions[where] = policy.act(batch, where)
-            batch.apply(actions, live)
-        return BatchResult(batch.returns(), batch.winners())
-
     def summarises(self, summarise: Callable[[Any], Hashable]) -> bool:
         """Whether ``summarise`` works out its summaries from a batch too: a hook with a
         ``from_batch(batch)`` (:func:`express.decisive` has one)."""
@@ -501,7 +473,7 @@ class Engine:
         if summarise is not None and not self.summarises(summarise):
             raise ExpressError(f"the batched engine cannot summarise with {summarise!r}")
         batch = self.new_batch(len(seating), rng=rng, deals=deals)
-        result = self.run(batch, seating, policies)
+        result = batch.run(seating, policies)
         if summarise is None:
             return result
         summaries = tuple(summarise.from_batch(batch))  # type: ignore[attr-defined]
@@ -564,24 +536,28 @@ class _Tables:
         self.size = at
 
 
-# Samplers of the card draws of seeded games, by the counts of each kind left: building one
-# (its fractions' common denominator, its table) costs more than drawing from it.
-_SAMPLERS: dict[tuple[int, ...], Sampler] = {}
-_SAMPLERS_LIMIT = 100_000
+def _draw_kind(left: list[int], raw: Callable[[], int]) -> int:
+    """A card kind drawn from the deck's ``left`` counts exactly as :class:`arena.sampling.Sampler`
+    draws from :meth:`express.Game.chance_outcomes`' list (each kind left, copies / cards left,
+    in the deck's order), without building one: the sampler's common denominator is the cards
+    left over the counts' greatest common divisor, an integer below it is drawn from the raw
+    words by the same rejection, and the kind is the first whose running count passes it."""
+    kinds = [kind for kind, count in enumerate(left) if count]
+    counts = [left[kind] for kind in kinds]
+    common = math.gcd(*counts)
+    denominator = sum(counts) // common
+    if denominator == 1:  # one kind left: the sampler draws no word
+        return kinds[0]
+    limit = _SPAN - _SPAN % denominator
+    r = raw()
+    while r >= limit:
+        r = raw()
+    r %= denominator
+    cumulative = list(itertools.accumulate(count // common for count in counts))
+    return kinds[bisect.bisect_right(cumulative, r)]
 
 
-def _card_sampler(left: list[int]) -> Sampler:
-    key = tuple(left)
-    sampler = _SAMPLERS.get(key)
-    if sampler is None:
-        total = sum(left)
-        # Game.chance_outcomes' list: each kind left, copies / cards left, in the deck's order.
-        outcomes = tuple((kind, Fraction(count, total)) for kind, count in enumerate(left) if count)
-        sampler = Sampler(outcomes)
-        if len(_SAMPLERS) >= _SAMPLERS_LIMIT:
-            _SAMPLERS.clear()
-        _SAMPLERS[key] = sampler
-    return sampler
+_SPAN = 1 << 64
 
 
 class Batch:
@@ -829,6 +805,35 @@ class Batch:
         )
         return result
 
+    def run(self, seating: npt.ArrayLike, policies: Sequence[AnyVectorPolicy]) -> BatchResult:
+        """Play every game to its end, seat ``s`` of game ``g`` played by
+        ``policies[seating[g, s]]``; the result."""
+        t = self._t
+        seats = np.asarray(seating, np.intp)
+        if seats.shape != (self.num_games, t.players):
+            raise ExpressError(
+                f"seating of shape {seats.shape} for {self.num_games} games of {t.players} players"
+            )
+        chosen_policies: list[VectorPolicy] = []
+        for policy in policies:
+            if not isinstance(policy, (VectorRandom, VectorGreedy)):
+                raise ExpressError(f"not a vector policy of express: {policy!r}")
+            chosen_policies.append(policy)
+        rows = np.arange(self.num_games)
+        actions = np.zeros(self.num_games, np.intp)
+        while True:
+            to_play = self.to_play()
+            live = to_play != TERMINAL
+            if not live.any():
+                break
+            chosen = seats[rows, np.where(live, to_play, 0)]
+            for index, policy in enumerate(chosen_policies):
+                where = live & (chosen == index)
+                if where.any():
+                    actions[where] = policy.act(self, where)
+            self.apply(actions, live)
+        return BatchResult(self.returns(), self.winners())
+
     def standing(self) -> npt.NDArray[np.float64]:
         """Everyone's score so far, as the codec's standing: a train is scored at the end."""
         return self.returns()
@@ -908,8 +913,7 @@ class Batch:
         action in an environment) has drawn what the scalar game has, and no more."""
         assert self._streams is not None
         left = self._left[row]
-        kind = _card_sampler(left).draw_from(self._streams[row][0])
-        assert isinstance(kind, int)
+        kind = _draw_kind(left, self._streams[row][0])
         left[kind] -= 1
         self.order[row, index] = kind
 

@@ -214,8 +214,8 @@ def batched_playout_values(
     )
     everyone = np.ones(batch.num_games, np.bool_)
     batch.apply(actions, everyone)
-    totals = engine.run(
-        batch, np.zeros((batch.num_games, first.players), np.intp), [VectorGreedy()]
+    totals = batch.run(
+        np.zeros((batch.num_games, first.players), np.intp), [VectorGreedy()]
     ).returns.astype(np.int64)
     values: list[dict[Play, int]] = []
     for index, (world, legal) in enumerate(zip(worlds, plays)):

@@ -274,9 +274,7 @@ class Engine:
         if summarise is not None:
             raise PackingError(f"the batched engine cannot summarise with {summarise!r}")
         seats = np.asarray(seating, np.int64)
-        batch = self.new_batch(len(seats), rng=rng, deals=deals)
-        batch.run(seats, policies)
-        return BatchResult(batch.returns(), batch.winners())
+        return self.new_batch(len(seats), rng=rng, deals=deals).run(seats, policies)
 
 
 def _engine(
@@ -451,8 +449,10 @@ class Batch:
 
     # --- playing ------------------------------------------------------------------------------
 
-    def run(self, seating: Ints, policies: Sequence[VectorPolicy]) -> None:
-        """Play every game to its end, seat ``s`` of game ``g`` by ``policies[seating[g, s]]``."""
+    def run(self, seating: npt.ArrayLike, policies: Sequence[VectorPolicy]) -> BatchResult:
+        """Play every game to its end, seat ``s`` of game ``g`` by ``policies[seating[g, s]]``;
+        the result."""
+        seating = np.asarray(seating, np.int64)
         if seating.shape != (self.size, self.n):
             raise PackingError(f"seating must be ({self.size}, {self.n}), not {seating.shape}")
         acts: list[Callable[[Batch, Bools], Ints]] = []
@@ -472,6 +472,7 @@ class Batch:
                 if where.any():
                     actions[where] = act(self, where)
             self._grab(np.flatnonzero(live), actions[live])
+        return BatchResult(self.returns(), self.winners())
 
     def reset(self, where: npt.ArrayLike, streams: Streams | None = None) -> None:
         """Start new games in the slots ``where`` (new deals; with ``streams``, those games'

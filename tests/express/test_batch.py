@@ -54,7 +54,7 @@ def _check_against_scalar(options: dict[str, object], players: int, seeds: Seque
     policies = [engine.vector_policy(b) for b in BOTS]
     assert None not in policies
     batch = engine.new_batch(streams=seeded(seeds, players))
-    result = engine.run(batch, seating, policies)  # type: ignore[arg-type]
+    result = batch.run(seating, policies)  # type: ignore[arg-type]
     assert batch.is_over().all()
     for g, seed in enumerate(seeds):
         game = play(
@@ -227,7 +227,7 @@ def test_reset_starts_new_games_in_the_slots_given() -> None:
     assert (batch.to_play()[restart] == 0).all()
     with pytest.raises(ExpressError, match="positions"):
         engine.positions([Game(3, caboose="Lightweight", order=deck_for(3))]).reset(restart[:1])
-    result = engine.run(batch, seating, policies)
+    result = batch.run(seating, policies)
     for g in range(0, 8, 2):
         game = play(Game(3, caboose="random"), [BOTS[i] for i in seating[g]], 100 + g)
         assert batch.trains(g) == tuple(game.trains)
@@ -310,7 +310,7 @@ def test_the_engine_and_policies_of_a_game() -> None:
     assert engine.vector_policy(Sly()) is None
     with pytest.raises(ExpressError, match="vector policy"):
         batch = engine.new_batch(1, rng=np.random.default_rng())
-        engine.run(batch, np.zeros((1, 3), np.intp), [bot("greedy")])  # type: ignore[list-item]
+        batch.run(np.zeros((1, 3), np.intp), [bot("greedy")])  # type: ignore[list-item]
 
 
 def test_engines_and_policies_pickle_as_values_in_a_fresh_process() -> None:
@@ -350,7 +350,7 @@ def test_the_batch_summaries_are_decisive_of_the_scalar_games() -> None:
     seeds = list(range(300))
     seating = _seating(len(seeds), 3, 9)
     batch = engine.new_batch(streams=seeded(seeds, 3))
-    engine.run(batch, seating, [VectorRandom(), VectorGreedy()])
+    batch.run(seating, [VectorRandom(), VectorGreedy()])
     summaries = decisive.from_batch(batch)  # type: ignore[attr-defined]
     expected = [
         decisive(play(Game(3, caboose="random"), [BOTS[i] for i in seating[g]], seed))

@@ -94,7 +94,7 @@ def test_tournament_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None
         capsys, "tournament", "--players", "optimal,random,capacity", "--games", "4", "--seed", "2"
     )
     assert code == 0
-    assert out.startswith("4 deals x 3 seatings = 12 games (seed 2)")
+    assert out.startswith("4 deals x 3 seatings = 12 games (seed 2, batched engine)")
     assert all(name in out for name in ("optimal", "random", "capacity", "win rate", "rating"))
 
 
