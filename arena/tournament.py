@@ -671,27 +671,47 @@ def _run_parallel(
         )
     if not remaining:
         return
-    jobs = _tasks(task, seeds, chunk)
+    _through_executor(
+        _tasks(task, seeds, chunk), _play_task, keep.task, executor=executor, workers=workers
+    )
+
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+def _through_executor(
+    jobs: Iterator[J],
+    work: Callable[[J], R],
+    kept: Callable[[J, R], None],
+    *,
+    executor: Executor | None,
+    workers: int,
+) -> None:
+    """``work`` each of ``jobs`` through ``executor`` (a process pool of ``workers`` made here
+    when None, stopped at the end), at most four jobs a worker queued at once, each result
+    ``kept`` as it finishes; re-raises Ctrl-C (or any error) after keeping what finished."""
+    parallel = workers if executor is None or workers > 1 else (os.cpu_count() or 1)
     own: ProcessPoolExecutor | None = None
-    pending: dict[Future[tuple[tuple[GameRecord, ...], ...]], _Task[S]] = {}
+    pending: dict[Future[R], J] = {}
     try:
         if executor is None:
             executor = own = process_pool(workers)
         for job in itertools.islice(jobs, 4 * parallel):
-            pending[executor.submit(_play_task, job)] = job
+            pending[executor.submit(work, job)] = job
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                keep.task(pending.pop(future), future.result())
+                kept(pending.pop(future), future.result())
                 for job in itertools.islice(jobs, 1):
-                    pending[executor.submit(_play_task, job)] = job
+                    pending[executor.submit(work, job)] = job
     except BaseException:
         for future in pending:
             future.cancel()
         # Keep what finished meanwhile: an interrupted result covers every completed deal.
         for future, job in pending.items():
             if future.done() and not future.cancelled() and future.exception() is None:
-                keep.task(job, future.result())
+                kept(job, future.result())
         if own is not None:
             stop_pool(own)
             own = None
@@ -801,53 +821,35 @@ def _run_blocks(
     template: _Block, games: int, keep: _Keeper, *, executor: Executor | None, workers: int
 ) -> None:
     """Play the deals not yet kept, :data:`BATCH_DEALS` to a batch, here or through an
-    executor. Re-raises Ctrl-C after keeping what finished."""
-    missing = [deal for deal in range(games) if deal not in keep.done]
-    blocks = [
-        _Block(
-            template.engine,
-            template.names,
-            template.policies,
-            template.seed,
-            number,
-            tuple(missing[at : at + BATCH_DEALS]),
-            template.summarise,
-        )
-        for number, at in enumerate(range(0, len(missing), BATCH_DEALS))
-    ]
+    executor (at most four batches a worker queued at once). Re-raises Ctrl-C after keeping
+    what finished."""
+
+    def blocks() -> Iterator[_Block]:  # made as they are asked for: a tournament may be huge
+        missing = (deal for deal in range(games) if deal not in keep.done)
+        for number in itertools.count():
+            deals = tuple(itertools.islice(missing, BATCH_DEALS))
+            if not deals:
+                return
+            yield _Block(
+                template.engine,
+                template.names,
+                template.policies,
+                template.seed,
+                number,
+                deals,
+                template.summarise,
+            )
 
     def kept(block: _Block, result: tuple[tuple[GameRecord, ...], ...]) -> None:
         for deal, records in zip(block.deals, result):
             keep.deal(deal, records)
 
+    jobs = blocks()
     if executor is None and workers == 1:
-        for block in blocks:
+        for block in jobs:
             kept(block, _play_block(block))
         return
-    own: ProcessPoolExecutor | None = None
-    pending: dict[Future[tuple[tuple[GameRecord, ...], ...]], _Block] = {}
-    try:
-        if executor is None:
-            executor = own = process_pool(workers)
-        for block in blocks:
-            pending[executor.submit(_play_block, block)] = block
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                kept(pending.pop(future), future.result())
-    except BaseException:
-        for future in pending:
-            future.cancel()
-        for future, block in pending.items():
-            if future.done() and not future.cancelled() and future.exception() is None:
-                kept(block, future.result())
-        if own is not None:
-            stop_pool(own)
-            own = None
-        raise
-    finally:
-        if own is not None:
-            own.shutdown(wait=True)
+    _through_executor(jobs, _play_block, kept, executor=executor, workers=workers)
 
 
 def _win_interval(shares: list[float]) -> tuple[float, float]:

@@ -34,20 +34,26 @@ def run(capsys: pytest.CaptureFixture[str], main: Main, *argv: str) -> tuple[int
 
 
 def stop_after(monkeypatch: pytest.MonkeyPatch, deals: int) -> None:
-    """Ctrl-C (a KeyboardInterrupt) when the tournament starts its deal number ``deals + 1``."""
+    """Ctrl-C (a KeyboardInterrupt) when the tournament starts its deal number ``deals + 1``,
+    on either engine (the batched one playing a deal a batch)."""
     module = sys.modules["arena.tournament"]  # the module (arena.tournament is the function)
-    play_deal = module._play_deal
     left = [deals]
 
-    def fragile(*args: Any) -> Any:
-        if left[0] == 0:
-            raise KeyboardInterrupt
-        left[0] -= 1
-        return play_deal(*args)
+    def fragile(play: Callable[..., Any]) -> Callable[..., Any]:
+        def play_or_stop(*args: Any) -> Any:
+            if left[0] == 0:
+                raise KeyboardInterrupt
+            left[0] -= 1
+            return play(*args)
 
-    monkeypatch.setattr(module, "_play_deal", fragile)
+        return play_or_stop
+
+    monkeypatch.setattr(module, "_play_deal", fragile(module._play_deal))
+    monkeypatch.setattr(module, "_play_block", fragile(module._play_block))
+    monkeypatch.setattr(module, "BATCH_DEALS", 1)
 
 
+@pytest.mark.parametrize("engine", ["auto", "scalar"])
 @pytest.mark.parametrize("output", [(), ("--json",)], ids=["text", "json"])
 @pytest.mark.parametrize("command", COMMANDS, ids=IDS)
 @pytest.mark.extra("tournament")
@@ -57,9 +63,10 @@ def test_an_interrupted_tournament_resumes_to_the_uninterrupted_output(
     tmp_path: Path,
     command: tuple[Main, str, tuple[str, ...]],
     output: tuple[str, ...],
+    engine: str,
 ) -> None:
     main, prog, words = command
-    words = (*words, "--seed", "5", "--workers", "1", *output)
+    words = (*words, "--seed", "5", "--workers", "1", "--engine", engine, *output)
     code, whole, err = run(capsys, main, *words)
     assert code == 0, err
     checkpoint = os.fspath(tmp_path / "deals.ckpt")
@@ -78,16 +85,18 @@ def test_an_interrupted_tournament_resumes_to_the_uninterrupted_output(
     assert resumed == whole
 
 
+@pytest.mark.parametrize("engine", ["auto", "scalar"])
 @pytest.mark.parametrize("command", COMMANDS, ids=IDS)
 @pytest.mark.extra("tournament")
 def test_an_interrupted_tournament_without_checkpoint_exits_130(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     command: tuple[Main, str, tuple[str, ...]],
+    engine: str,
 ) -> None:
     main, prog, words = command
     stop_after(monkeypatch, 2)
-    code, out, err = run(capsys, main, *words, "--workers", "1")
+    code, out, err = run(capsys, main, *words, "--workers", "1", "--engine", engine)
     assert code == 130 and out == ""
     assert (
         err

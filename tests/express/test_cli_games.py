@@ -116,7 +116,7 @@ def test_tournament_table_and_what_decided(capsys: pytest.CaptureFixture[str]) -
         "random",
     )
     assert code == 0
-    assert "4 deals x 3 seatings = 12 games (seed 1)" in out and "random#2" in out
+    assert "4 deals x 3 seatings = 12 games (seed 1, batched engine)" in out and "random#2" in out
     assert "the longest-run award decided the winner in " in out and "of 12 games" in out
     assert "the caboose decided the winner in " in out
     code, out, _ = run(
