@@ -61,7 +61,6 @@ from arena.values import seed as check_seed
 from arena.values import whole_number
 
 __all__ = [
-    "BATCH_DEALS",
     "GameRecord",
     "PolicyStats",
     "TournamentResult",
@@ -510,7 +509,7 @@ def tournament(
       vector bots (and no ``summarise`` is asked for), else one game at a time;
       ``"scalar"`` always one game at a time (:func:`arena.play`); ``"batched"`` the batched
       engine or an :class:`ArenaError` saying why not. Batched deals are played up to
-      :data:`BATCH_DEALS` at a time; an engine derives each deal's chance from ``seed`` and the
+      ``BATCH_DEALS`` (2,500) at a time; an engine derives each deal's chance from ``seed`` and the
       deal, so the result depends on ``seed`` alone (not on the executor, the workers, ``chunk``
       or a checkpoint); the games of one deal share its chance as the scalar engine's do. The two engines draw
       chance differently, so they agree in distribution, not game for game. The result's
@@ -820,7 +819,7 @@ def _play_block(block: _Block) -> tuple[tuple[GameRecord, ...], ...]:
 def _run_blocks(
     template: _Block, games: int, keep: _Keeper, *, executor: Executor | None, workers: int
 ) -> None:
-    """Play the deals not yet kept, :data:`BATCH_DEALS` to a batch, here or through an
+    """Play the deals not yet kept, ``BATCH_DEALS`` (2,500) to a batch, here or through an
     executor (at most four batches a worker queued at once). Re-raises Ctrl-C after keeping
     what finished."""
 

@@ -162,6 +162,11 @@ class _Page(HTMLParser):
 
 _PRIVATE = re.compile(r"(?<![\w.])_[A-Za-z]\w*")
 
+#: The private names ``numpy.typing.ArrayLike`` renders as (it is a union of NumPy's own
+#: protocols): NumPy's, not the project's, and a signature taking "anything that becomes an
+#: array" cannot show it otherwise.
+NUMPY_ARRAY_LIKE = frozenset({"_Buffer", "_SupportsArray", "_NestedSequence"})
+
 
 def html_problems(page: str, names: set[str]) -> list[str]:
     """One line per problem of a built page: an unlinked reference to a project name (``names``,
@@ -178,7 +183,7 @@ def html_problems(page: str, names: set[str]) -> list[str]:
     problems += [
         f"private name in the signature of {ident or '?'}: {', '.join(found)}"
         for ident, text in parser.signatures
-        if (found := _PRIVATE.findall(text))
+        if (found := [name for name in _PRIVATE.findall(text) if name not in NUMPY_ARRAY_LIKE])
     ]
     return problems
 
@@ -387,3 +392,17 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def test_numpys_array_like_is_not_a_private_name_of_the_project() -> None:
+    page = (
+        '<dl><dt class="sig sig-object py" id="packing.batch.Engine.play">'
+        '<span class="sig-name descname"><span class="pre">play</span></span>('
+        '<em class="sig-param"><span class="n"><span class="pre">seating</span></span>: '
+        '<span class="n"><span class="pre">_Buffer | _SupportsArray | _NestedSequence</span>'
+        '</span></em>, <em class="sig-param"><span class="n"><span class="pre">hook</span>'
+        '</span>: <span class="n"><span class="pre">_Hook</span></span></em>)</dt></dl>'
+    )
+    assert html_problems(page, set()) == [
+        "private name in the signature of packing.batch.Engine.play: _Hook"
+    ]
