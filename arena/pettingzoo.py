@@ -194,6 +194,7 @@ class Environments:
         seat: int,
         reward: str,
         illegal_reward: float,
+        chance: str,
     ) -> SeatVectorEnv:
         """The Gymnasium vector environment of one seat against ``opponents`` (bot names or
         policies its batched engine plays) in ``num_envs`` games at once."""
@@ -208,6 +209,7 @@ class Environments:
             seat=seat,
             reward=reward,
             illegal_reward=illegal_reward,
+            chance=chance,
         )
 
     def register(self, entry_point: str, vector_entry_point: str | None = None) -> None:

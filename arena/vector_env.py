@@ -21,6 +21,8 @@ instead of a Python game each:
 - **Autoreset** ``NEXT_STEP`` (Gymnasium's default, in ``metadata["autoreset_mode"]``): the
   step after an episode ends resets that sub-environment, ignores its action and returns its
   first observation with reward 0.
+- **Chance** ``"seeded"`` (the above) or ``"shared"`` (:data:`CHANCES`: faster, the same
+  distributions, not the single environment's episodes).
 - **Rewards** ``"score"``: the change of the learner's score (the codec's standing) since its
   last decision; ``"win"``: its share of the win at the end.
 
@@ -54,7 +56,14 @@ else:
     _vector = import_extra("gymnasium.vector", "rl")
     AutoresetMode, VectorEnv = _vector.AutoresetMode, _vector.VectorEnv
 
-__all__ = ["SeatVectorEnv"]
+__all__ = ["CHANCES", "SeatVectorEnv"]
+
+#: Where a vector environment's chance comes from: ``"seeded"`` (the default), each
+#: sub-environment drawing exactly what the single environment draws for its seed, so the
+#: episodes are the single environment's; ``"shared"``, the batch's own chance hashed from a
+#: generator seeded by ``reset(seed=...)`` (:class:`arena.batch.SharedChance`): reproducible,
+#: the same distributions, not the same episodes, and faster (no draw is a Python call).
+CHANCES = ("seeded", "shared")
 
 
 class SeatVectorEnv(VectorEnv):
@@ -74,7 +83,11 @@ class SeatVectorEnv(VectorEnv):
         seat: int = 0,
         reward: str = "score",
         illegal_reward: float = -1.0,
+        chance: str = "seeded",
     ) -> None:
+        if chance not in CHANCES:
+            raise ArenaError(f"unknown chance: {chance!r} (use 'seeded' or 'shared')")
+        self.chance = chance
         self.codec = codec
         self.params = codec.merged(params)
         initial = codec.new_state(self.params)  # raises on bad parameters
@@ -122,6 +135,7 @@ class SeatVectorEnv(VectorEnv):
             self.single_action_space, self.num_envs
         )
         self._chance: list[np.random.Generator] | None = None
+        self._shared_rng: np.random.Generator | None = None
         self._policy: list[np.random.Generator] | None = None
         self._batch: Batch | None = None
         self._ended = np.zeros(self.num_envs, bool)
@@ -133,7 +147,11 @@ class SeatVectorEnv(VectorEnv):
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """New games in every sub-environment, played up to the learner's first turn."""
         seeds = self._seeds(seed)
-        if seeds is not None or self._chance is None:
+        if self.chance == "shared":
+            if seeds is not None or self._shared_rng is None:
+                self._shared_rng = np.random.default_rng(None if seeds is None else seeds[0])
+            self._batch = self.engine.new_batch(self.num_envs, rng=self._shared_rng)
+        elif seeds is not None or self._chance is None:
             chance, policy = [], []
             for s in seeds if seeds is not None else [None] * self.num_envs:
                 # SeatEnv.reset: Gymnasium seeds the chance generator; the opponents' comes from it.

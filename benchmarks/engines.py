@@ -14,9 +14,10 @@ Sections, each for 4-player Pack & Stack and 3-player Yardmaster Express with a 
   memory a game of the batch takes at its peak (NumPy's allocations, by ``tracemalloc``).
   Targets on the 2-core machine: Pack & Stack ≥ 40×, Express ≥ 100× at 10,000 games.
 - ``vector-env``: the Gymnasium vector environment (``gym_vector_env``, ``--envs``
-  sub-environments, random opponents, the learner picking among its masks) against the single
-  PettingZoo environment with random agents (``env``), both reading observations and masks;
-  decisions of every seat per CPU second. Target ≥ 10×.
+  sub-environments, random opponents, the learner picking among its masks), with its chance
+  ``seeded`` (the single environment's episodes) and ``shared`` (faster, the same
+  distributions), against the single PettingZoo environment with random agents (``env``),
+  both reading observations and masks; decisions of every seat per CPU second. Target ≥ 10×.
 - ``openspiel``: the random playout loop OpenSpiel's users write on the registered pyspiel
   game (a chance node sampled from ``chance_outcomes()``, a uniform legal action otherwise)
   against :func:`arena.play`'s random playouts; target: OpenSpiel costs at most 3× as much
@@ -201,9 +202,11 @@ def _vector_section(args: argparse.Namespace) -> list[str]:
     ]
     for title, single, vector in subjects:
         base = _aec_rate(single(), args.games)
-        rate = _vector_rate(vector(), 40)
+        seeded = _vector_rate(vector(), 40)
+        shared = _vector_rate(vector(chance="shared"), 40)
         lines.append(
-            f"  {title:<46} PettingZoo {base:9,.0f}/s   vector {rate:11,.0f}/s   {rate / base:6.1f}x"
+            f"  {title:<46} PettingZoo {base:9,.0f}/s   vector, seeded {seeded:9,.0f}/s "
+            f"{seeded / base:5.1f}x   shared {shared:9,.0f}/s {shared / base:5.1f}x"
         )
     return lines
 

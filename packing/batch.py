@@ -37,7 +37,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from typing import Any, Final
 
@@ -109,12 +108,22 @@ def _roll_sampler() -> Sampler:
     return Sampler(tuple((i, p) for i, (_, p) in enumerate(roll_outcomes())))
 
 
-@cache
-def _index_sampler(size: int) -> Sampler:
-    """The sampler of ``size`` equally likely outcomes answering with the index: the scalar
-    game's draw from a pile of ``size`` trucks and its uniform grab order."""
-    p = Fraction(1, size)
-    return Sampler(tuple((i, p) for i in range(size)))
+_SPAN = 1 << 64
+
+
+def _uniform(raw: Callable[[], int], size: int) -> int:
+    """An index below ``size`` drawn from the words of ``raw`` exactly as the scalar game's
+    :class:`arena.sampling.Sampler` draws among ``size`` equally likely outcomes (a pile's
+    trucks, the grab orders): one outcome takes no word; else a word below the largest multiple
+    of ``size`` (rejection), modulo ``size``. Written out, as it runs some fifteen times a round
+    for every game of a batch with streams."""
+    if size == 1:
+        return 0
+    limit = _SPAN - _SPAN % size
+    r = raw()
+    while r >= limit:
+        r = raw()
+    return r % size
 
 
 class _StreamChance:
@@ -123,18 +132,43 @@ class _StreamChance:
     def __init__(self, streams: Streams) -> None:
         self.streams = streams
 
-    def rolls(self, games: Ints) -> Ints:
-        draw, chance = _roll_sampler().draw_from, self.streams.chance
-        return np.array([draw(chance[g]) for g in games.tolist()], np.int64)
+    def round(
+        self, games: Ints, players: int, draws: int, piles: Ints, discards: Ints, orders: int
+    ) -> tuple[Ints, Ints, Ints]:
+        """A round's chance for each game, in the scalar game's order: the rolls from the first
+        roller on ``(games, players)``, the draws' positions in the pile ``(games, draws)`` (a
+        pile of ``piles[g]`` trucks, then the ``discards[g]`` reshuffled when it runs out) and
+        the grab order's rank."""
+        roll = _roll_sampler()
+        table, limit, denominator = roll.by_residue, roll.limit, roll.denominator
+        assert table is not None  # 7,776 residues: the sampler keeps their outcomes
+        chance = self.streams.chance
+        rolls: list[int] = []
+        positions: list[int] = []
+        ranks: list[int] = []
+        for g, size, spare in zip(games.tolist(), piles.tolist(), discards.tolist()):
+            raw = chance[g]
+            for _ in range(players):
+                r = raw()
+                while r >= limit:
+                    r = raw()
+                rolls.append(table[r % denominator])
+            for _ in range(draws):
+                if size == 0:  # the discards become the pile
+                    size, spare = spare, 0
+                positions.append(_uniform(raw, size))
+                size -= 1
+            ranks.append(_uniform(raw, orders))
+        return (
+            np.array(rolls, np.int64).reshape(len(games), players),
+            np.array(positions, np.int64).reshape(len(games), draws),
+            np.array(ranks, np.int64),
+        )
 
     def below(self, games: Ints, sizes: Ints) -> Ints:
         chance = self.streams.chance
         return np.array(
-            [
-                _index_sampler(m).draw_from(chance[g])
-                for g, m in zip(games.tolist(), sizes.tolist())
-            ],
-            np.int64,
+            [_uniform(chance[g], m) for g, m in zip(games.tolist(), sizes.tolist())], np.int64
         )
 
     def own_below(self, games: Ints, counts: Ints, tags: Ints) -> Ints:
@@ -510,20 +544,26 @@ class Batch:
         n, d = self.n, self.d
         first = (self.round[games] - 1) % n
         chance = self._chance
-        for i in range(n):  # rolls, from the first roller on
-            seat = (first + i) % n
-            if isinstance(chance, SharedChance):
-                combos = self._ask(games, np.full(len(games), 7776), _ROLL, seat)
-                rolled = rolls_of_faces()[combos]
-            else:
-                rolled = chance.rolls(games)
-            self.cargo[games, seat] = rolled
+        orders = len(self.engine.orders)
+        positions: Ints | None = None
+        if isinstance(chance, SharedChance):
+            rolled = np.empty((len(games), n), np.int64)
+            for i in range(n):  # from the first roller on
+                combos = self._ask(games, np.full(len(games), 7776), _ROLL, (first + i) % n)
+                rolled[:, i] = rolls_of_faces()[combos]
+            rank = self._ask(games, np.full(len(games), orders), _ORDER, 0)
+        else:
+            discards = (self.place[games] == DISCARDS).sum(axis=1)
+            rolled, positions, rank = chance.round(
+                games, n, n * d, self.pile_size[games], discards, orders
+            )
+        for i in range(n):
+            self.cargo[games, (first + i) % n] = rolled[:, i]
         for k in range(n * d):  # draws, each player its d in turn
             seat = (first + k // d) % n
-            j = self._draw(games)
+            j = self._draw(games, None if positions is None else positions[:, k])
             self.place[games, j] = FRONT + seat
             self.drawn[games, seat, k % d] = j
-        rank = self._ask(games, np.full(len(games), len(self.engine.orders)), _ORDER, 0)
         self.order[games] = self.engine.orders[rank]
         self.step[games] = 0
 
@@ -549,7 +589,7 @@ class Batch:
         order: npt.NDArray[np.int8] = np.take_along_axis(shuffled, first, axis=1).astype(np.int8)
         return order
 
-    def _draw(self, games: Ints) -> Ints:
+    def _draw(self, games: Ints, position: Ints | None = None) -> Ints:
         """Take a truck from the pile of each game (the discards, reshuffled, when it is
         empty), uniformly: the next of the shuffled pile, or with streams the truck at the
         drawn position among the pile's trucks in deck order, as the scalar game draws."""
@@ -563,7 +603,8 @@ class Batch:
             top = self.pile_top[games]
             self.pile_top[games] = top + 1
             return self.pile[games, top].astype(np.int64)
-        position = self._chance.below(games, sizes)
+        if position is None:
+            position = self._chance.below(games, sizes)
         rows = self.pile[games]
         j = rows[np.arange(len(games)), position].astype(np.int64)
         after = self._columns[:, :-1] >= position[:, None]

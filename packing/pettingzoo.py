@@ -141,10 +141,13 @@ def gym_vector_env(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     reward: str = "score",
     illegal_reward: float = -1.0,
+    chance: str = "seeded",
 ) -> SeatVectorEnv:
     """:func:`gym_env` in ``num_envs`` games at once, as a Gymnasium ``VectorEnv`` over the
     batched engine (:class:`arena.vector_env.SeatVectorEnv`: the same episodes as
-    ``gymnasium.vector.SyncVectorEnv`` of :func:`gym_env`, for the same seeds). The opponents
+    ``gymnasium.vector.SyncVectorEnv`` of :func:`gym_env`, for the same seeds; with
+    ``chance="shared"`` faster, the same distributions but not those episodes:
+    :data:`arena.vector_env.CHANCES`). The opponents
     are bots the engine plays (:mod:`packing.batch`: ``random``, ``capacity``, ``optimal``,
     ``bonus-aware``); the deck needs its optimal table.
 
@@ -160,6 +163,7 @@ def gym_vector_env(
         seat=seat,
         reward=reward,
         illegal_reward=illegal_reward,
+        chance=chance,
     )
 
 

@@ -124,3 +124,28 @@ def test_every_express_player_count_matches() -> None:
         opponents = ["random", "greedy", "random", "greedy"][: players - 1]
         vector = express_gym_vector_env(opponents, num_envs=3, reward="win")
         _compare(vector, partial(express_gym_env, opponents, reward="win"), 30, seed=players)
+
+
+@pytest.mark.parametrize("make", [gym_vector_env, express_gym_vector_env])
+def test_shared_chance_is_reproducible_and_plays_whole_episodes(make: Any) -> None:
+    def episode_ends(seed: int) -> tuple[list[Any], int]:
+        vector = make(num_envs=8, chance="shared")
+        observations, info = vector.reset(seed=seed)
+        seen, ended = [observations], 0
+        for _ in range(60):
+            actions = np.argmax(info["action_mask"], axis=1)
+            observations, rewards, terminated, truncated, info = vector.step(actions)
+            assert vector.observation_space.contains(observations)
+            assert (info["action_mask"].any(axis=1) | terminated | truncated).all()
+            seen.append(observations)
+            ended += int(terminated.sum() + truncated.sum())
+        return seen, ended
+
+    first, ended = episode_ends(5)
+    again, _ = episode_ends(5)
+    other, _ = episode_ends(6)
+    assert all((a == b).all() for a, b in zip(first, again))
+    assert any((a != b).any() for a, b in zip(first, other))
+    assert ended > 8
+    with pytest.raises(ArenaError, match="unknown chance: 'fast'"):
+        make(num_envs=2, chance="fast")
