@@ -235,13 +235,20 @@ class SharedChance:
         return self._below(self.own_keys[games], sizes, tags)
 
     def order(
-        self, games: npt.NDArray[np.intp], items: int, tag: npt.ArrayLike
+        self,
+        games: npt.NDArray[np.intp],
+        items: int,
+        tag: npt.ArrayLike,
+        among: npt.NDArray[np.bool_] | None = None,
     ) -> npt.NDArray[np.intp]:
         """``(games, items)``: a uniformly random order of ``items`` things for each game's
-        deal (a shuffle; ``tag`` names it, so a reshuffle is another one)."""
+        deal (a shuffle; ``tag`` names it, so a reshuffle is another one). With ``among``
+        (``(games, items)``), only those things are shuffled, first; the others follow."""
         tags = np.broadcast_to(np.asarray(tag, np.uint64), games.shape)  # arrays wrap silently
         salt = _mix(self.keys[games] ^ _mix(tags + _GOLDEN))
         keys = _mix(salt[:, None] + np.arange(items, dtype=np.uint64)[None, :] * _GOLDEN)
+        if among is not None:
+            keys[~among] = np.iinfo(np.uint64).max
         shuffled: npt.NDArray[np.intp] = np.argsort(keys, axis=1)
         return shuffled
 

@@ -582,11 +582,8 @@ class Batch:
         """The ``trucks`` of each game in an order hashed from its deal and its reshuffles so
         far (first, the rest after): the games of one deal shuffle alike."""
         assert isinstance(self._chance, SharedChance)
-        shuffled = self._chance.order(games, self.trucks, self._shuffles[games])
-        # The trucks asked for, in the shuffled order, before the others.
-        asked = np.take_along_axis(trucks, shuffled, axis=1)
-        first = np.argsort(~asked, axis=1, kind="stable")
-        order: npt.NDArray[np.int8] = np.take_along_axis(shuffled, first, axis=1).astype(np.int8)
+        shuffled = self._chance.order(games, self.trucks, self._shuffles[games], among=trucks)
+        order: npt.NDArray[np.int8] = shuffled.astype(np.int8)
         return order
 
     def _draw(self, games: Ints, position: Ints | None = None) -> Ints:
