@@ -75,6 +75,7 @@ __all__ = [
     "RenderText",
     "SeatEnv",
     "agent_name",
+    "check_seat",
     "opponent_policies",
 ]
 
@@ -221,6 +222,24 @@ class Environments:
             gymnasium.register(
                 id=self.gym_id, entry_point=entry_point, vector_entry_point=vector_entry_point
             )
+
+
+def check_seat(
+    players: int, opponents: Sequence[object], seat: object, illegal_reward: object
+) -> tuple[int, float]:
+    """A single-seat environment's ``seat`` and ``illegal_reward``, checked against the game's
+    ``players`` and the ``opponents`` given (one per other seat), or an :class:`ArenaError`
+    quoting the bad one (both the single environment and the vector one take them)."""
+    if len(opponents) != players - 1:
+        raise ArenaError(f"{len(opponents)} opponents for {players} players (need {players - 1})")
+    chosen = whole_number(seat, "seat")
+    if not 0 <= chosen < players:
+        raise ArenaError(f"invalid seat: {seat!r} (0..{players - 1})")
+    if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+        raise ArenaError(f"invalid illegal_reward: {illegal_reward!r} (a finite number)")
+    if not math.isfinite(illegal_reward):
+        raise ArenaError(f"invalid illegal_reward: {illegal_reward!r} (a finite number)")
+    return chosen, float(illegal_reward)
 
 
 def _check_seed(seed: Any) -> int | None:
@@ -571,23 +590,12 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         illegal_reward: float = -1.0,
     ) -> None:
         self._t = _Translation(codec, params, reward)
-        players = self._t.players
-        if len(opponents) != players - 1:
-            raise ArenaError(
-                f"{len(opponents)} opponents for {players} players (need {players - 1})"
-            )
-        seat = whole_number(seat, "seat")
-        if not 0 <= seat < players:
-            raise ArenaError(f"invalid seat: {seat!r} (0..{players - 1})")
+        self.seat, self.illegal_reward = check_seat(
+            self._t.players, opponents, seat, illegal_reward
+        )
         if illegal not in ("penalise", "raise"):
             raise ArenaError(f"unknown illegal: {illegal!r} (use 'penalise' or 'raise')")
-        self.seat = seat
         self.illegal = illegal
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise ArenaError(f"invalid illegal_reward: {illegal_reward!r} (a finite number)")
-        if not math.isfinite(illegal_reward):
-            raise ArenaError(f"invalid illegal_reward: {illegal_reward!r} (a finite number)")
-        self.illegal_reward = float(illegal_reward)
         self.render_mode = _check_render_mode(render_mode)
         self._render_text = render_text
         self._policies: list[Any] = list(opponents)

@@ -41,6 +41,7 @@ from arena.batch import Batch, BatchEngine, Streams, VectorPolicy, engine_for
 from arena.codec import Codec, Parameters
 from arena.errors import ArenaError
 from arena.extras import import_extra
+from arena.pettingzoo import REWARDS, check_seat
 from arena.protocol import Policy
 from arena.values import whole_number
 
@@ -93,19 +94,9 @@ class SeatVectorEnv(VectorEnv):
         initial = codec.new_state(self.params)  # raises on bad parameters
         players = initial.num_players
         self.num_envs = whole_number(num_envs, "num_envs", low=1)
-        if len(opponents) != players - 1:
-            raise ArenaError(
-                f"{len(opponents)} opponents for {players} players (need {players - 1})"
-            )
-        seat = whole_number(seat, "seat")
-        if not 0 <= seat < players:
-            raise ArenaError(f"invalid seat: {seat!r} (0..{players - 1})")
-        if reward not in ("score", "win"):
+        self.seat, self.illegal_reward = check_seat(players, opponents, seat, illegal_reward)
+        if reward not in REWARDS:
             raise ArenaError(f"unknown reward: {reward!r} (use 'score' or 'win')")
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise ArenaError(f"invalid illegal_reward: {illegal_reward!r} (a finite number)")
-        if not np.isfinite(illegal_reward):
-            raise ArenaError(f"invalid illegal_reward: {illegal_reward!r} (a finite number)")
         engine = engine_for(initial)
         if engine is None:
             raise ArenaError("this game has no batched engine for these parameters")
@@ -120,9 +111,8 @@ class SeatVectorEnv(VectorEnv):
                     "bots of the game's batched engine)"
                 )
             vector.append(found)
-        self.seat = seat
         self.reward = reward
-        self.illegal_reward = float(illegal_reward)
+        seat = self.seat
         self._opponents = {s: vector[s - (s > seat)] for s in range(players) if s != seat}
         self.actions = codec.limits(self.params).num_distinct_actions
         low, high = codec.tensor_bounds(self.params)

@@ -142,19 +142,11 @@ def _batched_section(args: argparse.Namespace) -> list[str]:
 
 
 def _aec_rate(env: Any, games: int) -> float:
-    decisions, began = 0, time.process_time()
-    rng = np.random.default_rng(0)
-    for seed in range(games):
-        env.reset(seed=seed)
-        for _agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(legal[int(rng.integers(len(legal)))]))
-            decisions += 1
-    return decisions / (time.process_time() - began)
+    """Decisions per CPU second of the ``envs`` suite's random agents in the AEC ``env``."""
+    from benchmarks.envs import aec_playouts
+
+    decisions, seconds = aec_playouts(env, range(games))
+    return decisions / seconds
 
 
 def _vector_rate(vector: Any, steps: int) -> float:

@@ -94,7 +94,7 @@ def _bare(new_state: Callable[[], GameState], seeds: range) -> tuple[int, float]
     return decisions, time.process_time() - began
 
 
-def _aec(env: Any, seeds: range) -> tuple[int, float]:
+def aec_playouts(env: Any, seeds: range) -> tuple[int, float]:
     """(decisions, CPU seconds) of episodes of random agents in the AEC environment ``env``,
     each agent reading its ``last()`` observation and picking among its mask's legal ids."""
     decisions = 0
@@ -142,7 +142,7 @@ on all alike."""
 
 def _section(args: argparse.Namespace, path: str) -> list[str]:
     lines = [f"random play, {args.games} games per game and path (decisions per CPU second)"]
-    run = _aec if path == "pettingzoo" else _gym
+    run = aec_playouts if path == "pettingzoo" else _gym
     for subject in _subjects():
         env = (subject.aec if path == "pettingzoo" else subject.gym)()
         paths: list[Callable[[range], tuple[int, float]]] = [
