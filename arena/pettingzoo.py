@@ -61,7 +61,6 @@ if TYPE_CHECKING:
     from gymnasium import spaces
     from pettingzoo.utils.env_logger import EnvLogger
 
-    from arena.vector_env import SeatVectorEnv
 else:
     gymnasium = import_extra("gymnasium", "rl")
     pettingzoo = import_extra("pettingzoo", "rl")
@@ -184,33 +183,6 @@ class Environments:
             reward=reward,
             illegal=illegal,
             illegal_reward=illegal_reward,
-        )
-
-    def vector(
-        self,
-        opponents: Sequence[str | Policy],
-        params_for: Callable[[int], Parameters],
-        *,
-        num_envs: int,
-        seat: int,
-        reward: str,
-        illegal_reward: float,
-        chance: str,
-    ) -> SeatVectorEnv:
-        """The Gymnasium vector environment of one seat against ``opponents`` (bot names or
-        policies its batched engine plays) in ``num_envs`` games at once."""
-        from arena.vector_env import SeatVectorEnv  # the same extra; made when asked for
-
-        policies = opponent_policies(opponents, self.bot, self.error)
-        return SeatVectorEnv(
-            self.codec,
-            params_for(len(policies) + 1),
-            opponents=policies,
-            num_envs=num_envs,
-            seat=seat,
-            reward=reward,
-            illegal_reward=illegal_reward,
-            chance=chance,
         )
 
     def register(self, entry_point: str, vector_entry_point: str | None = None) -> None:

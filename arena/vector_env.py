@@ -31,7 +31,7 @@ Importing this module without the extra raises :class:`arena.MissingExtraError` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,7 +41,7 @@ from arena.batch import Batch, BatchEngine, Streams, VectorPolicy, engine_for
 from arena.codec import Codec, Parameters
 from arena.errors import ArenaError
 from arena.extras import import_extra
-from arena.pettingzoo import REWARDS, check_seat
+from arena.pettingzoo import REWARDS, Environments, check_seat, opponent_policies
 from arena.protocol import Policy
 from arena.values import whole_number
 
@@ -57,7 +57,7 @@ else:
     _vector = import_extra("gymnasium.vector", "rl")
     AutoresetMode, VectorEnv = _vector.AutoresetMode, _vector.VectorEnv
 
-__all__ = ["CHANCES", "SeatVectorEnv"]
+__all__ = ["CHANCES", "SeatVectorEnv", "seat_vector_env"]
 
 #: Where a vector environment's chance comes from: ``"seeded"`` (the default), each
 #: sub-environment drawing exactly what the single environment draws for its seed, so the
@@ -270,3 +270,31 @@ class SeatVectorEnv(VectorEnv):
         mine = batch.to_play() == self.seat
         masks: npt.NDArray[np.int8] = (batch.legal_mask() & mine[:, None]).astype(np.int8)
         return masks
+
+
+def seat_vector_env(
+    environments: Environments,
+    opponents: Sequence[str | Policy],
+    params_for: Callable[[int], Parameters],
+    *,
+    num_envs: int,
+    seat: int,
+    reward: str,
+    illegal_reward: float,
+    chance: str,
+) -> SeatVectorEnv:
+    """A game's vector environment of one seat against ``opponents`` (bot names, made by the
+    game's ``environments.bot``, or policies its batched engine plays) in ``num_envs`` games
+    at once, in the game ``params_for(players)`` describes: what each game's
+    ``gym_vector_env`` is."""
+    policies = opponent_policies(opponents, environments.bot, environments.error)
+    return SeatVectorEnv(
+        environments.codec,
+        params_for(len(policies) + 1),
+        opponents=policies,
+        num_envs=num_envs,
+        seat=seat,
+        reward=reward,
+        illegal_reward=illegal_reward,
+        chance=chance,
+    )

@@ -33,7 +33,7 @@ from typing import Any
 from arena.pettingzoo import CodecEnv, Environments, SeatEnv
 from arena.protocol import Policy
 from arena.values import whole_number
-from arena.vector_env import SeatVectorEnv
+from arena.vector_env import SeatVectorEnv, seat_vector_env
 from express.bots import bot
 from express.cabooses import Caboose
 from express.cards import Card
@@ -158,7 +158,8 @@ def gym_vector_env(
     >>> observations.shape[0], info["action_mask"].shape
     (8, (8, 54))
     """
-    return _ENVIRONMENTS.vector(
+    return seat_vector_env(
+        _ENVIRONMENTS,
         opponents,
         lambda players: _params(players, caboose, deck, rounds),
         num_envs=num_envs,

@@ -35,7 +35,7 @@ from typing import Any
 
 from arena.pettingzoo import CodecEnv, Environments, SeatEnv
 from arena.protocol import Policy
-from arena.vector_env import SeatVectorEnv
+from arena.vector_env import SeatVectorEnv, seat_vector_env
 from packing.bots import bot
 from packing.codec import CODEC, deck_parameter
 from packing.deck import SAMPLE_DECK
@@ -156,7 +156,8 @@ def gym_vector_env(
     >>> observations.shape == (8, envs.single_observation_space.shape[0]), info["action_mask"].shape
     (True, (8, 31))
     """
-    return _ENVIRONMENTS.vector(
+    return seat_vector_env(
+        _ENVIRONMENTS,
         opponents,
         lambda players: _params(players, deck, start_points, max_rounds),
         num_envs=num_envs,
