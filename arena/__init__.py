@@ -11,7 +11,6 @@ their own policies.
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from arena.batch import Batch, BatchEngine, BatchResult, VectorPolicy, engine_for
 from arena.errors import ArenaError
 from arena.extras import MissingExtraError, import_extra
 from arena.play import RandomPolicy, play, seat_streams
@@ -39,9 +38,6 @@ __all__ = [
     "TERMINAL",
     "Action",
     "ArenaError",
-    "Batch",
-    "BatchEngine",
-    "BatchResult",
     "GameRecord",
     "GameState",
     "MissingExtraError",
@@ -50,10 +46,8 @@ __all__ = [
     "RandomPolicy",
     "SeatsPolicies",
     "TournamentResult",
-    "VectorPolicy",
     "bot_tournament",
     "deal_seed",
-    "engine_for",
     "import_extra",
     "outcome_drawer",
     "play",
