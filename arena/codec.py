@@ -201,8 +201,8 @@ class Codec(ABC):
         """Write the ids ``known`` so far of a staged chance node into ``tensor``, already
         filled from ``observation`` (the observation of the state before the node), so that
         an observation's tensor tells the stages apart. A codec that stages chance
-        (:attr:`staged_chance`) implements it."""
-        raise NotImplementedError(f"{self.short_name}: staged chance needs fill_staged_tensor")
+        (:attr:`staged_chance`) implements it; this default refuses, naming the codec."""
+        raise ArenaError(f"{self.short_name}: a codec that stages chance writes its stages' tensor")
 
     def legal_mask(self, state: GameState, size: int) -> np.ndarray:
         """The legal actions at ``state`` (a player's node) as an int8 mask of length ``size``

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from arena import ArenaError
-from arena.codec import ChanceStages
+from arena.codec import ChanceStages, Codec
 
 HALF = Fraction(1, 2)
 
@@ -35,3 +36,15 @@ def test_ids_of_inverts_compose_and_refuses_an_ambiguous_one() -> None:
     heads = ChanceStages((coin, coin), compose=sum, describe=_describe)  # (0, 1) and (1, 0): 1
     with pytest.raises(ArenaError, match="two sequences of stage ids compose to 1"):
         heads.ids_of(1)
+
+
+def test_a_codec_that_stages_chance_without_its_tensor_is_refused_by_name() -> None:
+    from packing.codec import CODEC, DICE_STAGES, PackAndStackCodec
+
+    class Unfinished(PackAndStackCodec):
+        fill_staged_tensor = Codec.fill_staged_tensor  # the default, as a codec that forgot it
+
+    params = CODEC.merged({})
+    state = CODEC.new_state(params)
+    with pytest.raises(ArenaError, match="python_pack_and_stack: a codec that stages chance"):
+        Unfinished().fill_staged_tensor(state.observation(0), DICE_STAGES, (), np.zeros(3))
