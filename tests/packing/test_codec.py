@@ -113,6 +113,7 @@ def test_only_a_roll_is_dealt_in_stages() -> None:
     assert kinds == {Cargo, Draw, GrabOrder}  # a top of the pile is a Draw
 
 
+@pytest.mark.extra("openspiel")
 def test_memoised_chance_ids_are_the_ids_encoded_at_the_node() -> None:
     import pyspiel
 
