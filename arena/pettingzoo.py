@@ -74,6 +74,7 @@ __all__ = [
     "RenderText",
     "SeatEnv",
     "agent_name",
+    "check_reward",
     "check_seat",
     "opponent_policies",
 ]
@@ -224,7 +225,9 @@ def _check_seed(seed: Any) -> int | None:
     return number
 
 
-def _check_reward(reward: str) -> str:
+def check_reward(reward: str) -> str:
+    """``reward`` when it is one of :data:`REWARDS`, else an :class:`ArenaError` quoting it
+    (every environment, single or vector, takes it)."""
     if reward not in REWARDS:
         raise ArenaError(f"unknown reward: {reward!r} (use one of: {', '.join(REWARDS)})")
     return reward
@@ -246,7 +249,7 @@ class _Translation:
         self.codec = codec
         self.params = codec.merged(params)
         self.initial = codec.new_state(self.params)  # raises on bad parameters
-        self.reward = _check_reward(reward)
+        self.reward = check_reward(reward)
         self.players = self.initial.num_players
         self.actions = codec.limits(self.params).num_distinct_actions
         self.low, self.high = codec.tensor_bounds(self.params)

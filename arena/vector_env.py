@@ -41,7 +41,7 @@ from arena.batch import Batch, BatchEngine, Streams, VectorPolicy, engine_for
 from arena.codec import Codec, Parameters
 from arena.errors import ArenaError
 from arena.extras import import_extra
-from arena.pettingzoo import REWARDS, Environments, check_seat, opponent_policies
+from arena.pettingzoo import Environments, check_reward, check_seat, opponent_policies
 from arena.protocol import Policy
 from arena.values import whole_number
 
@@ -95,8 +95,7 @@ class SeatVectorEnv(VectorEnv):
         players = initial.num_players
         self.num_envs = whole_number(num_envs, "num_envs", low=1)
         self.seat, self.illegal_reward = check_seat(players, opponents, seat, illegal_reward)
-        if reward not in REWARDS:
-            raise ArenaError(f"unknown reward: {reward!r} (use 'score' or 'win')")
+        self.reward = check_reward(reward)
         engine = engine_for(initial)
         if engine is None:
             raise ArenaError("this game has no batched engine for these parameters")
@@ -111,7 +110,6 @@ class SeatVectorEnv(VectorEnv):
                     "bots of the game's batched engine)"
                 )
             vector.append(found)
-        self.reward = reward
         seat = self.seat
         self._opponents = {s: vector[s - (s > seat)] for s in range(players) if s != seat}
         self.actions = codec.limits(self.params).num_distinct_actions

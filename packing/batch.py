@@ -705,12 +705,16 @@ class Batch:
         step = self.step[games]
         player = self.order[games, step]
         trucks = self.drawn[games].reshape(len(games), n * d)
-        owners = self._owners[None, :]
         # Still in front of its owner (not taken), and not the player's own.
-        open_ = self.place[games[:, None], trucks] == FRONT + owners
-        open_ &= owners != player[:, None]
+        open_ = self._in_front(games, trucks) & (self._owners[None, :] != player[:, None])
         open_ &= (step < n - 1)[:, None]  # the last grabber must take the pile
         return trucks, open_
+
+    def _in_front(self, games: Ints, trucks: Ints) -> Bools:
+        """Whether each of the round's drawn ``trucks`` (``(games, n * d)``, in ``drawn``'s
+        order) still lies in front of the player who drew it (not taken)."""
+        still: Bools = self.place[games[:, None], trucks] == FRONT + self._owners[None, :]
+        return still
 
     def _random(self, games: Ints) -> Ints:
         trucks, open_ = self._options(games)
@@ -792,8 +796,7 @@ class Batch:
             factor = known[:, None] >= mine
             survive *= np.where((i < step)[:, None], factor, True)[:, None, :]
         # The players after me, each predicted to grab like ``optimal`` from what is left.
-        still = self.place[games[:, None], options] == FRONT + self._owners[None, :]
-        left = np.repeat(still.reshape(size, 1, slots), slots + 1, axis=1)
+        left = np.repeat(self._in_front(games, options).reshape(size, 1, slots), slots + 1, axis=1)
         left[:, np.arange(slots), np.arange(slots)] = False
         owners = np.repeat(np.arange(n), d)
         for k in range(n - 1):
