@@ -48,6 +48,7 @@ from arena.play import RandomPolicy
 from arena.protocol import TERMINAL, Policy
 from arena.sampling import Sampler
 from arena.values import whole_number
+from packing.checks import deck_size_check, players_arg
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
 from packing.model import Cargo, Truck
@@ -55,8 +56,6 @@ from packing.odds import roll_outcomes
 from packing.rules import (
     DICE,
     LENGTHS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     ROUND_WIN_BONUS,
     START_POINTS,
     draws_per_player,
@@ -198,11 +197,7 @@ class Engine:
         start_points: int = START_POINTS,
         max_rounds: int | None = None,
     ) -> None:
-        players = whole_number(players, "players")
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise PackingError(
-                f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
-            )
+        players = players_arg(whole_number(players, "players"))
         self.players = players
         self.deck = tuple(deck)
         self.start_points = whole_number(start_points, "start_points", low=1)
@@ -215,12 +210,7 @@ class Engine:
                 "the batched engine scores from the deck's optimal table, and this deck has "
                 "none (build it with `packing table build`)"
             )
-        need = players * (draws_per_player(players) + 1)
-        if len(self.deck) < need:
-            raise PackingError(
-                f"a deck of {len(self.deck)} trucks is too small for {players} players "
-                f"(a round may need {need})"
-            )
+        deck_size_check(self.deck, players)
         self.draws_each = draws_per_player(players)
         #: ``penalties[r, j]``: the optimal penalty of roll ``r`` on truck ``j``.
         self.penalties = np.asarray(table.penalties, np.int64)

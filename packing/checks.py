@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from arena.text import plural
 from arena.values import seconds, whole_number
 from packing.errors import PackingError
 from packing.model import Cargo, Truck
+from packing.rules import MAX_PLAYERS, MIN_PLAYERS, draws_per_player
 
 _CARGO_EXAMPLE = "Cargo.from_roll([3, 2, 3, 0, 1]) or Cargo.parse('3,2,3,0,1')"
 _TRUCK_EXAMPLE = "Truck.parse('#####/###../#####', height=3)"
@@ -68,3 +70,24 @@ def time_limit_arg(value: object, where: str) -> float | None:
 def positive_int_arg(value: object, name: str, where: str) -> int:
     """``value`` as an int when it is a whole number ≥ 1 (:func:`arena.values.whole_number`)."""
     return whole_number(value, name, low=1, error=PackingError, where=where)
+
+
+def players_arg(players: int) -> int:
+    """``players`` (a whole number already) when the rules take that many, else the error
+    saying the range (the game's and the batched engine's one check)."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise PackingError(
+            f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
+        )
+    return players
+
+
+def deck_size_check(deck: tuple[Truck, ...], players: int) -> None:
+    """The error when ``deck`` is too small for a round of ``players`` (each draws and takes a
+    truck: the most a round can use)."""
+    need = players * (draws_per_player(players) + 1)
+    if len(deck) < need:
+        raise PackingError(
+            f"a deck of {plural(len(deck), 'truck')} is too small for {players} players "
+            f"(a round may need {need})"
+        )

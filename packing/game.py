@@ -52,7 +52,7 @@ from arena.memo import IdentityMemo
 from arena.text import plural
 from arena.values import seed as check_seed
 from arena.values import whole_number
-from packing.checks import trucks_arg
+from packing.checks import deck_size_check, players_arg, trucks_arg
 from packing.deck import SAMPLE_DECK
 from packing.errors import InvalidPlan, PackingError
 from packing.model import Cargo, LoadPlan, Truck
@@ -539,19 +539,11 @@ def _check_options(
     speeds: Sequence[int | Fraction] | None,
     loaders: Sequence[Loader | None] | None,
 ) -> tuple[tuple[Truck, ...], tuple[Fraction, ...] | None, tuple[Loader | None, ...]]:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise PackingError(
-            f"Pack & Stack takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
-        )
+    players_arg(players)
     if start_points < 1:
         raise PackingError(f"start_points must be at least 1, not {start_points!r}")
     trucks = _check_deck(deck)
-    need = players * (draws_per_player(players) + 1)
-    if len(trucks) < need:
-        raise PackingError(
-            f"a deck of {plural(len(trucks), 'truck')} is too small for {players} players "
-            f"(a round may need {need})"
-        )
+    deck_size_check(trucks, players)
     weights: tuple[Fraction, ...] | None = None
     if speeds is not None:
         if len(speeds) != players:
