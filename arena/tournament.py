@@ -727,6 +727,10 @@ def _through_executor(
 #: not depend on the batch it is played in (engines key chance by deal), so neither does the result.
 BATCH_DEALS = 2500
 
+#: Deals a batch sent to an executor holds at most: a fraction of a second of work, as the
+#: scalar engine's tasks (``TASK_SECONDS``), so progress and Ctrl-C reach the workers promptly.
+EXECUTOR_BATCH_DEALS = 250
+
 # Mixed into every batch's seed, so a batch's chance is never a scalar deal's stream.
 _BATCH_ENTROPY = 0xBA7C4ED
 
@@ -819,14 +823,16 @@ def _play_block(block: _Block) -> tuple[tuple[GameRecord, ...], ...]:
 def _run_blocks(
     template: _Block, games: int, keep: _Keeper, *, executor: Executor | None, workers: int
 ) -> None:
-    """Play the deals not yet kept, ``BATCH_DEALS`` (2,500) to a batch, here or through an
-    executor (at most four batches a worker queued at once). Re-raises Ctrl-C after keeping
-    what finished."""
+    """Play the deals not yet kept, ``BATCH_DEALS`` (2,500) to a batch here, or
+    ``EXECUTOR_BATCH_DEALS`` (250) to a batch through an executor (at most four batches a
+    worker queued at once). Re-raises Ctrl-C after keeping what finished."""
+    here = executor is None and workers == 1
+    size = BATCH_DEALS if here else EXECUTOR_BATCH_DEALS
 
     def blocks() -> Iterator[_Block]:  # made as they are asked for: a tournament may be huge
         missing = (deal for deal in range(games) if deal not in keep.done)
         for number in itertools.count():
-            deals = tuple(itertools.islice(missing, BATCH_DEALS))
+            deals = tuple(itertools.islice(missing, size))
             if not deals:
                 return
             yield _Block(
@@ -844,7 +850,7 @@ def _run_blocks(
             keep.deal(deal, records)
 
     jobs = blocks()
-    if executor is None and workers == 1:
+    if here:
         for block in jobs:
             kept(block, _play_block(block))
         return
