@@ -144,12 +144,19 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # longer waits for it: it is joined here. Left running, it closes its wake-up pipe while
     # the interpreter's exit hook writes to it (Python 3.11–3.13: an EBADF traceback at exit).
     manager = getattr(pool, "_executor_manager_thread", None)
+    results = getattr(getattr(pool, "_result_queue", None), "_writer", None)  # shutdown drops it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes.values():
         if process.is_alive():
             process.terminate()
     for process in processes.values():
         process.join(timeout=5)
+    # A worker ended while it wrote a result larger than one write (multiprocessing sends the
+    # length, then the bytes) leaves the manager thread reading the rest for ever, and the
+    # interpreter's exit waits for that thread. This process holds the pipe's last write end:
+    # closing it ends that read (end of file), and the thread ends as for any broken pool.
+    if results is not None:
+        results.close()
     if manager is not None:
         manager.join(timeout=5)  # it sees the workers gone and ends at once
     pool.shutdown(wait=True)

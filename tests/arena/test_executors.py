@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
+import textwrap
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -33,6 +36,38 @@ def test_a_stopped_pool_leaves_none_of_its_threads_running() -> None:
         manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
         stop_pool(pool)
         assert manager is None or not manager.is_alive()
+
+
+def test_a_pool_stopped_while_its_workers_send_large_results_lets_the_process_exit(
+    tmp_path: Path,
+) -> None:
+    # A result of 400 kB goes down the pipe in several writes: a worker ended in the middle
+    # left the pool's manager thread reading the rest for ever, and the interpreter's exit
+    # waited for it (a batched tournament hung after its "interrupted" line).
+    script = tmp_path / "stop_during_results.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import sys, time
+            from concurrent.futures import FIRST_COMPLETED, wait
+            sys.path.insert(0, {str(Path(__file__).parents[2])!r})
+            from arena.executors import process_pool, stop_pool
+
+            if __name__ == "__main__":
+                for run in range(3):
+                    pool = process_pool(2)
+                    pending = {{pool.submit(bytes, 400_000) for _ in range(4)}}
+                    deadline = time.monotonic() + 0.2 + 0.1 * run
+                    while time.monotonic() < deadline:
+                        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        pending |= {{pool.submit(bytes, 400_000) for _ in finished}}
+                    stop_pool(pool)
+                print("exiting")
+            """
+        )
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")
 
 
 def test_parse_cluster() -> None:
