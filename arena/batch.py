@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -172,17 +172,19 @@ class Batch(Protocol):
         ...
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+#: SplitMix64's constants: the Weyl step (the golden ratio's 64 bits) and the finaliser's two
+#: multipliers; :mod:`packing.batch_loops` hashes with them too, so a deal is one deal there.
+GOLDEN: Final = np.uint64(0x9E3779B97F4A7C15)
+MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
+MIX2: Final = np.uint64(0x94D049BB133111EB)
 
 
 def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     """SplitMix64's finaliser: 64 well-mixed bits from a 64-bit counter."""
     x = x ^ (x >> np.uint64(30))
-    x = x * _MIX1
+    x = x * MIX1
     x = x ^ (x >> np.uint64(27))
-    x = x * _MIX2
+    x = x * MIX2
     return x ^ (x >> np.uint64(31))
 
 
@@ -204,7 +206,7 @@ class SharedChance:
         self.rng = rng
         base = np.uint64(rng.integers(0, 2**63, dtype=np.int64))
         #: Each game's deal key.
-        self.keys = _mix(numbers.astype(np.uint64) * _GOLDEN + base)
+        self.keys = _mix(numbers.astype(np.uint64) * GOLDEN + base)
         by_deal = np.argsort(numbers, kind="stable")
         ordered = numbers[by_deal]
         starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
@@ -219,7 +221,7 @@ class SharedChance:
         """New deals for ``games`` (a vector environment's autoreset), drawn from ``rng``."""
         fresh = self.rng.integers(0, 2**63, len(games), dtype=np.int64).astype(np.uint64)
         self.keys[games] = _mix(fresh)
-        self.own_keys[games] = _mix(fresh ^ _GOLDEN)
+        self.own_keys[games] = _mix(fresh ^ GOLDEN)
 
     def below(
         self, games: npt.NDArray[np.intp], sizes: npt.ArrayLike, tags: npt.ArrayLike
@@ -243,13 +245,14 @@ class SharedChance:
     ) -> npt.NDArray[np.intp]:
         """``(games, items)``: a uniformly random order of ``items`` things for each game's
         deal (a shuffle; ``tag`` names it, so a reshuffle is another one). With ``among``
-        (``(games, items)``), only those things are shuffled, first; the others follow."""
+        (``(games, items)``), only those things are shuffled, first; the others follow in their order (a stable
+        sort, so the whole order is defined, as a compiled engine must reproduce it)."""
         tags = np.broadcast_to(np.asarray(tag, np.uint64), games.shape)  # arrays wrap silently
-        salt = _mix(self.keys[games] ^ _mix(tags + _GOLDEN))
-        keys = _mix(salt[:, None] + np.arange(items, dtype=np.uint64)[None, :] * _GOLDEN)
+        salt = _mix(self.keys[games] ^ _mix(tags + GOLDEN))
+        keys = _mix(salt[:, None] + np.arange(items, dtype=np.uint64)[None, :] * GOLDEN)
         if among is not None:
             keys[~among] = np.iinfo(np.uint64).max
-        shuffled: npt.NDArray[np.intp] = np.argsort(keys, axis=1)
+        shuffled: npt.NDArray[np.intp] = np.argsort(keys, axis=1, kind="stable")
         return shuffled
 
     @staticmethod
@@ -257,7 +260,7 @@ class SharedChance:
         keys: npt.NDArray[np.uint64], sizes: npt.ArrayLike, tags: npt.ArrayLike
     ) -> npt.NDArray[np.int64]:
         questions = np.broadcast_to(np.asarray(tags).astype(np.uint64), keys.shape)
-        h = _mix(keys + questions * _GOLDEN)  # arrays, whose arithmetic wraps silently
+        h = _mix(keys + questions * GOLDEN)  # arrays, whose arithmetic wraps silently
         return (h % np.asarray(sizes).astype(np.uint64)).astype(np.int64)
 
 
