@@ -25,7 +25,17 @@ from types import ModuleType
 DISTRIBUTION = "tabletop-solvers"
 """The name the library is installed by (``pip install tabletop-solvers``)."""
 
-EXTRAS = ("plot", "progress", "tournament", "dask", "openspiel", "completion", "rl", "web")
+EXTRAS = (
+    "plot",
+    "progress",
+    "tournament",
+    "dask",
+    "openspiel",
+    "completion",
+    "rl",
+    "compiled",
+    "web",
+)
 """The optional runtime extras the distribution declares (``pyproject.toml``; ``all`` is every one)."""
 
 EXTRA_MODULES: Mapping[str, tuple[str, ...]] = {
@@ -36,6 +46,7 @@ EXTRA_MODULES: Mapping[str, tuple[str, ...]] = {
     "openspiel": ("pyspiel",),
     "completion": ("shtab",),
     "rl": ("pettingzoo", "gymnasium"),
+    "compiled": ("numba",),
     "web": ("fastapi", "uvicorn"),
 }
 """The top-level modules each extra installs: the extra is there when every one of them is."""

@@ -12,6 +12,9 @@ Sections, each for 4-player Pack & Stack and 3-player Yardmaster Express with a 
   ``--games`` seeds) and the batched engine (:mod:`packing.batch`, :mod:`express.batch`) at
   each of ``--batches`` games, in decisions (players' steps) per CPU second, the ratio, and the
   memory a game of the batch takes at its peak (NumPy's allocations, by ``tracemalloc``).
+  Pack & Stack's batches are run both ways: ``numpy`` (``Batch.run(compiled=False)``) and
+  ``compiled`` (:mod:`packing.batch_loops`, with the ``compiled`` extra), whose first use in
+  the process (compiling, or loading numba's cache) is timed apart and printed.
   Targets on the 2-core machine: Pack & Stack ≥ 40×, Express ≥ 100× at 10,000 games.
 - ``vector-env``: the Gymnasium vector environment (``gym_vector_env``, ``--envs``
   sub-environments, random opponents, the learner picking among its masks), with its chance
@@ -43,6 +46,7 @@ import packing
 from arena import GameState, Policy, RandomPolicy, play
 from arena.batch import BatchEngine, engine_for
 from benchmarks._suite import at_least, run_sections
+from packing import batch_loops
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,8 @@ class _Subject:
     new_state: Callable[[], GameState]
     bots: Sequence[tuple[str, Callable[[], Policy]]]
     decisions: Callable[[Any], int]  # a finished batch's players' decisions
+    # Ways to run a batch: a name and Batch.run's keyword arguments.
+    runs: Sequence[tuple[str, dict[str, Any]]] = (("numpy", {}),)
 
 
 def _packing_decisions(batch: Any) -> int:
@@ -68,6 +74,8 @@ def _subjects() -> list[_Subject]:
             partial(packing.Game, 4),
             [("random", RandomPolicy), ("optimal", partial(packing.bot, "optimal"))],
             _packing_decisions,
+            (("numpy", {"compiled": False}),)
+            + ((("compiled", {"compiled": True}),) if batch_loops.available() else ()),
         ),
         _Subject(
             "Yardmaster Express, 3 players, random caboose",
@@ -102,8 +110,11 @@ def _engine(subject: _Subject) -> BatchEngine:
     return engine
 
 
-def _batched(subject: _Subject, make: Callable[[], Policy], size: int) -> tuple[float, float]:
-    """(decisions per CPU second, peak bytes per game) of one batch of ``size`` games."""
+def _batched(
+    subject: _Subject, make: Callable[[], Policy], size: int, options: dict[str, Any]
+) -> tuple[float, float]:
+    """(decisions per CPU second, peak bytes per game) of one batch of ``size`` games, run with
+    ``Batch.run``'s ``options``."""
     engine = _engine(subject)
     policy = engine.vector_policy(make())
     assert policy is not None
@@ -111,12 +122,12 @@ def _batched(subject: _Subject, make: Callable[[], Policy], size: int) -> tuple[
     rng = np.random.default_rng(size)
     began = time.process_time()
     batch: Any = engine.new_batch(size, rng=rng)
-    batch.run(seating, [policy])
+    batch.run(seating, [policy], **options)
     seconds = time.process_time() - began
     rate = subject.decisions(batch) / seconds
     tracemalloc.start()
     again: Any = engine.new_batch(size, rng=np.random.default_rng(size))
-    again.run(seating, [policy])
+    again.run(seating, [policy], **options)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return rate, peak / size
@@ -128,16 +139,20 @@ def _batched_section(args: argparse.Namespace) -> list[str]:
         f"at {', '.join(f'{b:,}' for b in args.batches)} games (peak memory a game)"
     ]
     for subject in _subjects():
+        for way, options in subject.runs:
+            began = time.perf_counter()
+            _batched(subject, subject.bots[0][1], 10, options)  # compiles, or loads, what it runs
+            lines.append(f"  {subject.title}, {way}: first use {time.perf_counter() - began:.2f} s")
         for name, make in subject.bots:
             scalar = _scalar(subject, make, args.games)
-            cells = []
-            for size in args.batches:
-                rate, per_game = _batched(subject, make, size)
-                cells.append(
-                    f"{size:,}: {rate:11,.0f}/s {rate / scalar:6.1f}x {per_game / 1024:5.1f} KiB"
-                )
             lines.append(f"  {subject.title:<46} {name:<8} scalar {scalar:9,.0f}/s")
-            lines.extend(f"      {cell}" for cell in cells)
+            for way, options in subject.runs:
+                for size in args.batches:
+                    rate, per_game = _batched(subject, make, size, options)
+                    lines.append(
+                        f"      {way:<8} {size:>7,}: {rate:11,.0f}/s {rate / scalar:6.1f}x "
+                        f"{per_game / 1024:5.1f} KiB"
+                    )
     return lines
 
 

@@ -30,6 +30,10 @@ outcome for outcome — the engine's tests do so for thousands of games.
 :meth:`packing.Game.batch_engine` offers. Bots: ``random`` (also :class:`arena.RandomPolicy`),
 ``capacity``, ``optimal`` and ``bonus-aware`` with their default options
 (:meth:`Engine.vector_policy`); each decides exactly as the scalar bot does.
+
+**Compiled loops.** With numba installed (the ``compiled`` extra), :meth:`Batch.run` plays a
+batch with shared chance and these bots in :mod:`packing.batch_loops` instead: the same games,
+one at a time to its end, several times faster (``compiled=False`` keeps NumPy).
 """
 
 from __future__ import annotations
@@ -48,6 +52,16 @@ from arena.play import RandomPolicy
 from arena.protocol import TERMINAL, Policy
 from arena.sampling import Sampler
 from arena.values import whole_number
+from packing.batch_loops import (
+    BOT_CODES,
+    DISCARDS,
+    FRONT,
+    ORDER_QUESTION,
+    PILE,
+    ROLL_QUESTION,
+    available,
+    compiled_run,
+)
 from packing.checks import deck_size_check, players_arg
 from packing.deck import SAMPLE_DECK
 from packing.errors import PackingError
@@ -77,13 +91,6 @@ Bools = npt.NDArray[np.bool_]
 
 #: The bots the engine plays, by the ``batch_kind`` of their class (:meth:`Engine.vector_policy`).
 VECTOR_BOTS: Final = ("random", "capacity", "optimal", "bonus-aware")
-
-# Where a truck is (``Batch.place``): the pile, the discards, in front of player p (FRONT + p,
-# drawn and not taken), taken by player p (FRONT + n + p).
-PILE, DISCARDS, FRONT = 0, 1, 2
-
-# Kinds of chance question, part of the key a shared answer is hashed from.
-_ROLL, _ORDER = range(2)
 
 
 @cache
@@ -371,7 +378,8 @@ class Batch:
         self.pile = np.zeros((games, trucks), np.int8)
         self.pile_size = np.full(games, trucks, np.int64)
         self.pile_top = np.zeros(games, np.int64)
-        self._shuffles = np.zeros(games, np.int64)  # reshuffles so far: part of a shuffle's key
+        #: Each game's reshuffles so far (with shared chance, part of the next shuffle's key).
+        self.shuffles = np.zeros(games, np.int64)
         self._columns = np.arange(trucks)[None, :]
         self._owners = np.repeat(np.arange(n), d)  # each slot's owner in drawn[g].ravel()
         #: drawn[g, p, k]: the k-th truck p drew this round.
@@ -473,12 +481,29 @@ class Batch:
 
     # --- playing ------------------------------------------------------------------------------
 
-    def run(self, seating: npt.ArrayLike, policies: Sequence[VectorPolicy]) -> BatchResult:
+    def run(
+        self,
+        seating: npt.ArrayLike,
+        policies: Sequence[VectorPolicy],
+        *,
+        compiled: bool | None = None,
+    ) -> BatchResult:
         """Play every game to its end, seat ``s`` of game ``g`` by ``policies[seating[g, s]]``;
-        the result."""
+        the result.
+
+        ``compiled``: play with the compiled loops of :mod:`packing.batch_loops` (the same
+        games, several times faster; they need numba, the ``compiled`` extra, shared chance,
+        no records and every policy a :class:`VectorBot`), or with NumPy (False). The default
+        takes the loops when numba is installed and they can play this batch."""
         seating = np.asarray(seating, np.int64)
         if seating.shape != (self.size, self.n):
             raise PackingError(f"seating must be ({self.size}, {self.n}), not {seating.shape}")
+        if compiled is not False:
+            refusal = self._loops_refusal(policies)
+            if refusal is None and (compiled or available()):
+                return self._run_compiled(seating, policies)
+            if compiled:
+                raise PackingError(f"the compiled loops cannot play this batch: {refusal}")
         acts: list[Callable[[Batch, Bools], Ints]] = []
         for policy in policies:
             act = getattr(policy, "act", None)
@@ -496,6 +521,43 @@ class Batch:
                 if where.any():
                     actions[where] = act(self, where)
             self._grab(np.flatnonzero(live), actions[live])
+        return BatchResult(self.returns(), self.winners())
+
+    def _loops_refusal(self, policies: Sequence[VectorPolicy]) -> str | None:
+        """Why the compiled loops cannot play this batch with ``policies``; None when they can."""
+        if not isinstance(self._chance, SharedChance):
+            return "its chance comes from streams (the loops draw shared chance only)"
+        if self._records is not None:
+            return "it keeps records"
+        for policy in policies:
+            if not isinstance(policy, VectorBot):
+                return f"{policy!r} is not one of this engine's bots"
+        return None
+
+    def _run_compiled(self, seating: Ints, policies: Sequence[VectorPolicy]) -> BatchResult:
+        assert isinstance(self._chance, SharedChance)
+        e = self.engine
+        bots = [policy for policy in policies if isinstance(policy, VectorBot)]  # all of them
+        codes = np.array([BOT_CODES[bot.kind] for bot in bots], np.int64)
+        state = (
+            self.over,
+            self.round,
+            self.step,
+            self.cargo,
+            self.place,
+            self.pile,
+            self.pile_size,
+            self.pile_top,
+            self.shuffles,
+            self.drawn,
+            self.order,
+            self.taken,
+            self.source,
+            self.points,
+        )
+        tables = (e.penalties, e.capacities, e.volumes, e.orders, rolls_of_faces())
+        keys = self._chance
+        compiled_run(seating, codes, e.max_rounds, keys.keys, keys.own_keys, state, tables)
         return BatchResult(self.returns(), self.winners())
 
     def reset(self, where: npt.ArrayLike, streams: Streams | None = None) -> None:
@@ -539,9 +601,9 @@ class Batch:
         if isinstance(chance, SharedChance):
             rolled = np.empty((len(games), n), np.int64)
             for i in range(n):  # from the first roller on
-                combos = self._ask(games, np.full(len(games), 7776), _ROLL, (first + i) % n)
+                combos = self._ask(games, np.full(len(games), 7776), ROLL_QUESTION, (first + i) % n)
                 rolled[:, i] = rolls_of_faces()[combos]
-            rank = self._ask(games, np.full(len(games), orders), _ORDER, 0)
+            rank = self._ask(games, np.full(len(games), orders), ORDER_QUESTION, 0)
         else:
             discards = (self.place[games] == DISCARDS).sum(axis=1)
             rolled, positions, rank = chance.round(
@@ -562,7 +624,7 @@ class Batch:
         self.place[games] = PILE
         self.pile_size[games] = self.trucks
         self.pile_top[games] = 0
-        self._shuffles[games] = 0
+        self.shuffles[games] = 0
         if isinstance(self._chance, SharedChance):
             self.pile[games] = self._shuffled(games, np.ones((len(games), self.trucks), bool))
         else:
@@ -572,7 +634,7 @@ class Batch:
         """The ``trucks`` of each game in an order hashed from its deal and its reshuffles so
         far (first, the rest after): the games of one deal shuffle alike."""
         assert isinstance(self._chance, SharedChance)
-        shuffled = self._chance.order(games, self.trucks, self._shuffles[games], among=trucks)
+        shuffled = self._chance.order(games, self.trucks, self.shuffles[games], among=trucks)
         order: npt.NDArray[np.int8] = shuffled.astype(np.int8)
         return order
 
@@ -607,7 +669,7 @@ class Batch:
         self.place[games] = rows
         self.pile_size[games] = discarded.sum(axis=1)
         if isinstance(self._chance, SharedChance):
-            self._shuffles[games] += 1
+            self.shuffles[games] += 1
             self.pile[games] = self._shuffled(games, discarded)
             self.pile_top[games] = 0
         else:

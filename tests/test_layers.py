@@ -5,7 +5,7 @@ module level and inside functions; an ``if TYPE_CHECKING:`` block never runs, so
 count as an import at run time) and checked against these rules:
 
 - ``arena`` imports neither game; ``packing`` and ``express`` never import each other;
-- an optional extra (matplotlib, dask/distributed, pyspiel/open_spiel, openskill, tqdm,
+- an optional extra (matplotlib, dask/distributed, pyspiel/open_spiel, openskill, tqdm, numba,
   pettingzoo, gymnasium) is imported at module level, directly or through the modules it
   imports at module level, only by the modules that exist for that extra (:data:`FOR_EXTRA`);
 - within each game the layers point down: rules and values import no solver, the solver
@@ -41,6 +41,8 @@ EXTRA_MODULES: Mapping[str, str] = {
     "tqdm": "progress",
     "pettingzoo": "rl",
     "gymnasium": "rl",
+    "numba": "compiled",
+    "llvmlite": "compiled",
     "fastapi": "web",
     "starlette": "web",
     "uvicorn": "web",
@@ -97,6 +99,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                 {
                     "game",
                     "batch",
+                    "batch_loops",
                     "report",
                     "bots",
                     "design",
