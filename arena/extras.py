@@ -58,7 +58,7 @@ def has_extra(extra: str) -> bool:
     >>> has_extra("no_such_extra")
     Traceback (most recent call last):
     ...
-    ValueError: unknown extra 'no_such_extra' (expected one of plot, progress, tournament, dask, openspiel, completion, rl, web)
+    ValueError: unknown extra 'no_such_extra' (expected one of plot, progress, tournament, dask, openspiel, completion, rl, compiled, web)
     """
     if extra not in EXTRA_MODULES:
         raise ValueError(f"unknown extra {extra!r} (expected one of {', '.join(EXTRAS)})")
