@@ -23,20 +23,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, overload, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from arena.play import seat_streams
 from arena.protocol import Policy
-from arena.sampling import raw_words
 
 __all__ = [
     "ENGINES",
     "Batch",
     "BatchEngine",
     "BatchResult",
+    "RawWords",
     "SharedChance",
     "Streams",
     "VectorPolicy",
@@ -65,14 +65,26 @@ class VectorPolicy(Protocol):
         ...
 
 
+class RawWords(Protocol):
+    """A generator's raw 64-bit words, as its bit generator's ``random_raw`` gives them (that
+    bound method is one): ``words()`` the next word, ``words(k)`` the next ``k`` as an array.
+    A batch takes a block of words in one call where it knows how many it needs."""
+
+    @overload
+    def __call__(self) -> int: ...
+
+    @overload
+    def __call__(self, size: int) -> npt.NDArray[np.uint64]: ...
+
+
 @dataclass(frozen=True, eq=False)
 class Streams:
-    """Per-game randomness that draws exactly what a scalar game draws: ``chance[g]()`` gives
-    game ``g``'s next raw 64-bit word (chance samples from these words, as
+    """Per-game randomness that draws exactly what a scalar game draws: ``chance[g]`` gives
+    game ``g``'s raw 64-bit words (chance samples from them, as
     :class:`arena.sampling.Sampler` does), ``policy[g]`` is the generator its policies draw
     from. A batch made with them plays game ``g`` as the scalar game with these streams."""
 
-    chance: Sequence[Callable[[], int]]
+    chance: Sequence[RawWords]
     policy: Sequence[np.random.Generator]
 
     def __post_init__(self) -> None:
@@ -85,11 +97,11 @@ class Streams:
 def seeded(seeds: Sequence[int], players: int) -> Streams:
     """The streams :func:`arena.play` gives a game seeded ``seed``, for each of ``seeds``: a
     batch made with them plays, game for game, what ``arena.play`` plays with those seeds."""
-    chance: list[Callable[[], int]] = []
+    chance: list[RawWords] = []
     policy = []
     for seed in seeds:
         chance_rng, seat_rngs = seat_streams(seed, players)
-        chance.append(raw_words(chance_rng.bit_generator).__next__)
+        chance.append(chance_rng.bit_generator.random_raw)
         policy.append(seat_rngs[0])
     return Streams(chance, policy)
 

@@ -114,8 +114,8 @@ def _uniform(raw: Callable[[], int], size: int) -> int:
     """An index below ``size`` drawn from the words of ``raw`` exactly as the scalar game's
     :class:`arena.sampling.Sampler` draws among ``size`` equally likely outcomes (a pile's
     trucks, the grab orders): one outcome takes no word; else a word below the largest multiple
-    of ``size`` (rejection), modulo ``size``. Written out, as it runs some fifteen times a round
-    for every game of a batch with streams."""
+    of ``size`` (rejection), modulo ``size``. Written out, as it runs for every grab from the
+    pile of a game of a batch with streams."""
     if size == 1:
         return 0
     limit = _SPAN - _SPAN % size
@@ -123,6 +123,49 @@ def _uniform(raw: Callable[[], int], size: int) -> int:
     while r >= limit:
         r = raw()
     return r % size
+
+
+def _round_sizes(players: int, draws: int, piles: Ints, discards: Ints, orders: int) -> Ints:
+    """``(games, players + draws + 1)``: how many equally likely outcomes each of a round's
+    chance answers has, in the scalar game's order — each roll's 7,776 face combinations, each
+    draw's pile (the pile shrinks by one a draw; when it is empty the discards become the
+    pile), the grab orders."""
+    at = np.arange(draws)[None, :]
+    pile_sizes = np.where(
+        at < piles[:, None], piles[:, None] - at, (piles + discards)[:, None] - at
+    )
+    games = len(piles)
+    return np.concatenate(
+        [
+            np.full((games, players), _roll_sampler().denominator),
+            pile_sizes,
+            np.full((games, 1), orders),
+        ],
+        axis=1,
+    )
+
+
+def _rejected(words: npt.NDArray[np.uint64], sizes: Ints) -> Bools:
+    """Whether each word is one :func:`_uniform` rejects for its size: at or above the largest
+    multiple of the size below ``2**64`` (no word, when the size divides ``2**64``)."""
+    m = sizes.astype(np.uint64)
+    remainder = (np.uint64(_SPAN - 1) % m + np.uint64(1)) % m  # 2**64 % m, in 64 bits
+    rejected: Bools = words > np.uint64(_SPAN - 1) - remainder
+    return rejected
+
+
+def _round_answers(raw: Callable[[], int], sizes: list[int]) -> list[int]:
+    """The answers below ``sizes`` drawn in turn from ``raw`` as the scalar game draws them
+    (:func:`_uniform`, rejections included): a round drawn word by word."""
+    return [_uniform(raw, size) for size in sizes]
+
+
+@cache
+def _roll_table() -> Ints:
+    """The roll index of each residue of the roll sampler's denominator (its table)."""
+    table = _roll_sampler().by_residue
+    assert table is not None  # 7,776 residues: the sampler keeps their outcomes
+    return np.array(table, np.int64)
 
 
 class _StreamChance:
@@ -137,31 +180,30 @@ class _StreamChance:
         """A round's chance for each game, in the scalar game's order: the rolls from the first
         roller on ``(games, players)``, the draws' positions in the pile ``(games, draws)`` (a
         pile of ``piles[g]`` trucks, then the ``discards[g]`` reshuffled when it runs out) and
-        the grab order's rank."""
-        roll = _roll_sampler()
-        table, limit, denominator = roll.by_residue, roll.limit, roll.denominator
-        assert table is not None  # 7,776 residues: the sampler keeps their outcomes
+        the grab order's rank.
+
+        Each answer below ``m`` takes one word (none when ``m`` is 1) unless the word is
+        rejected, which happens about ``m`` times in ``2**64``: so each game's words are taken
+        in one block of the count known in advance and sampled as arrays, and a game that met
+        a rejection is drawn again word by word from its block and then its stream."""
+        sizes = _round_sizes(players, draws, piles, discards, orders)
+        takes_word = sizes > 1
+        counts = takes_word.sum(axis=1)
         chance = self.streams.chance
-        rolls: list[int] = []
-        positions: list[int] = []
-        ranks: list[int] = []
-        for g, size, spare in zip(games.tolist(), piles.tolist(), discards.tolist()):
-            raw = chance[g]
-            for _ in range(players):
-                r = raw()
-                while r >= limit:
-                    r = raw()
-                rolls.append(table[r % denominator])
-            for _ in range(draws):
-                if size == 0:  # the discards become the pile
-                    size, spare = spare, 0
-                positions.append(_uniform(raw, size))
-                size -= 1
-            ranks.append(_uniform(raw, orders))
+        words = np.zeros(sizes.shape, np.uint64)
+        words[takes_word] = np.concatenate(
+            [chance[g](k) for g, k in zip(games.tolist(), counts.tolist())]
+        )
+        answers = (words % sizes.astype(np.uint64)).astype(np.int64)
+        for row in np.flatnonzero(_rejected(words, sizes).any(axis=1)).tolist():
+            block = words[row][takes_word[row]].tolist()
+            raw = itertools.chain(block, iter(chance[games[row]], None)).__next__
+            answers[row] = _round_answers(raw, sizes[row].tolist())
+        table = _roll_table()
         return (
-            np.array(rolls, np.int64).reshape(len(games), players),
-            np.array(positions, np.int64).reshape(len(games), draws),
-            np.array(ranks, np.int64),
+            table[answers[:, :players]],
+            answers[:, players : players + draws],
+            answers[:, players + draws],
         )
 
     def below(self, games: Ints, sizes: Ints) -> Ints:
