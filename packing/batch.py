@@ -43,7 +43,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from arena.batch import BatchResult, SharedChance, Streams, VectorPolicy
+from arena.batch import BatchResult, GeneratorIntegers, SharedChance, Streams, VectorPolicy
 from arena.play import RandomPolicy
 from arena.protocol import TERMINAL, Policy
 from arena.sampling import Sampler
@@ -172,7 +172,14 @@ class _StreamChance:
     """Answers drawn per game from its stream, as the scalar game draws them."""
 
     def __init__(self, streams: Streams) -> None:
-        self.streams = streams
+        self.chance = list(streams.chance)
+        self.policy = GeneratorIntegers(streams.policy)
+
+    def replace(self, games: Ints, streams: Streams) -> None:
+        """Draw for ``games[i]`` from the streams ``i`` of ``streams`` from now on."""
+        for g, words in zip(games.tolist(), streams.chance):
+            self.chance[g] = words
+        self.policy.replace(games, streams.policy)
 
     def round(
         self, games: Ints, players: int, draws: int, piles: Ints, discards: Ints, orders: int
@@ -189,7 +196,7 @@ class _StreamChance:
         sizes = _round_sizes(players, draws, piles, discards, orders)
         takes_word = sizes > 1
         counts = takes_word.sum(axis=1)
-        chance = self.streams.chance
+        chance = self.chance
         words = np.zeros(sizes.shape, np.uint64)
         words[takes_word] = np.concatenate(
             [chance[g](k) for g, k in zip(games.tolist(), counts.tolist())]
@@ -207,18 +214,14 @@ class _StreamChance:
         )
 
     def below(self, games: Ints, sizes: Ints) -> Ints:
-        chance = self.streams.chance
+        chance = self.chance
         return np.array(
             [_uniform(chance[g], m) for g, m in zip(games.tolist(), sizes.tolist())], np.int64
         )
 
     def own_below(self, games: Ints, counts: Ints, tags: Ints) -> Ints:
         """A bot's choice below ``counts``, as :class:`arena.RandomPolicy` draws it."""
-        policy = self.streams.policy
-        return np.array(
-            [int(policy[g].integers(c)) for g, c in zip(games.tolist(), counts.tolist())],
-            np.int64,
-        )
+        return self.policy.below(games, counts)
 
 
 # --- the engine -------------------------------------------------------------------------------
@@ -547,10 +550,7 @@ class Batch:
         if streams is not None:
             if not isinstance(self._chance, _StreamChance):
                 raise PackingError("streams are for a batch made with streams")
-            chance, policy = list(self._chance.streams.chance), list(self._chance.streams.policy)
-            for g, c, p in zip(games.tolist(), streams.chance, streams.policy):
-                chance[g], policy[g] = c, p
-            self._chance = _StreamChance(Streams(chance, policy))
+            self._chance.replace(games, streams)
         elif isinstance(self._chance, SharedChance):
             self._chance.renew(games)
         self.round[games] = 1
