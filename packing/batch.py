@@ -591,11 +591,16 @@ class Batch:
             )
         for i in range(n):
             self.cargo[games, (first + i) % n] = rolled[:, i]
-        for k in range(n * d):  # draws, each player its d in turn
-            seat = (first + k // d) % n
-            j = self._draw(games, None if positions is None else positions[:, k])
-            self.place[games, j] = FRONT + seat
-            self.drawn[games, seat, k % d] = j
+        slots = np.arange(n * d)  # the draws, each player its d in turn from the first roller
+        seats = (first[:, None] + slots[None, :] // d) % n
+        if positions is None:
+            trucks = np.empty((len(games), n * d), np.int64)
+            for k in slots.tolist():
+                trucks[:, k] = self._draw(games)
+        else:
+            trucks = self._draw_positions(games, positions)
+        self.place[games[:, None], trucks] = FRONT + seats
+        self.drawn[games[:, None], seats, slots % d] = trucks
         self.order[games] = self.engine.orders[rank]
         self.step[games] = 0
 
@@ -618,7 +623,7 @@ class Batch:
         order: npt.NDArray[np.int8] = shuffled.astype(np.int8)
         return order
 
-    def _draw(self, games: Ints, position: Ints | None = None) -> Ints:
+    def _draw(self, games: Ints) -> Ints:
         """Take a truck from the pile of each game (the discards, reshuffled, when it is
         empty), uniformly: the next of the shuffled pile, or with streams the truck at the
         drawn position among the pile's trucks in deck order, as the scalar game draws."""
@@ -632,14 +637,47 @@ class Batch:
             top = self.pile_top[games]
             self.pile_top[games] = top + 1
             return self.pile[games, top].astype(np.int64)
-        if position is None:
-            position = self._chance.below(games, sizes)
+        position = self._chance.below(games, sizes)
         rows = self.pile[games]
         j = rows[np.arange(len(games)), position].astype(np.int64)
         after = self._columns[:, :-1] >= position[:, None]
         rows[:, :-1] = np.where(after, rows[:, 1:], rows[:, :-1])
         self.pile[games] = rows
         return j
+
+    def _draw_positions(self, games: Ints, positions: Ints) -> Ints:
+        """``(games, draws)``: the trucks that draws at ``positions`` take from the piles of
+        ``games`` (with streams), as successive draws would — each draw the truck at its
+        position among the pile's trucks in deck order, the discards becoming the pile when it
+        is empty — worked out for all the draws at once rather than one draw at a time."""
+        piles = self.pile_size[games]
+        draws = positions.shape[1]
+        # The draws from the discards, once the pile is empty (at most once a round: there are
+        # trucks enough for every round).
+        reshuffled = np.arange(draws)[None, :] >= piles[:, None]
+        # Each draw's place in its pile before the round's draws: the earlier draws from the
+        # same pile undone, latest first (one that took a place at or before it moved it down).
+        at = positions.T.copy()
+        for j in range(draws - 2, -1, -1):
+            later = at[j + 1 :]
+            later += (later >= positions[:, j]) & (reshuffled.T[j + 1 :] == reshuffled[:, j])
+        at = at.T
+        # The pile is in deck order, as the scalar game's (the draws from the discards below).
+        from_pile = np.where(reshuffled, 0, at)
+        trucks = np.take_along_axis(self.pile[games], from_pile, axis=1).astype(np.int64)
+        runs_out = reshuffled[:, -1]
+        if runs_out.any():
+            self._reshuffle(games[runs_out])
+            from_discards = np.take_along_axis(self.pile[games[runs_out]], at[runs_out], axis=1)
+            trucks[runs_out] = np.where(reshuffled[runs_out], from_discards, trucks[runs_out])
+        # What is left of each pile (the caller places the drawn trucks), in deck order: the
+        # ids of the trucks still in it, sorted, the rest of the row past its end.
+        left = self.place[games] == PILE
+        left[np.arange(len(games))[:, None], trucks] = False
+        self.pile_size[games] = left.sum(axis=1)
+        past_the_end = np.iinfo(np.int8).max
+        self.pile[games] = np.sort(np.where(left, self._columns, past_the_end).astype(np.int8))
+        return trucks
 
     def _reshuffle(self, games: Ints) -> None:
         """The discards of ``games`` become their pile (in deck order, or shuffled)."""
