@@ -111,7 +111,20 @@ class SeatVectorEnv(VectorEnv):
                 )
             vector.append(found)
         seat = self.seat
-        self._opponents = {s: vector[s - (s > seat)] for s in range(players) if s != seat}
+        # The seats each distinct opponent plays, so that it is asked once a turn for all of
+        # them (a vector policy chooses in any games of the batch, whoever acts there): the
+        # same bot in three seats costs one act() a turn, not three.
+        self._opponent_seats: list[tuple[VectorPolicy, list[int]]] = []
+        for s in range(players):
+            if s == seat:
+                continue
+            bot = vector[s - (s > seat)]
+            for known, seats in self._opponent_seats:
+                if known == bot:
+                    seats.append(s)
+                    break
+            else:
+                self._opponent_seats.append((bot, [s]))
         self.actions = codec.limits(self.params).num_distinct_actions
         low, high = codec.tensor_bounds(self.params)
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
@@ -232,8 +245,8 @@ class SeatVectorEnv(VectorEnv):
             waiting = games & (player >= 0) & (player != self.seat)
             if not waiting.any():
                 return
-            for s, policy in self._opponents.items():
-                where = waiting & (player == s)
+            for policy, seats in self._opponent_seats:
+                where = waiting & np.isin(player, seats)
                 if where.any():
                     actions[where] = policy.act(batch, where)
             batch.apply(actions, waiting)
