@@ -111,20 +111,19 @@ class SeatVectorEnv(VectorEnv):
                 )
             vector.append(found)
         seat = self.seat
-        # The seats each distinct opponent plays, so that it is asked once a turn for all of
-        # them (a vector policy chooses in any games of the batch, whoever acts there): the
-        # same bot in three seats costs one act() a turn, not three.
-        self._opponent_seats: list[tuple[VectorPolicy, list[int]]] = []
+        # Each distinct opponent is asked once a turn for all the seats it plays (a vector
+        # policy chooses in any games of the batch, whoever acts there): the same bot in three
+        # seats costs one act() a turn, not three.
+        self._distinct_opponents: list[VectorPolicy] = []
+        #: Each seat's opponent, as its place in ``_distinct_opponents`` (-1: the learner's).
+        self._opponent_of_seat = np.full(players, -1)
         for s in range(players):
             if s == seat:
                 continue
             bot = vector[s - (s > seat)]
-            for known, seats in self._opponent_seats:
-                if known == bot:
-                    seats.append(s)
-                    break
-            else:
-                self._opponent_seats.append((bot, [s]))
+            if bot not in self._distinct_opponents:
+                self._distinct_opponents.append(bot)
+            self._opponent_of_seat[s] = self._distinct_opponents.index(bot)
         self.actions = codec.limits(self.params).num_distinct_actions
         low, high = codec.tensor_bounds(self.params)
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
@@ -245,8 +244,10 @@ class SeatVectorEnv(VectorEnv):
             waiting = games & (player >= 0) & (player != self.seat)
             if not waiting.any():
                 return
-            for policy, seats in self._opponent_seats:
-                where = waiting & np.isin(player, seats)
+            # The opponent to act in each game (-1, the learner's, where none is waiting).
+            opponent = self._opponent_of_seat[np.where(waiting, player, self.seat)]
+            for k, policy in enumerate(self._distinct_opponents):
+                where = waiting & (opponent == k)
                 if where.any():
                     actions[where] = policy.act(batch, where)
             batch.apply(actions, waiting)
