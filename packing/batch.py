@@ -456,16 +456,28 @@ class Batch:
         if not len(games):
             return
         ids = chosen[games]
-        mask = self.legal_mask()
-        ok = (ids >= 0) & (ids <= self.trucks)
-        ok[ok] = mask[games[ok], ids[ok]]
+        ok = self._legal_grabs(games, ids)
         if not ok.all():
             g = int(games[~ok][0])
             raise PackingError(
                 f"game {g}: grab id {int(chosen[g])} is not legal for P{int(self.to_play()[g])} "
-                f"(legal: {np.flatnonzero(mask[g]).tolist()})"
+                f"(legal: {np.flatnonzero(self.legal_mask()[g]).tolist()})"
             )
         self._grab(games, ids)
+
+    def _legal_grabs(self, games: Ints, ids: Ints) -> Bools:
+        """Whether each grab id ``ids[i]`` is legal in game ``games[i]``: the entries of
+        :meth:`legal_mask` an :meth:`apply` asks about, without the whole mask (a turn's
+        check then costs a few operations a game, not one a game and truck)."""
+        n = self.n
+        step = self.step[games]
+        player = self.order[games, np.minimum(step, n - 1)]
+        truck = (ids >= 0) & (ids < self.trucks)
+        place = self.place[games, np.where(truck, ids, 0)]
+        in_front = (place >= FRONT) & (place < FRONT + n) & (place != FRONT + player)
+        revealed = truck & in_front & (step < n - 1)  # the last grabber takes the pile
+        legal: Bools = ~self.over[games] & ((ids == self.trucks) | revealed)
+        return legal
 
     def observations(self, seat: int) -> npt.NDArray[np.float32]:
         """The codec's observation tensor of ``seat`` in every game

@@ -234,6 +234,29 @@ def test_an_illegal_id_names_the_game() -> None:
         batch.apply(np.array([len(SAMPLE_DECK), bad]), np.array([True, True]))
 
 
+def test_apply_refuses_exactly_what_the_mask_refuses() -> None:
+    """Every id the mask refuses, in every game of a batch along its games, apply refuses (the
+    ids it allows, the games' runs take: the vector environments' tests pick among them)."""
+    engine = Engine(3, max_rounds=3)
+    batch = engine.new_batch(streams=seeded(range(12), 3))
+    policy = engine.vector_policy(bot("random"))
+    assert policy is not None
+    while not batch.over.all():
+        mask = batch.legal_mask()
+        for g in range(batch.num_games):
+            where = np.arange(batch.num_games) == g
+            for grab in range(-1, engine.num_actions + 1):
+                legal = 0 <= grab < engine.num_actions and bool(mask[g, grab])
+                if legal:
+                    continue  # taking it would change the game; the run below takes some
+                with pytest.raises(PackingError, match=rf"game {g}: grab id {grab} is not"):
+                    batch.apply(np.full(batch.num_games, grab), where)
+        live = ~batch.over
+        actions = np.zeros(batch.num_games, np.int64)
+        actions[live] = policy.act(batch, live)
+        batch.apply(actions, live)
+
+
 def test_what_the_engine_cannot_play_is_refused() -> None:
     engine = Engine(4)
     assert engine.vector_policy(bot("greedy-loader")) is None  # its own loader
