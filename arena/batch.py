@@ -179,7 +179,7 @@ class GeneratorIntegers:
         bound = counts[at].astype(np.uint64)
         product = self._halves(games[at]) * bound
         # Lemire's rejection: a product whose low 32 bits fall below 2**32 % count is drawn
-        # again (a chance of count in 2**32), so every pick is equally likely.
+        # again (a chance below count in 2**32), so every pick is equally likely.
         threshold = (np.uint64(2**32) - bound) % bound
         again = np.flatnonzero((product & _LOW32) < threshold)
         while len(again):

@@ -190,9 +190,9 @@ class _StreamChance:
         the grab order's rank.
 
         Each answer below ``m`` takes one word (none when ``m`` is 1) unless the word is
-        rejected, which happens about ``m`` times in ``2**64``: so each game's words are taken
-        in one block of the count known in advance and sampled as arrays, and a game that met
-        a rejection is drawn again word by word from its block and then its stream."""
+        rejected, which happens fewer than ``m`` times in ``2**64``: so each game's words are
+        taken in one block of the count known in advance and sampled as arrays, and a game
+        that met a rejection is drawn again word by word from its block and then its stream."""
         sizes = _round_sizes(players, draws, piles, discards, orders)
         takes_word = sizes > 1
         counts = takes_word.sum(axis=1)
