@@ -23,20 +23,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, overload, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from arena.play import seat_streams
 from arena.protocol import Policy
-from arena.sampling import raw_words
 
 __all__ = [
     "ENGINES",
     "Batch",
     "BatchEngine",
     "BatchResult",
+    "GeneratorIntegers",
+    "RawWords",
     "SharedChance",
     "Streams",
     "VectorPolicy",
@@ -65,14 +66,31 @@ class VectorPolicy(Protocol):
         ...
 
 
+class RawWords(Protocol):
+    """A generator's raw 64-bit words, as its bit generator's ``random_raw`` gives them (that
+    bound method is one): ``words()`` the next word, ``words(k)`` the next ``k`` as an array.
+    A batch takes a block of words in one call where it knows how many it needs."""
+
+    @overload
+    def __call__(self) -> int: ...
+
+    @overload
+    def __call__(self, size: int) -> npt.NDArray[np.uint64]: ...
+
+
 @dataclass(frozen=True, eq=False)
 class Streams:
-    """Per-game randomness that draws exactly what a scalar game draws: ``chance[g]()`` gives
-    game ``g``'s next raw 64-bit word (chance samples from these words, as
+    """Per-game randomness that draws exactly what a scalar game draws: ``chance[g]`` gives
+    game ``g``'s raw 64-bit words (chance samples from them, as
     :class:`arena.sampling.Sampler` does), ``policy[g]`` is the generator its policies draw
-    from. A batch made with them plays game ``g`` as the scalar game with these streams."""
+    from. A batch made with them plays game ``g`` as the scalar game with these streams.
 
-    chance: Sequence[Callable[[], int]]
+    The batch takes the streams over: it may draw its policies' integers by
+    :class:`GeneratorIntegers` (Pack & Stack's does), which keeps part of a generator's state
+    to itself, so a generator handed to a batch is for that batch alone (a new game in the
+    same slot goes on with it: :meth:`Batch.reset`)."""
+
+    chance: Sequence[RawWords]
     policy: Sequence[np.random.Generator]
 
     def __post_init__(self) -> None:
@@ -85,13 +103,102 @@ class Streams:
 def seeded(seeds: Sequence[int], players: int) -> Streams:
     """The streams :func:`arena.play` gives a game seeded ``seed``, for each of ``seeds``: a
     batch made with them plays, game for game, what ``arena.play`` plays with those seeds."""
-    chance: list[Callable[[], int]] = []
+    chance: list[RawWords] = []
     policy = []
     for seed in seeds:
         chance_rng, seat_rngs = seat_streams(seed, players)
-        chance.append(raw_words(chance_rng.bit_generator).__next__)
+        chance.append(chance_rng.bit_generator.random_raw)
         policy.append(seat_rngs[0])
     return Streams(chance, policy)
+
+
+# The bit generators whose 32-bit draws are the halves of their raw words, low half first
+# (MT19937's are not): GeneratorIntegers can draw for them from raw words.
+_HALVES_OF_WORDS = (
+    np.random.PCG64,
+    np.random.PCG64DXSM,
+    np.random.Philox,
+    np.random.SFC64,
+)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+class GeneratorIntegers:
+    """``generators[g].integers(count)`` for many games ``g`` at once — what
+    :class:`arena.RandomPolicy` draws from a game's policy generator — exactly, as arrays.
+
+    NumPy draws an integer below ``count`` (up to ``2**32``) from the generator's next 32-bit
+    half-word by Lemire's multiply-and-reject: the low half of a raw word, keeping the high
+    half in the bit generator for the next such draw. One ``integers`` call costs a microsecond
+    of argument handling; here the halves come from one ``random_raw()`` call per two draws
+    (none for the kept half) and the arithmetic runs over all the games' halves at once.
+
+    The kept half lives here, not in the bit generator: from when it is handed in (its kept
+    half is read then), a generator is this object's to draw from. A generator whose 32-bit
+    draws are not halves of its raw words (MT19937), and a count above ``2**32`` (drawn from
+    whole words, which leave the kept half alone), are drawn by ``integers`` itself.
+    """
+
+    def __init__(self, generators: Sequence[np.random.Generator]) -> None:
+        self._generators = list(generators)
+        self._raw: list[RawWords] = [g.bit_generator.random_raw for g in self._generators]
+        games = len(self._generators)
+        self._by_halves = np.zeros(games, bool)
+        self._has_kept = np.zeros(games, bool)
+        self._kept = np.zeros(games, np.uint64)
+        for g in range(games):
+            self._take_over(g)
+
+    def replace(
+        self, games: npt.NDArray[np.intp], generators: Sequence[np.random.Generator]
+    ) -> None:
+        """Draw for ``games[i]`` from ``generators[i]`` from now on, from where it is."""
+        for g, generator in zip(games.tolist(), generators):
+            self._generators[g] = generator
+            self._raw[g] = generator.bit_generator.random_raw
+            self._take_over(g)
+
+    def _take_over(self, g: int) -> None:
+        """Whether game ``g``'s generator is drawn by halves of raw words, and its kept half."""
+        bit_generator = self._generators[g].bit_generator
+        self._by_halves[g] = isinstance(bit_generator, _HALVES_OF_WORDS)
+        if self._by_halves[g]:
+            state = bit_generator.state
+            self._has_kept[g] = bool(state["has_uint32"])
+            self._kept[g] = state["uinteger"]
+
+    def below(
+        self, games: npt.NDArray[np.intp], counts: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.int64]:
+        """``integers(counts[i])`` of the generator of each game ``games[i]`` (each game once)."""
+        picks = np.zeros(len(games), np.int64)  # a count of 1 draws nothing: 0
+        by_halves = self._by_halves[games] & (counts <= 2**32)
+        for i in np.flatnonzero(~by_halves & (counts > 1)).tolist():
+            picks[i] = self._generators[games[i]].integers(int(counts[i]))
+        at = np.flatnonzero(by_halves & (counts > 1))
+        bound = counts[at].astype(np.uint64)
+        product = self._halves(games[at]) * bound
+        # Lemire's rejection: a product whose low 32 bits fall below 2**32 % count is drawn
+        # again (a chance below count in 2**32), so every pick is equally likely.
+        threshold = (np.uint64(2**32) - bound) % bound
+        again = np.flatnonzero((product & _LOW32) < threshold)
+        while len(again):
+            product[again] = self._halves(games[at[again]]) * bound[again]
+            again = again[(product[again] & _LOW32) < threshold[again]]
+        picks[at] = (product >> np.uint64(32)).astype(np.int64)
+        return picks
+
+    def _halves(self, games: npt.NDArray[np.intp]) -> npt.NDArray[np.uint64]:
+        """The next 32-bit half-word of each game's generator (each game once): its kept half,
+        or the low half of a new raw word, whose high half it keeps."""
+        halves = self._kept[games]
+        fresh = ~self._has_kept[games]
+        raw = self._raw
+        words = np.array([raw[g]() for g in games[fresh].tolist()], np.uint64)
+        halves[fresh] = words & _LOW32
+        self._kept[games[fresh]] = words >> np.uint64(32)
+        self._has_kept[games] = fresh
+        return halves
 
 
 @dataclass(frozen=True, eq=False)

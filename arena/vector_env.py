@@ -111,7 +111,19 @@ class SeatVectorEnv(VectorEnv):
                 )
             vector.append(found)
         seat = self.seat
-        self._opponents = {s: vector[s - (s > seat)] for s in range(players) if s != seat}
+        # Each distinct opponent is asked once a turn for all the seats it plays (a vector
+        # policy chooses in any games of the batch, whoever acts there): the same bot in three
+        # seats costs one act() a turn, not three.
+        self._distinct_opponents: list[VectorPolicy] = []
+        #: Each seat's opponent, as its place in ``_distinct_opponents`` (-1: the learner's).
+        self._opponent_of_seat = np.full(players, -1)
+        for s in range(players):
+            if s == seat:
+                continue
+            bot = vector[s - (s > seat)]
+            if bot not in self._distinct_opponents:
+                self._distinct_opponents.append(bot)
+            self._opponent_of_seat[s] = self._distinct_opponents.index(bot)
         self.actions = codec.limits(self.params).num_distinct_actions
         low, high = codec.tensor_bounds(self.params)
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
@@ -122,9 +134,7 @@ class SeatVectorEnv(VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(
             self.single_action_space, self.num_envs
         )
-        self._chance: list[np.random.Generator] | None = None
         self._shared_rng: np.random.Generator | None = None
-        self._policy: list[np.random.Generator] | None = None
         self._batch: Batch | None = None
         self._ended = np.zeros(self.num_envs, bool)
 
@@ -135,27 +145,24 @@ class SeatVectorEnv(VectorEnv):
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """New games in every sub-environment, played up to the learner's first turn."""
         seeds = self._seeds(seed)
+        everyone = np.ones(self.num_envs, bool)
         if self.chance == "shared":
             if seeds is not None or self._shared_rng is None:
                 self._shared_rng = np.random.default_rng(None if seeds is None else seeds[0])
             self._batch = self.engine.new_batch(self.num_envs, rng=self._shared_rng)
-        elif seeds is not None or self._chance is None:
+        elif seeds is not None or self._batch is None:
             chance, policy = [], []
             for s in seeds if seeds is not None else [None] * self.num_envs:
                 # SeatEnv.reset: Gymnasium seeds the chance generator; the opponents' comes from it.
                 rng, _ = seeding.np_random(s)
                 chance.append(rng)
                 policy.append(np.random.default_rng(int(rng.integers(2**63))))
-            self._chance, self._policy = chance, policy
             streams = Streams([g.bit_generator.random_raw for g in chance], policy)
             self._batch = self.engine.new_batch(streams=streams)
         else:
-            self._batch = self.engine.new_batch(
-                streams=Streams(
-                    [g.bit_generator.random_raw for g in self._chance], self._policy or []
-                )
-            )
-        everyone = np.ones(self.num_envs, bool)
+            # New games going on with each sub-environment's generators. The batch keeps them:
+            # it holds part of their state (arena.batch.GeneratorIntegers' kept half-words).
+            self._batch.reset(everyone)
         self._advance(everyone)
         self._ended = np.zeros(self.num_envs, bool)
         self._standing = self._scores()
@@ -237,8 +244,10 @@ class SeatVectorEnv(VectorEnv):
             waiting = games & (player >= 0) & (player != self.seat)
             if not waiting.any():
                 return
-            for s, policy in self._opponents.items():
-                where = waiting & (player == s)
+            # The opponent to act in each game (-1, the learner's, where none is waiting).
+            opponent = self._opponent_of_seat[np.where(waiting, player, self.seat)]
+            for k, policy in enumerate(self._distinct_opponents):
+                where = waiting & (opponent == k)
                 if where.any():
                     actions[where] = policy.act(batch, where)
             batch.apply(actions, waiting)

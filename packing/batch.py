@@ -47,7 +47,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from arena.batch import BatchResult, SharedChance, Streams, VectorPolicy
+from arena.batch import BatchResult, GeneratorIntegers, SharedChance, Streams, VectorPolicy
 from arena.play import RandomPolicy
 from arena.protocol import TERMINAL, Policy
 from arena.sampling import Sampler
@@ -121,8 +121,8 @@ def _uniform(raw: Callable[[], int], size: int) -> int:
     """An index below ``size`` drawn from the words of ``raw`` exactly as the scalar game's
     :class:`arena.sampling.Sampler` draws among ``size`` equally likely outcomes (a pile's
     trucks, the grab orders): one outcome takes no word; else a word below the largest multiple
-    of ``size`` (rejection), modulo ``size``. Written out, as it runs some fifteen times a round
-    for every game of a batch with streams."""
+    of ``size`` (rejection), modulo ``size``. Written out, as it runs for every grab from the
+    pile of a game of a batch with streams."""
     if size == 1:
         return 0
     limit = _SPAN - _SPAN % size
@@ -132,11 +132,61 @@ def _uniform(raw: Callable[[], int], size: int) -> int:
     return r % size
 
 
+def _round_sizes(players: int, draws: int, piles: Ints, discards: Ints, orders: int) -> Ints:
+    """``(games, players + draws + 1)``: how many equally likely outcomes each of a round's
+    chance answers has, in the scalar game's order — each roll's 7,776 face combinations, each
+    draw's pile (the pile shrinks by one a draw; when it is empty the discards become the
+    pile), the grab orders."""
+    at = np.arange(draws)[None, :]
+    pile_sizes = np.where(
+        at < piles[:, None], piles[:, None] - at, (piles + discards)[:, None] - at
+    )
+    games = len(piles)
+    return np.concatenate(
+        [
+            np.full((games, players), _roll_sampler().denominator),
+            pile_sizes,
+            np.full((games, 1), orders),
+        ],
+        axis=1,
+    )
+
+
+def _rejected(words: npt.NDArray[np.uint64], sizes: Ints) -> Bools:
+    """Whether each word is one :func:`_uniform` rejects for its size: at or above the largest
+    multiple of the size below ``2**64`` (no word, when the size divides ``2**64``)."""
+    m = sizes.astype(np.uint64)
+    remainder = (np.uint64(_SPAN - 1) % m + np.uint64(1)) % m  # 2**64 % m, in 64 bits
+    rejected: Bools = words > np.uint64(_SPAN - 1) - remainder
+    return rejected
+
+
+def _round_answers(raw: Callable[[], int], sizes: list[int]) -> list[int]:
+    """The answers below ``sizes`` drawn in turn from ``raw`` as the scalar game draws them
+    (:func:`_uniform`, rejections included): a round drawn word by word."""
+    return [_uniform(raw, size) for size in sizes]
+
+
+@cache
+def _roll_table() -> Ints:
+    """The roll index of each residue of the roll sampler's denominator (its table)."""
+    table = _roll_sampler().by_residue
+    assert table is not None  # 7,776 residues: the sampler keeps their outcomes
+    return np.array(table, np.int64)
+
+
 class _StreamChance:
     """Answers drawn per game from its stream, as the scalar game draws them."""
 
     def __init__(self, streams: Streams) -> None:
-        self.streams = streams
+        self.chance = list(streams.chance)
+        self.policy = GeneratorIntegers(streams.policy)
+
+    def replace(self, games: Ints, streams: Streams) -> None:
+        """Draw for ``games[i]`` from the streams ``i`` of ``streams`` from now on."""
+        for g, words in zip(games.tolist(), streams.chance):
+            self.chance[g] = words
+        self.policy.replace(games, streams.policy)
 
     def round(
         self, games: Ints, players: int, draws: int, piles: Ints, discards: Ints, orders: int
@@ -144,46 +194,41 @@ class _StreamChance:
         """A round's chance for each game, in the scalar game's order: the rolls from the first
         roller on ``(games, players)``, the draws' positions in the pile ``(games, draws)`` (a
         pile of ``piles[g]`` trucks, then the ``discards[g]`` reshuffled when it runs out) and
-        the grab order's rank."""
-        roll = _roll_sampler()
-        table, limit, denominator = roll.by_residue, roll.limit, roll.denominator
-        assert table is not None  # 7,776 residues: the sampler keeps their outcomes
-        chance = self.streams.chance
-        rolls: list[int] = []
-        positions: list[int] = []
-        ranks: list[int] = []
-        for g, size, spare in zip(games.tolist(), piles.tolist(), discards.tolist()):
-            raw = chance[g]
-            for _ in range(players):
-                r = raw()
-                while r >= limit:
-                    r = raw()
-                rolls.append(table[r % denominator])
-            for _ in range(draws):
-                if size == 0:  # the discards become the pile
-                    size, spare = spare, 0
-                positions.append(_uniform(raw, size))
-                size -= 1
-            ranks.append(_uniform(raw, orders))
+        the grab order's rank.
+
+        Each answer below ``m`` takes one word (none when ``m`` is 1) unless the word is
+        rejected, which happens fewer than ``m`` times in ``2**64``: so each game's words are
+        taken in one block of the count known in advance and sampled as arrays, and a game
+        that met a rejection is drawn again word by word from its block and then its stream."""
+        sizes = _round_sizes(players, draws, piles, discards, orders)
+        takes_word = sizes > 1
+        counts = takes_word.sum(axis=1)
+        chance = self.chance
+        words = np.zeros(sizes.shape, np.uint64)
+        words[takes_word] = np.concatenate(
+            [chance[g](k) for g, k in zip(games.tolist(), counts.tolist())]
+        )
+        answers = (words % sizes.astype(np.uint64)).astype(np.int64)
+        for row in np.flatnonzero(_rejected(words, sizes).any(axis=1)).tolist():
+            block = words[row][takes_word[row]].tolist()
+            raw = itertools.chain(block, iter(chance[games[row]], None)).__next__
+            answers[row] = _round_answers(raw, sizes[row].tolist())
+        table = _roll_table()
         return (
-            np.array(rolls, np.int64).reshape(len(games), players),
-            np.array(positions, np.int64).reshape(len(games), draws),
-            np.array(ranks, np.int64),
+            table[answers[:, :players]],
+            answers[:, players : players + draws],
+            answers[:, players + draws],
         )
 
     def below(self, games: Ints, sizes: Ints) -> Ints:
-        chance = self.streams.chance
+        chance = self.chance
         return np.array(
             [_uniform(chance[g], m) for g, m in zip(games.tolist(), sizes.tolist())], np.int64
         )
 
     def own_below(self, games: Ints, counts: Ints, tags: Ints) -> Ints:
         """A bot's choice below ``counts``, as :class:`arena.RandomPolicy` draws it."""
-        policy = self.streams.policy
-        return np.array(
-            [int(policy[g].integers(c)) for g, c in zip(games.tolist(), counts.tolist())],
-            np.int64,
-        )
+        return self.policy.below(games, counts)
 
 
 # --- the engine -------------------------------------------------------------------------------
@@ -419,16 +464,28 @@ class Batch:
         if not len(games):
             return
         ids = chosen[games]
-        mask = self.legal_mask()
-        ok = (ids >= 0) & (ids <= self.trucks)
-        ok[ok] = mask[games[ok], ids[ok]]
+        ok = self._legal_grabs(games, ids)
         if not ok.all():
             g = int(games[~ok][0])
             raise PackingError(
                 f"game {g}: grab id {int(chosen[g])} is not legal for P{int(self.to_play()[g])} "
-                f"(legal: {np.flatnonzero(mask[g]).tolist()})"
+                f"(legal: {np.flatnonzero(self.legal_mask()[g]).tolist()})"
             )
         self._grab(games, ids)
+
+    def _legal_grabs(self, games: Ints, ids: Ints) -> Bools:
+        """Whether each grab id ``ids[i]`` is legal in game ``games[i]``: the entries of
+        :meth:`legal_mask` an :meth:`apply` asks about, without the whole mask (a turn's
+        check then costs a few operations a game, not one a game and truck)."""
+        n = self.n
+        step = self.step[games]
+        player = self.order[games, np.minimum(step, n - 1)]
+        truck = (ids >= 0) & (ids < self.trucks)
+        place = self.place[games, np.where(truck, ids, 0)]
+        in_front = (place >= FRONT) & (place < FRONT + n) & (place != FRONT + player)
+        revealed = truck & in_front & (step < n - 1)  # the last grabber takes the pile
+        legal: Bools = ~self.over[games] & ((ids == self.trucks) | revealed)
+        return legal
 
     def observations(self, seat: int) -> npt.NDArray[np.float32]:
         """The codec's observation tensor of ``seat`` in every game
@@ -567,10 +624,7 @@ class Batch:
         if streams is not None:
             if not isinstance(self._chance, _StreamChance):
                 raise PackingError("streams are for a batch made with streams")
-            chance, policy = list(self._chance.streams.chance), list(self._chance.streams.policy)
-            for g, c, p in zip(games.tolist(), streams.chance, streams.policy):
-                chance[g], policy[g] = c, p
-            self._chance = _StreamChance(Streams(chance, policy))
+            self._chance.replace(games, streams)
         elif isinstance(self._chance, SharedChance):
             self._chance.renew(games)
         self.round[games] = 1
@@ -611,11 +665,16 @@ class Batch:
             )
         for i in range(n):
             self.cargo[games, (first + i) % n] = rolled[:, i]
-        for k in range(n * d):  # draws, each player its d in turn
-            seat = (first + k // d) % n
-            j = self._draw(games, None if positions is None else positions[:, k])
-            self.place[games, j] = FRONT + seat
-            self.drawn[games, seat, k % d] = j
+        slots = np.arange(n * d)  # the draws, each player its d in turn from the first roller
+        seats = (first[:, None] + slots[None, :] // d) % n
+        if positions is None:
+            trucks = np.empty((len(games), n * d), np.int64)
+            for k in slots.tolist():
+                trucks[:, k] = self._draw(games)
+        else:
+            trucks = self._draw_positions(games, positions)
+        self.place[games[:, None], trucks] = FRONT + seats
+        self.drawn[games[:, None], seats, slots % d] = trucks
         self.order[games] = self.engine.orders[rank]
         self.step[games] = 0
 
@@ -638,7 +697,7 @@ class Batch:
         order: npt.NDArray[np.int8] = shuffled.astype(np.int8)
         return order
 
-    def _draw(self, games: Ints, position: Ints | None = None) -> Ints:
+    def _draw(self, games: Ints) -> Ints:
         """Take a truck from the pile of each game (the discards, reshuffled, when it is
         empty), uniformly: the next of the shuffled pile, or with streams the truck at the
         drawn position among the pile's trucks in deck order, as the scalar game draws."""
@@ -652,14 +711,47 @@ class Batch:
             top = self.pile_top[games]
             self.pile_top[games] = top + 1
             return self.pile[games, top].astype(np.int64)
-        if position is None:
-            position = self._chance.below(games, sizes)
+        position = self._chance.below(games, sizes)
         rows = self.pile[games]
         j = rows[np.arange(len(games)), position].astype(np.int64)
         after = self._columns[:, :-1] >= position[:, None]
         rows[:, :-1] = np.where(after, rows[:, 1:], rows[:, :-1])
         self.pile[games] = rows
         return j
+
+    def _draw_positions(self, games: Ints, positions: Ints) -> Ints:
+        """``(games, draws)``: the trucks that draws at ``positions`` take from the piles of
+        ``games`` (with streams), as successive draws would — each draw the truck at its
+        position among the pile's trucks in deck order, the discards becoming the pile when it
+        is empty — worked out for all the draws at once rather than one draw at a time."""
+        piles = self.pile_size[games]
+        draws = positions.shape[1]
+        # The draws from the discards, once the pile is empty (at most once a round: there are
+        # trucks enough for every round).
+        reshuffled = np.arange(draws)[None, :] >= piles[:, None]
+        # Each draw's place in its pile before the round's draws: the earlier draws from the
+        # same pile undone, latest first (one that took a place at or before it moved it down).
+        at = positions.T.copy()
+        for j in range(draws - 2, -1, -1):
+            later = at[j + 1 :]
+            later += (later >= positions[:, j]) & (reshuffled.T[j + 1 :] == reshuffled[:, j])
+        at = at.T
+        # The pile is in deck order, as the scalar game's (the draws from the discards below).
+        from_pile = np.where(reshuffled, 0, at)
+        trucks = np.take_along_axis(self.pile[games], from_pile, axis=1).astype(np.int64)
+        runs_out = reshuffled[:, -1]
+        if runs_out.any():
+            self._reshuffle(games[runs_out])
+            from_discards = np.take_along_axis(self.pile[games[runs_out]], at[runs_out], axis=1)
+            trucks[runs_out] = np.where(reshuffled[runs_out], from_discards, trucks[runs_out])
+        # What is left of each pile (the caller places the drawn trucks), in deck order: the
+        # ids of the trucks still in it, sorted, the rest of the row past its end.
+        left = self.place[games] == PILE
+        left[np.arange(len(games))[:, None], trucks] = False
+        self.pile_size[games] = left.sum(axis=1)
+        past_the_end = np.iinfo(np.int8).max
+        self.pile[games] = np.sort(np.where(left, self._columns, past_the_end).astype(np.int8))
+        return trucks
 
     def _reshuffle(self, games: Ints) -> None:
         """The discards of ``games`` become their pile (in deck order, or shuffled)."""

@@ -11,12 +11,14 @@ import subprocess
 import sys
 from collections import Counter
 from fractions import Fraction
+from typing import overload
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import arena
-from arena.batch import engine_for, seeded
+from arena.batch import RawWords, Streams, engine_for, seeded
 from packing import SAMPLE_DECK, Game, bot
 from packing.batch import Engine, cargo_of, rolls_of_faces
 from packing.codec import CODEC
@@ -89,6 +91,45 @@ def test_the_records_differ_for_other_seeds() -> None:
     batch.run(np.zeros((1, 4), np.int64), [engine.vector_policy(bot("optimal"))])  # type: ignore[list-item]
     other = arena.play(Game(4), [bot("optimal")] * 4, 6)
     assert batch.records(0)[0]["cargos"] != other.round_records[0].cargos
+
+
+class _RejectedWordsFirst:
+    """A game's raw words with ``2**64 - 1`` before each of the first two: a word every draw
+    below 7,776 rejects (it is above the largest multiple of 7,776), so the first two rolls
+    skip them and the game goes on as without them."""
+
+    def __init__(self, words: RawWords) -> None:
+        self._words = words
+        first, second = words(2).tolist()
+        self._ahead = [2**64 - 1, first, 2**64 - 1, second]
+
+    @overload
+    def __call__(self) -> int: ...
+
+    @overload
+    def __call__(self, size: int) -> npt.NDArray[np.uint64]: ...
+
+    def __call__(self, size: int | None = None) -> int | npt.NDArray[np.uint64]:
+        if size is None:
+            return self._ahead.pop(0) if self._ahead else self._words()
+        taken, self._ahead = self._ahead[:size], self._ahead[size:]
+        return np.array(taken + self._words(size - len(taken)).tolist(), np.uint64)
+
+
+def test_rejected_words_are_skipped_as_the_scalar_game_skips_them() -> None:
+    """Words the sampler rejects in the first roll: the batch draws the same games (which
+    are the scalar games, by the tests above) as from the streams without them."""
+    engine, seeds = Engine(4), list(range(20))
+    seating = np.random.default_rng(5).integers(0, len(BATCHED), (len(seeds), 4))
+    policies = [engine.vector_policy(bot(name)) for name in BATCHED]
+    plain = engine.new_batch(streams=seeded(seeds, 4), record=True)
+    plain.run(seating, policies)  # type: ignore[arg-type]
+    streams = seeded(seeds, 4)
+    injected = Streams([_RejectedWordsFirst(words) for words in streams.chance], streams.policy)
+    rejecting = engine.new_batch(streams=injected, record=True)
+    rejecting.run(seating, policies)  # type: ignore[arg-type]
+    for g in range(len(seeds)):
+        assert rejecting.records(g) == plain.records(g), g
 
 
 def _chi_square_limit(dof: int, z: float = 5.0) -> float:
@@ -191,6 +232,29 @@ def test_an_illegal_id_names_the_game() -> None:
     bad = int(np.flatnonzero(~mask[1])[0])
     with pytest.raises(PackingError, match=rf"game 1: grab id {bad} is not legal"):
         batch.apply(np.array([len(SAMPLE_DECK), bad]), np.array([True, True]))
+
+
+def test_apply_refuses_exactly_what_the_mask_refuses() -> None:
+    """Every id the mask refuses, in every game of a batch along its games, apply refuses (the
+    ids it allows, the games' runs take: the vector environments' tests pick among them)."""
+    engine = Engine(3, max_rounds=3)
+    batch = engine.new_batch(streams=seeded(range(12), 3))
+    policy = engine.vector_policy(bot("random"))
+    assert policy is not None
+    while not batch.over.all():
+        mask = batch.legal_mask()
+        for g in range(batch.num_games):
+            where = np.arange(batch.num_games) == g
+            for grab in range(-1, engine.num_actions + 1):
+                legal = 0 <= grab < engine.num_actions and bool(mask[g, grab])
+                if legal:
+                    continue  # taking it would change the game; the run below takes some
+                with pytest.raises(PackingError, match=rf"game {g}: grab id {grab} is not"):
+                    batch.apply(np.full(batch.num_games, grab), where)
+        live = ~batch.over
+        actions = np.zeros(batch.num_games, np.int64)
+        actions[live] = policy.act(batch, live)
+        batch.apply(actions, live)
 
 
 def test_what_the_engine_cannot_play_is_refused() -> None:
