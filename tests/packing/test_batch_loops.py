@@ -19,7 +19,8 @@ from packing.batch import Batch, Engine, VectorBot
 from packing.errors import PackingError
 from packing.table import register, table_holding
 
-pytestmark = pytest.mark.extra("compiled")
+# Every test but the last needs numba (the compiled extra); the last shows the engine without it.
+COMPILED = pytest.mark.extra("compiled")
 
 BOTS = ("random", "capacity", "optimal", "bonus-aware")
 
@@ -73,6 +74,7 @@ def _play_both(engine: Engine, games: int, seed: int, seating: Any) -> tuple[Bat
     return by_numpy, by_loops
 
 
+@COMPILED
 @pytest.mark.parametrize("players", range(2, 7))
 def test_the_compiled_loops_play_the_numpy_engines_games(players: int) -> None:
     """600 games per player count, every seat any of the four bots."""
@@ -84,6 +86,7 @@ def test_the_compiled_loops_play_the_numpy_engines_games(players: int) -> None:
     assert set(np.unique(seating)) == set(range(len(BOTS)))
 
 
+@COMPILED
 def test_other_options_play_alike() -> None:
     seating = np.random.default_rng(7).integers(0, len(BOTS), (300, 3))
     _play_both(Engine(3, start_points=30), 300, 1, seating)
@@ -91,6 +94,7 @@ def test_other_options_play_alike() -> None:
     assert capped.round.max() == 2
 
 
+@COMPILED
 def test_a_variant_deck_plays_alike() -> None:
     deck = tuple(reversed(SAMPLE_DECK[::2])) + SAMPLE_DECK[1:7:2]
     table = table_holding(deck)
@@ -100,6 +104,7 @@ def test_a_variant_deck_plays_alike() -> None:
     _play_both(Engine(4, deck=deck), 300, 3, seating)
 
 
+@COMPILED
 def test_a_batch_stepped_part_of_the_way_ends_alike() -> None:
     """Grabs applied one by one first (a learner's steps), then the rest run either way."""
     engine = Engine(4)
@@ -117,6 +122,7 @@ def test_a_batch_stepped_part_of_the_way_ends_alike() -> None:
     _assert_same_games(*twins)
 
 
+@COMPILED
 def test_the_comparison_can_fail() -> None:
     """Other deals give other games: the state compared tells games apart."""
     engine = Engine(4)
@@ -129,6 +135,7 @@ def test_the_comparison_can_fail() -> None:
         _assert_same_games(one, other)
 
 
+@COMPILED
 def test_batches_the_loops_cannot_play_are_refused_when_asked_for() -> None:
     engine = Engine(3)
     policies = _policies(engine)
