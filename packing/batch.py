@@ -555,6 +555,11 @@ class Batch:
         seating = np.asarray(seating, np.int64)
         if seating.shape != (self.size, self.n):
             raise PackingError(f"seating must be ({self.size}, {self.n}), not {seating.shape}")
+        if seating.size and not 0 <= seating.min() <= seating.max() < len(policies):
+            raise PackingError(
+                f"seating names policies 0 to {len(policies) - 1}, not "
+                f"{int(seating.min())} to {int(seating.max())}"
+            )
         if compiled is not False:
             refusal = self._loops_refusal(policies)
             if refusal is None and (compiled or available()):

@@ -155,6 +155,12 @@ def test_batches_the_loops_cannot_play_are_refused_when_asked_for() -> None:
 
     with pytest.raises(PackingError, match="is not one of this engine's bots"):
         engine.new_batch(4, rng=np.random.default_rng(0)).run(seating, [Mine()], compiled=True)
+    # A seat naming no policy is refused before either engine reads past the policies.
+    for way in (False, True):
+        with pytest.raises(PackingError, match="seating names policies 0 to 3, not 0 to 4"):
+            engine.new_batch(4, rng=np.random.default_rng(0)).run(
+                np.full((4, 3), 4) * np.eye(4, 3, dtype=np.int64), policies, compiled=way
+            )
     # Unasked, such a batch is played by NumPy.
     played = engine.new_batch(4, rng=np.random.default_rng(0))
     played.run(seating, [Mine()])
