@@ -41,6 +41,7 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
+from typing import Any
 
 from arena.errors import ArenaError
 from arena.extras import import_extra
@@ -144,21 +145,30 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # longer waits for it: it is joined here. Left running, it closes its wake-up pipe while
     # the interpreter's exit hook writes to it (Python 3.11–3.13: an EBADF traceback at exit).
     manager = getattr(pool, "_executor_manager_thread", None)
-    results = getattr(getattr(pool, "_result_queue", None), "_writer", None)  # shutdown drops it
+    # What the manager thread reads its results from, and the work it would fail if it found
+    # the pool broken: shutdown drops the pool's references to both.
+    results = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    work: dict[Any, Any] = getattr(pool, "_pending_work_items", None) or {}
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes.values():
         if process.is_alive():
             process.terminate()
     for process in processes.values():
         process.join(timeout=5)
-    # A worker ended while it wrote a result larger than one write (multiprocessing sends the
-    # length, then the bytes) leaves the manager thread reading the rest for ever, and the
-    # interpreter's exit waits for that thread. This process holds the pipe's last write end:
-    # closing it ends that read (end of file), and the thread ends as for any broken pool.
-    if results is not None:
-        results.close()
     if manager is not None:
-        manager.join(timeout=5)  # it sees the workers gone and ends at once
+        manager.join(timeout=1)  # it sees the workers gone and ends at once, unless:
+    if manager is not None and manager.is_alive() and results is not None:
+        # A worker ended while it wrote a result larger than one write (multiprocessing sends
+        # the length, then the bytes) leaves the manager thread reading the rest for ever, and
+        # the interpreter's exit waits for that thread. This process holds the pipe's last
+        # write end: closing it ends that read (end of file), and the thread fails the pool's
+        # work as broken. Blocked in that read, it has not yet dropped the cancelled work, which
+        # it cannot fail (Python 3.11: InvalidStateError): dropped here.
+        for work_id, item in list(work.items()):
+            if item.future.done():
+                del work[work_id]
+        results.close()
+        manager.join(timeout=5)
     pool.shutdown(wait=True)
 
 
