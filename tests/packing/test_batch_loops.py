@@ -1,10 +1,13 @@
 """The compiled loops play the NumPy engine's games: given the same shared chance, a batch run by
 :mod:`packing.batch_loops` ends in exactly the state the NumPy engine's run leaves — every array of
 the batch, for every player count, every bot, other options and batches stepped part of the way.
-The NumPy engine is the one tests/packing/test_batch.py compares with the scalar game."""
+And both play the scalar game: :class:`packing.Game` fed the same chance outcomes (each answer
+of the deal's :class:`arena.batch.SharedChance` turned into the scalar game's chance action here,
+without the engines' code) ends with the same points, rounds and winners."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -13,13 +16,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.batch import seeded
-from packing import SAMPLE_DECK, bot
-from packing.batch import Batch, Engine, VectorBot
+from arena.batch import SharedChance, seeded
+from arena.protocol import show_seating
+from packing import SAMPLE_DECK, Cargo, Game, bot
+from packing.batch import Batch, Engine, VectorBot, rolls_of_faces
 from packing.errors import PackingError
+from packing.game import Draw, GrabOrder
+from packing.odds import roll_outcomes
 from packing.table import register, table_holding
 
-# Every test but the last needs numba (the compiled extra); the last shows the engine without it.
+# The tests marked COMPILED need numba (the compiled extra); the others run without it too.
 COMPILED = pytest.mark.extra("compiled")
 
 BOTS = ("random", "capacity", "optimal", "bonus-aware")
@@ -120,6 +126,74 @@ def test_a_batch_stepped_part_of_the_way_ends_alike() -> None:
     twins[0].run(seating, policies, compiled=False)
     twins[1].run(seating, policies, compiled=True)
     _assert_same_games(*twins)
+
+
+def _scalar_game(engine: Engine, chance: SharedChance, g: int, seats: list[int]) -> Game:
+    """Game ``g`` of a batch with ``chance`` played by the scalar game: each chance node given
+    the outcome the deal's hash answers (the questions as :mod:`packing.batch` asks them: a
+    roll per seat and round, the grab order per round, the pile shuffled by the deal and its
+    reshuffles, a random bot's pick by its round and grab), each bot deciding as a scalar bot."""
+    n, trucks = engine.players, len(engine.deck)
+    game = Game(n, deck=engine.deck, start_points=engine.start_points, max_rounds=engine.max_rounds)
+    bots = [bot(BOTS[k]) for k in seats]
+    show_seating(game, bots)
+    at = np.array([g])
+    orders = list(itertools.permutations(range(n)))
+    pile = chance.order(at, trucks, 0)[0].tolist()
+    top = shuffles = rolled = 0
+    rng = np.random.default_rng(0)  # unused: the deterministic bots draw nothing
+    while not game.is_terminal():
+        seen = game.observation(0)
+        if not game.is_chance_node():
+            player = game.current_player()
+            legal = game.legal_actions()
+            if BOTS[seats[player]] == "random":
+                tag = game.round * 8 + seen.grabbed
+                action = legal[int(chance.own_below(at, [len(legal)], [tag])[0])]
+            else:
+                action = bots[player].act(game.observation(player), legal, rng)
+            game.apply_action(action)
+            continue
+        outcomes = [outcome for outcome, _ in game.chance_outcomes()]
+        first = outcomes[0]
+        if isinstance(first, Cargo):
+            seat = (game.first_roller + rolled) % n
+            rolled = (rolled + 1) % n
+            combo = chance.below(at, [6**5], [(game.round * 4 + 0) * 256 + seat])[0]
+            game.apply_action(roll_outcomes()[rolls_of_faces()[combo]][0])
+        elif isinstance(first, GrabOrder):
+            rank = chance.below(at, [len(orders)], [(game.round * 4 + 1) * 256])[0]
+            game.apply_action(next(o for o in outcomes if o.order == orders[rank]))
+        else:
+            assert isinstance(first, Draw)
+            if not seen.pile_at:  # the discards become the pile, shuffled again
+                shuffles += 1
+                among = np.isin(np.arange(trucks), seen.discards_at)[None, :]
+                pile, top = chance.order(at, trucks, shuffles, among=among)[0].tolist(), 0
+            position = seen.draw_pool_at.index(pile[top])
+            top += 1
+            game.apply_action(next(o for o in outcomes if o.position == position))
+    return game
+
+
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=COMPILED)])
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_shared_chance_games_are_the_scalar_games(players: int, compiled: bool) -> None:
+    """250 games per player count and engine, the four bots mixed, some deals shared."""
+    engine = Engine(players)
+    games = 250
+    deals = np.random.default_rng(players).integers(0, games // 2, games)
+    seating = np.random.default_rng(players + 1).integers(0, len(BOTS), (games, players))
+    batch = engine.new_batch(games, rng=np.random.default_rng(players), deals=deals)
+    batch.run(seating, _policies(engine), compiled=compiled)
+    chance = SharedChance(np.random.default_rng(players), deals)  # the batch's, made again
+    winners = batch.winners()
+    for g in range(games):
+        game = _scalar_game(engine, chance, g, seating[g].tolist())
+        assert list(game.points) == batch.points[g].tolist(), (g, seating[g])
+        assert game.round == batch.round[g]
+        assert game.winners() == set(np.flatnonzero(winners[g]).tolist())
+    assert batch.round.sum() > games * 3 and batch.shuffles.max() >= 2
 
 
 @COMPILED
