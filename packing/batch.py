@@ -59,6 +59,7 @@ from packing.batch_loops import (
     ORDER_QUESTION,
     PILE,
     ROLL_QUESTION,
+    STATE,
     available,
     compiled_run,
 )
@@ -601,25 +602,10 @@ class Batch:
         e = self.engine
         bots = [policy for policy in policies if isinstance(policy, VectorBot)]  # all of them
         codes = np.array([BOT_CODES[bot.kind] for bot in bots], np.int64)
-        state = (
-            self.over,
-            self.round,
-            self.step,
-            self.cargo,
-            self.place,
-            self.pile,
-            self.pile_size,
-            self.pile_top,
-            self.shuffles,
-            self.drawn,
-            self.order,
-            self.taken,
-            self.source,
-            self.points,
-        )
+        state = tuple(getattr(self, name) for name in STATE)
         tables = (e.penalties, e.capacities, e.volumes, e.orders, rolls_of_faces())
-        keys = self._chance
-        compiled_run(seating, codes, e.max_rounds, keys.keys, keys.own_keys, state, tables)
+        chance = self._chance
+        compiled_run(seating, codes, e.max_rounds, chance.keys, chance.own_keys, state, tables)
         return BatchResult(self.returns(), self.winners())
 
     def reset(self, where: npt.ArrayLike, streams: Streams | None = None) -> None:

@@ -29,7 +29,7 @@ from arena.batch import GOLDEN, MIX1, MIX2
 from arena.extras import import_extra
 from packing.rules import ROUND_WIN_BONUS
 
-__all__ = ["BOT_CODES", "available", "compiled_run"]
+__all__ = ["BOT_CODES", "STATE", "available", "compiled_run"]
 
 Ints = npt.NDArray[np.int64]
 Bytes = npt.NDArray[np.int8]
@@ -41,6 +41,25 @@ Flags = npt.NDArray[np.bool_]
 PILE: Final = 0
 DISCARDS: Final = 1
 FRONT: Final = 2
+
+#: The batch's arrays the loops play on, by their names in :class:`packing.batch.Batch`, in the
+#: order :func:`compiled_run` takes them.
+STATE: Final = (
+    "over",
+    "round",
+    "step",
+    "cargo",
+    "place",
+    "pile",
+    "pile_size",
+    "pile_top",
+    "shuffles",
+    "drawn",
+    "order",
+    "taken",
+    "source",
+    "points",
+)
 
 #: Kinds of chance question, part of the key a shared answer is hashed from.
 ROLL_QUESTION: Final = 0
@@ -521,9 +540,8 @@ def compiled_run(
     state: tuple[Any, ...],
     tables: tuple[Any, ...],
 ) -> None:
-    """Play every game of a batch to its end, in place: ``state`` is the batch's arrays
-    ``(over, round, step, cargo, place, pile, pile_size, pile_top, shuffles, drawn, order,
-    taken, source, points)``, ``tables`` the engine's ``(penalties, capacities, volumes,
+    """Play every game of a batch to its end, in place: ``state`` is the batch's arrays named
+    in :data:`STATE`, in that order, ``tables`` the engine's ``(penalties, capacities, volumes,
     orders, rolls_of_faces)``, ``keys``/``own_keys`` the shared chance's, ``codes[k]`` the
     :data:`BOT_CODES` code of policy ``k``. Raises :class:`arena.MissingExtraError` without
     numba."""
