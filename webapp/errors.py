@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "BadRequest",
     "Busy",
+    "Conflict",
     "NotFound",
     "NotJson",
     "OverTime",
@@ -24,6 +25,13 @@ class BadRequest(WebError):
     """A request that is not what the endpoint takes (not JSON, not an object, a bad field)."""
 
     status = 422
+
+
+class Conflict(WebError):
+    """A request that no longer fits what is kept: a move that answers a decision already
+    answered, or one not yet asked."""
+
+    status = 409
 
 
 class NotJson(WebError):

@@ -27,8 +27,10 @@ order, other players' hands and face-down cards) never enters a :meth:`Session.v
 
 from __future__ import annotations
 
+import copy
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -37,8 +39,8 @@ import numpy as np
 
 from arena import CHANCE, TERMINAL, sample_outcome
 from arena.extras import has_extra
-from webapp.errors import BadRequest, NotFound
-from webapp.store import SavedGame, Store
+from webapp.errors import BadRequest, Conflict, NotFound
+from webapp.store import SavedGame, Store, new_game_id
 
 __all__ = [
     "GRADE_SECONDS",
@@ -160,10 +162,10 @@ def new_game(store: Store, body: object) -> SavedGame:
             )
         options["max_rounds"] = rounds
     setup = {"seats": seats, "options": options}
-    saved = store.new_game(game, setup, int(seed))
-    session = Session(saved)
+    now = time.time()
+    session = Session(SavedGame(new_game_id(), game, setup, int(seed), (), (), False, now, now))
     session.advance()
-    return store.save_game(session.saved())
+    return store.add_game(session.saved(updated=now))
 
 
 # --- a game in play --------------------------------------------------------------------------
@@ -220,7 +222,7 @@ class Session:
         express_policies = [None if name == USER else express_bot(name) for name in self.seats]
         return express_state, express_policies
 
-    def saved(self) -> SavedGame:
+    def saved(self, *, updated: float = 0.0) -> SavedGame:
         return SavedGame(
             self.id,
             self.game,
@@ -230,7 +232,46 @@ class Session:
             tuple(self.grades),
             self.state.is_terminal(),
             self.created,
-            0.0,
+            updated,
+        )
+
+    def trial(self) -> Session:
+        """A copy to make a move on: it becomes the game (:meth:`adopt`) only once it is kept,
+        so a move that cannot be written leaves the game as it was."""
+        trial = copy.copy(self)
+        trial.state = self.state.clone()
+        trial.actions = list(self.actions)
+        trial.grades = list(self.grades)
+        return trial
+
+    def adopt(self, trial: Session) -> None:
+        """Make the kept ``trial`` (from :meth:`trial`) the game."""
+        self.state, self.actions, self.grades = trial.state, trial.actions, trial.grades
+        self._review = trial._review
+
+    def next_decision(self) -> int:
+        """The number of the user's next decision (1 for the first)."""
+        return len(self.grades) + 1
+
+    def repeats(self, decision: int, index: int) -> bool:
+        """Whether a move answering ``decision`` with choice ``index`` was made already (the
+        same request sent twice: its answer is the game as it stands). A move for a decision
+        answered otherwise, or for one not asked yet, is a :class:`Conflict`."""
+        asked = self.next_decision()
+        if decision == asked:
+            return False
+        if decision > asked:
+            raise Conflict(
+                f"field 'decision': {decision} is not asked yet: the game is at decision {asked}"
+            )
+        grade = self.grades[decision - 1]
+        step = grade.get("step")
+        if decision == asked - 1 and isinstance(step, int) and self.actions[step] == index:
+            return True
+        now = "the game is over" if self.state.is_terminal() else f"the game is at decision {asked}"
+        raise Conflict(
+            f"field 'decision': decision {decision} was answered already ({grade.get('chosen')}): "
+            + now
         )
 
     # --- actions by index ----------------------------------------------------------------
@@ -376,6 +417,7 @@ class Session:
             "round": int(state.round),
             "rounds": self._rounds(),
             "your_turn": self.your_turn(),
+            "decision": self.next_decision() if self.your_turn() else None,
             "prompt": "The game is over." if finished else prompt,
             "choices": [
                 {"index": o.index, "label": o.label, "detail": o.detail, "svg": self._svg(o.action)}
@@ -607,17 +649,48 @@ class Sessions:
             return session.view()
 
     def move(self, game_id: str, body: object) -> dict[str, Any]:
-        if not isinstance(body, dict) or "action" not in body:
-            raise BadRequest("the request must be a JSON object with 'action' (a choice's index)")
+        """Make the user's move ``{"action": INDEX, "decision": NUMBER}`` and keep it: the new
+        view. The move is made on a copy of the game, which becomes the game only once it is
+        written (a store that cannot be written raises and the game is as it was); the same
+        move sent again answers the game as it stands, without a second move."""
+        index, decision = _move_fields(body)
         session = self.get(game_id)
         with session.lock:
-            session.play(body["action"])
-            self.store.save_game(session.saved())
+            if not session.repeats(decision, index):
+                trial = session.trial()
+                trial.play(index)
+                self.store.save_game(trial.saved())
+                session.adopt(trial)
             return session.view()
 
     def forget(self, game_id: str) -> None:
         with self._lock:
             self._open.pop(game_id, None)
+
+
+MOVE_FIELDS = ("action", "decision")
+
+
+def _move_fields(body: object) -> tuple[int, int]:
+    """A move's choice index and decision number, checked for their type (whether they fit the
+    game is the session's to say)."""
+    if not isinstance(body, dict):
+        raise BadRequest("the request must be a JSON object with 'action' and 'decision'")
+    unknown = sorted(set(body) - set(MOVE_FIELDS))
+    if unknown:
+        raise BadRequest(f"unknown field {unknown[0]!r} (fields: {', '.join(MOVE_FIELDS)})")
+    for name in MOVE_FIELDS:
+        if name not in body:
+            raise BadRequest(
+                "fields 'action' (a choice's index) and 'decision' (the view's number of the "
+                f"decision it answers) are required: {name!r} is missing"
+            )
+    index, decision = body["action"], body["decision"]
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise BadRequest(f"field 'action': {index!r} is not a choice's index")
+    if isinstance(decision, bool) or not isinstance(decision, int) or decision < 1:
+        raise BadRequest(f"field 'decision': {decision!r} is not a decision's number (1 or more)")
+    return index, decision
 
 
 def summaries(store: Store, limit: int = 50) -> list[dict[str, Any]]:

@@ -70,9 +70,18 @@ async def practice_view(request: Request, game_id: str) -> dict[str, Any]:
 
 @router.post("/api/practice/{game_id}/move", tags=["practice"], summary="make your decision")
 async def practice_move(request: Request, game_id: str) -> dict[str, Any]:
-    """``{"action": INDEX}``, the index of one of the view's ``choices``: it is graded against
-    the best choice, applied, and the bots play on to your next decision (the answer is the new
-    view, with ``last_grade``). 422 when it is not your turn or the index is not a choice."""
+    """``{"action": INDEX, "decision": NUMBER}``: the index of one of the view's ``choices``,
+    and the view's ``decision`` (the number of the decision it answers). The choice is graded
+    against the best one, applied, and the bots play on to your next decision; the answer is
+    the new view, with ``last_grade``, once the move is written (a page reload or a restart
+    finds it).
+
+    The same move sent again (the same decision and choice: a second tap, a retry after a lost
+    answer) is made once, and answered with the game as it stands. 409 for a decision answered
+    already with another choice, or not asked yet; 422 when it is not your turn, the index is
+    not a choice, or a field is missing or unknown; 503 (with ``Retry-After``) when the
+    database cannot be written now: the move is not made and may be sent again. At most
+    10,000 bytes."""
     body = await read_body(request, limit=LARGEST_BODY)
     return await runner(request).cheap(_sessions(request).move, game_id, body)
 

@@ -43,10 +43,13 @@ __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "STALE_DAYS",
+    "BUSY_SECONDS",
     "DamagedStoreError",
+    "DeckNameTaken",
     "SavedDeck",
     "SavedGame",
     "Store",
+    "StoreUnavailable",
     "TrainerAnswer",
 ]
 
@@ -89,6 +92,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created REAL NOT NULL
         )""",
     ),
+    # version 2: a deck's name is unique (whatever its case); of decks that shared a name, the
+    # newest keeps it and each older one takes its id after it, so none is lost.
+    (
+        """UPDATE decks SET name = name || ' (' || id || ')' WHERE EXISTS (
+            SELECT 1 FROM decks AS newer
+            WHERE newer.name = decks.name COLLATE NOCASE AND newer.id != decks.id
+            AND (newer.created > decks.created
+                 OR (newer.created = decks.created AND newer.id > decks.id))
+        )""",
+        "CREATE UNIQUE INDEX decks_name ON decks (name COLLATE NOCASE)",
+    ),
 )
 """The statements that take a file from version ``i`` to ``i + 1``, for each ``i``."""
 
@@ -99,6 +113,62 @@ class DamagedStoreError(WebError):
     """The database file, or one saved row, is damaged: it is refused, not loaded."""
 
     status = 409
+
+
+class StoreUnavailable(WebError):
+    """The database cannot be read or written now (another program holds it locked, it is
+    read-only, the disk is full): nothing was changed, and the same request may be tried
+    again once the cause is gone."""
+
+    status = 503
+
+
+class DeckNameTaken(WebError):
+    """A deck of that name is saved already (names are unique whatever their case)."""
+
+    status = 409
+
+
+BUSY_SECONDS = 2.0
+"""How long a write waits for another program's lock on the file before it gives up."""
+
+#: SQLite's primary result codes (``sqlite3.Error.sqlite_errorname``, without an extended
+#: suffix) that are not damage: the file is fine, but cannot be used now.
+_LOCKED = ("SQLITE_BUSY", "SQLITE_LOCKED")
+_READ_ONLY = ("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")
+_CANNOT_OPEN = ("SQLITE_CANTOPEN",)
+_FULL = ("SQLITE_FULL",)
+_DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_FORMAT")
+
+
+def _unavailable(error: sqlite3.Error, path: Path, *, opening: bool = False) -> WebError:
+    """The one line saying why the database at ``path`` cannot be used: at start (``opening``)
+    what to do before starting again; later, that nothing was saved and to try again."""
+    code = (getattr(error, "sqlite_errorname", None) or "").split("_")
+    name = "_".join(code[:2])
+    shown = repr(os.fspath(path))
+    if name in _DAMAGED or (not name and isinstance(error, sqlite3.DatabaseError)):
+        return DamagedStoreError(
+            f"the database {shown} is damaged ({error}): move it away and a new one is started"
+        )
+    if name in _LOCKED:
+        why = "another program holds it locked"
+        fix = "close that program (or wait for it), then start tabletop-web again"
+    elif name in _READ_ONLY:
+        why = "it cannot be written: the file or its folder is read-only"
+        fix = "make both writable, or start tabletop-web with --data and a folder it can write"
+    elif name in _CANNOT_OPEN:
+        why = "it cannot be opened or created: its folder is missing or read-only"
+        fix = "start tabletop-web with --data and a folder it can write"
+    elif name in _FULL:
+        why = "the disk is full"
+        fix = "make room, then start tabletop-web again"
+    else:
+        why = str(error)
+        fix = "start tabletop-web again once that is mended"
+    if opening:
+        return StoreUnavailable(f"the database {shown} cannot be used: {why}; {fix}")
+    return StoreUnavailable(f"the database cannot be used now ({why}): nothing was saved; try again")
 
 
 @dataclass(frozen=True)
@@ -167,6 +237,11 @@ class SavedDeck:
         return {"id": self.id, "name": self.name, "text": self.text, "created": self.created}
 
 
+def new_game_id() -> str:
+    """A new game's id: 16 random hexadecimal digits."""
+    return uuid.uuid4().hex[:16]
+
+
 def _digest(value: object) -> str:
     text = json.dumps(value, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -185,24 +260,39 @@ def default_folder() -> Path:
 
 
 class Store:
-    """The SQLite file of one server (thread-safe: one connection behind a lock)."""
+    """The SQLite file of one server (thread-safe: one connection behind a lock).
+
+    Opening it checks that it can be written: a file that another program holds locked, or
+    that is read-only (the file or its folder), is refused at once in one line
+    (:class:`StoreUnavailable`), not at the first move. Later, a write that cannot be made
+    (another program holds the file for longer than :data:`BUSY_SECONDS`, the disk is full)
+    raises :class:`StoreUnavailable` and changes nothing: a transaction is all or nothing."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        except (OSError, sqlite3.Error) as error:
-            raise WebError(f"cannot open the database {os.fspath(self.path)!r}: {error}") from None
+        except OSError as error:
+            raise StoreUnavailable(
+                f"cannot make the folder of the database {os.fspath(self.path)!r}: "
+                f"{error.strerror}"
+            ) from None
+        try:
+            self._db = sqlite3.connect(
+                self.path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None
+            )
+        except sqlite3.Error as error:
+            raise _unavailable(error, self.path, opening=True) from None
         try:
             self._check_and_migrate()
-        except sqlite3.DatabaseError as error:
+            self._check_writable()
+        except sqlite3.Error as error:
             self._db.close()
-            raise DamagedStoreError(
-                f"the database {os.fspath(self.path)!r} is damaged ({error}): move it away and "
-                "a new one is started"
-            ) from None
+            raise _unavailable(error, self.path, opening=True) from None
+        except WebError:
+            self._db.close()
+            raise
 
     @classmethod
     def default(cls) -> Store:
@@ -220,7 +310,6 @@ class Store:
             raise sqlite3.DatabaseError(found)
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
-            db.close()
             raise WebError(
                 f"the database {os.fspath(self.path)!r} has schema version {version}, made by a "
                 f"newer tabletop-web (this one knows up to {SCHEMA_VERSION})"
@@ -228,10 +317,26 @@ class Store:
         db.execute("PRAGMA journal_mode=WAL")
         for step in range(version, SCHEMA_VERSION):
             db.execute("BEGIN IMMEDIATE")
-            for statement in MIGRATIONS[step]:
-                db.execute(statement)
-            db.execute(f"PRAGMA user_version = {step + 1}")
+            try:
+                for statement in MIGRATIONS[step]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {step + 1}")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
             db.execute("COMMIT")
+
+    def _check_writable(self) -> None:
+        """Write the schema version over itself: a read-only file or folder, or a lock held by
+        another program, shows now rather than at the first move."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     @property
     def schema_version(self) -> int:
@@ -244,40 +349,60 @@ class Store:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise _unavailable(error, self.path) from None
             try:
                 yield self._db
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                self._rollback()
+                raise _unavailable(error, self.path) from None
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
-            self._db.execute("COMMIT")
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:  # SQLite rolled back already (a full disk, an I/O error)
+                pass
 
     def _run(self, sql: str, parameters: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            return self._db.execute(sql, parameters).fetchall()
+            try:
+                return self._db.execute(sql, parameters).fetchall()
+            except sqlite3.Error as error:
+                raise _unavailable(error, self.path) from None
 
     # --- games -----------------------------------------------------------------------------
 
     def new_game(self, game: str, setup: dict[str, Any], seed: int) -> SavedGame:
+        """A new game with no action yet (kept at once)."""
         now = time.time()
-        saved = SavedGame(uuid.uuid4().hex[:16], game, setup, seed, (), (), False, now, now)
+        return self.add_game(SavedGame(new_game_id(), game, setup, seed, (), (), False, now, now))
+
+    def add_game(self, saved: SavedGame) -> SavedGame:
+        """Keep a new game as it is, its actions so far included, in one write."""
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     saved.id,
-                    game,
-                    json.dumps(setup),
-                    seed,
-                    "[]",
-                    "[]",
-                    0,
-                    now,
-                    now,
+                    saved.game,
+                    json.dumps(saved.setup),
+                    saved.seed,
+                    json.dumps(list(saved.actions)),
+                    json.dumps(list(saved.grades)),
+                    int(saved.finished),
+                    saved.created,
+                    saved.updated,
                     saved.checksum(),
                 ),
             )
-        self.prune()
+            _prune(db, time.time())
         return saved
 
     def save_game(self, saved: SavedGame) -> SavedGame:
@@ -384,12 +509,54 @@ class Store:
 
     # --- decks -----------------------------------------------------------------------------
 
-    def add_deck(self, name: str, text: str) -> SavedDeck:
+    def add_deck(self, name: str, text: str, *, replace: bool = False) -> SavedDeck:
+        """Keep a deck as ``name``. A deck of that name (whatever its case) is
+        :class:`DeckNameTaken`, unless ``replace``: then its text is replaced (its id stays)."""
         deck = SavedDeck(uuid.uuid4().hex[:16], name, text, time.time())
         with self._transaction() as db:
-            db.execute("INSERT INTO decks VALUES (?, ?, ?, ?)", (deck.id, name, text, deck.created))
-        self.prune()
+            taken = db.execute(
+                "SELECT id FROM decks WHERE name = ? COLLATE NOCASE", (name,)
+            ).fetchone()
+            if taken is not None and not replace:
+                raise DeckNameTaken(
+                    f"a deck named {name!r} is saved already: choose another name, or replace it"
+                )
+            if taken is not None:
+                deck = SavedDeck(taken[0], name, text, deck.created)
+                db.execute(
+                    "UPDATE decks SET name = ?, text = ?, created = ? WHERE id = ?",
+                    (name, text, deck.created, deck.id),
+                )
+            else:
+                db.execute(
+                    "INSERT INTO decks VALUES (?, ?, ?, ?)", (deck.id, name, text, deck.created)
+                )
+            _prune(db, deck.created)
         return deck
+
+    def rename_deck(self, deck_id: str, name: str) -> SavedDeck:
+        """Give the saved deck ``deck_id`` the name ``name``: :class:`NotFound`, or
+        :class:`DeckNameTaken` when another deck has that name."""
+        with self._transaction() as db:
+            rows = db.execute(
+                "SELECT id, name, text, created FROM decks WHERE id = ?", (deck_id,)
+            ).fetchall()
+            if not rows:
+                raise NotFound(f"no saved deck {deck_id!r}")
+            other = db.execute(
+                "SELECT id FROM decks WHERE name = ? COLLATE NOCASE AND id != ?", (name, deck_id)
+            ).fetchone()
+            if other is not None:
+                raise DeckNameTaken(f"a deck named {name!r} is saved already: choose another name")
+            db.execute("UPDATE decks SET name = ? WHERE id = ?", (name, deck_id))
+        found = SavedDeck(*rows[0])
+        return SavedDeck(found.id, name, found.text, found.created)
+
+    def delete_deck(self, deck_id: str) -> None:
+        """Forget the saved deck ``deck_id`` (:class:`NotFound` when there is none)."""
+        with self._transaction() as db:
+            if not db.execute("DELETE FROM decks WHERE id = ?", (deck_id,)).rowcount:
+                raise NotFound(f"no saved deck {deck_id!r}")
 
     def decks(self) -> list[SavedDeck]:
         rows = self._run("SELECT id, name, text, created FROM decks ORDER BY created DESC")
@@ -405,24 +572,23 @@ class Store:
 
     def prune(self, *, now: float | None = None) -> None:
         """Apply the pruning rule of the module's docstring."""
-        now = time.time() if now is None else now
         with self._transaction() as db:
-            db.execute(
-                "DELETE FROM games WHERE finished = 0 AND updated < ?",
-                (now - STALE_DAYS * 86_400,),
-            )
-            db.execute(
-                "DELETE FROM games WHERE id NOT IN "
-                "(SELECT id FROM games ORDER BY updated DESC LIMIT ?)",
-                (KEEP_GAMES,),
-            )
-            db.execute(
-                "DELETE FROM trainer WHERE id NOT IN "
-                "(SELECT id FROM trainer ORDER BY id DESC LIMIT ?)",
-                (KEEP_TRAINER,),
-            )
-            db.execute(
-                "DELETE FROM decks WHERE id NOT IN "
-                "(SELECT id FROM decks ORDER BY created DESC LIMIT ?)",
-                (KEEP_DECKS,),
-            )
+            _prune(db, time.time() if now is None else now)
+
+
+def _prune(db: sqlite3.Connection, now: float) -> None:
+    """The pruning rule, inside the caller's transaction (a new game or deck and the pruning
+    it causes are one write: both happen, or neither)."""
+    db.execute("DELETE FROM games WHERE finished = 0 AND updated < ?", (now - STALE_DAYS * 86_400,))
+    db.execute(
+        "DELETE FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY updated DESC LIMIT ?)",
+        (KEEP_GAMES,),
+    )
+    db.execute(
+        "DELETE FROM trainer WHERE id NOT IN (SELECT id FROM trainer ORDER BY id DESC LIMIT ?)",
+        (KEEP_TRAINER,),
+    )
+    db.execute(
+        "DELETE FROM decks WHERE id NOT IN (SELECT id FROM decks ORDER BY created DESC LIMIT ?)",
+        (KEEP_DECKS,),
+    )

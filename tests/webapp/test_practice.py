@@ -26,7 +26,7 @@ def play_to_end(sessions: Sessions, view: dict[str, Any], pick: int = 0) -> dict
     while not view["finished"]:
         assert view["your_turn"] and view["choices"]
         choice = view["choices"][min(pick, len(view["choices"]) - 1)]["index"]
-        view = sessions.move(view["id"], {"action": choice})
+        view = sessions.move(view["id"], {"action": choice, "decision": view["decision"]})
     return view
 
 
@@ -40,13 +40,13 @@ def test_a_game_replays_exactly_after_a_restart(
     first = Sessions(store)
     view = first.create({"game": "express", "players": ["greedy", "you", "random"], "seed": 5})
     for _ in range(2):
-        view = first.move(view["id"], {"action": 1})
+        view = first.move(view["id"], {"action": 1, "decision": view["decision"]})
     restarted = Sessions(Store(tmp_path / "db.sqlite3"))
     assert restarted.view(view["id"]) == view
     # The same seed and the same choices make the same game.
     other = first.create({"game": "express", "players": ["greedy", "you", "random"], "seed": 5})
     for _ in range(2):
-        other = first.move(other["id"], {"action": 1})
+        other = first.move(other["id"], {"action": 1, "decision": other["decision"]})
     assert {k: v for k, v in other.items() if k != "id"} == {
         k: v for k, v in view.items() if k != "id"
     }
@@ -73,7 +73,7 @@ def test_a_pack_and_stack_grade_matches_the_solver(sessions: Sessions) -> None:
         else float(penalty(by_name[c["label"].split(" from ")[0]]))
         for c in view["choices"]
     }
-    after = sessions.move(view["id"], {"action": view["choices"][0]["index"]})
+    after = sessions.move(view["id"], {"action": view["choices"][0]["index"], "decision": 1})
     grade = after["grades"][0]
     assert {c["label"]: c["value"] for c in grade["choices"]} == pytest.approx(expected, abs=1e-3)
     best = min(expected.values())
@@ -120,7 +120,7 @@ def test_another_players_face_down_cards_are_never_shown(sessions: Sessions) -> 
             for play in train.plays:
                 if not play.face_up:
                     assert f"{play.card} (face down" not in picture["svg"]
-        view = sessions.move(view["id"], {"action": 1})
+        view = sessions.move(view["id"], {"action": 1, "decision": view["decision"]})
 
 
 def test_bad_setups_and_moves_are_one_line_errors(sessions: Sessions) -> None:
@@ -142,9 +142,21 @@ def test_bad_setups_and_moves_are_one_line_errors(sessions: Sessions) -> None:
             sessions.create(body)
         assert "\n" not in str(refused.value)
     view = sessions.create({"game": "express", "players": "you,greedy", "seed": 1})
-    for move in ({"action": 99}, {"action": -1}, {"action": "0"}, {"action": True}, {}):
-        with pytest.raises(BadRequest):
+    for move in (
+        {"action": 99, "decision": 1},
+        {"action": -1, "decision": 1},
+        {"action": "0", "decision": 1},
+        {"action": True, "decision": 1},
+        {"action": 0},
+        {"action": 0, "decision": 0},
+        {"action": 0, "decision": "1"},
+        {"action": 0, "decision": 1, "colour": "red"},
+        {},
+        [0, 1],
+    ):
+        with pytest.raises(BadRequest) as refused:
             sessions.move(view["id"], move)
+        assert "\n" not in str(refused.value)
     with pytest.raises(WebError, match="no saved game"):
         sessions.view("missing")
 

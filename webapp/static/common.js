@@ -2,7 +2,7 @@
 // No page adds a rule of its own: answers come from the API, pictures are the library's SVG.
 
 /** POST a JSON body to an API path; resolves to the parsed answer or throws an Error whose
- *  message is the API's one-line `error`. */
+ *  message is the API's one-line `error` and whose `status` is the HTTP status (0: no answer). */
 export async function api(path, body = {}, method = "POST") {
   const options = { method, headers: { "Content-Type": "application/json" } };
   if (method !== "GET") options.body = JSON.stringify(body);
@@ -10,16 +10,17 @@ export async function api(path, body = {}, method = "POST") {
   try {
     response = await fetch(path, options);
   } catch (failure) {
-    throw new Error("the server does not answer: is tabletop-web still running?");
+    throw Object.assign(new Error("the server does not answer: is tabletop-web still running?"), { status: 0 });
   }
   let data;
   try {
     data = await response.json();
   } catch (failure) {
-    throw new Error(`the server answered ${response.status} without JSON`);
+    throw Object.assign(new Error(`the server answered ${response.status} without JSON`), { status: response.status });
   }
   if (!response.ok || (data && typeof data === "object" && !Array.isArray(data) && "error" in data)) {
-    throw new Error(data && data.error ? data.error : `the server answered ${response.status}`);
+    const message = data && data.error ? data.error : `the server answered ${response.status}`;
+    throw Object.assign(new Error(message), { status: response.status });
   }
   return data;
 }

@@ -196,11 +196,24 @@ function choiceButton(choice, count) {
 
 async function move(index, button) {
   if (!current) return;
-  const view = await act(button, "Grading your decision; the bots are playing on…", () =>
-    api(`/api/practice/${encodeURIComponent(current.id)}/move`, { action: index }),
-  );
+  const path = `/api/practice/${encodeURIComponent(current.id)}`;
+  // The move names the decision it answers: sent twice (a second tap, a retry after a lost
+  // answer) it is made once; answered already in another tab (409), the game is shown as it
+  // stands instead.
+  const body = { action: index, decision: current.decision };
+  let stale = null;
+  const view = await act(button, "Grading your decision; the bots are playing on…", async () => {
+    try {
+      return await api(`${path}/move`, body);
+    } catch (error) {
+      if (error.status !== 409) throw error;
+      stale = error;
+      return get(path);
+    }
+  });
   if (view) {
     show(view);
+    if (stale) showError(errorBox, new Error(`${stale.message} (this is the game as it stands now)`));
     const focus = document.querySelector("#choices button") || $("new-game");
     focus.focus();
     loadRecent();
