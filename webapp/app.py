@@ -60,9 +60,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if app.state.store is None:
+        if app.state.store is None:  # else the caller opened it (tabletop-web prunes it first)
             app.state.store = Store.default()
-        app.state.store.prune()
+            app.state.store.prune()
         if warm_up:
             runner.warm_up()
         yield

@@ -6,7 +6,9 @@
     tabletop-web --data DIR           # keep games and decks in DIR/companion.sqlite3
 
 It follows the command-line contract of :mod:`arena.cli`: bad input prints one line quoting it
-and exits with status 2; Ctrl-C stops the server (status 0 after a clean shutdown).
+and exits with status 2 (a damaged, read-only or locked database too, and a data folder another
+``tabletop-web`` serves from: one server per folder); Ctrl-C stops the server within a second or
+two, saying what was in progress, and exits with status 130.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from arena.cli import (
     Parser,
@@ -108,6 +112,11 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+STOP_SECONDS = 1.0
+"""How long a stopping server waits for the quick answers in progress (long ones are stopped at
+once): Ctrl-C ends it within a second or two."""
+
+
 def serve(args: argparse.Namespace) -> int:
     from arena.extras import import_extra
 
@@ -116,29 +125,60 @@ def serve(args: argparse.Namespace) -> int:
         uvicorn = import_extra("uvicorn", "web")
         import_extra("fastapi", "web")
         from webapp.app import create_app
-        from webapp.store import Store
+        from webapp.lock import FolderLock
+        from webapp.store import Store, default_folder
+        from webapp.work import Runner
 
-        store = Store.default() if args.data is None else Store.at_folder(Path(args.data))
-        port = sock.getsockname()[1]
-        shown = f"[{args.host}]" if ":" in args.host else args.host
-        print(f"tabletop-web: serving on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
-        print(f"tabletop-web: keeping games and decks in {store.path}", flush=True)
-        if not _is_loopback(args.host):
-            print(
-                f"tabletop-web: warning: listening on {args.host}: anyone on your network can "
-                "use this server",
-                file=sys.stderr,
-                flush=True,
+        folder = default_folder() if args.data is None else Path(args.data)
+        with FolderLock(folder):
+            store = Store.at_folder(folder)  # a damaged, read-only or locked file: one line
+            store.prune()
+            runner = Runner()
+            port = sock.getsockname()[1]
+            shown = f"[{args.host}]" if ":" in args.host else args.host
+            print(f"tabletop-web: serving on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
+            print(f"tabletop-web: keeping games and decks in {store.path}", flush=True)
+            if not _is_loopback(args.host):
+                print(
+                    f"tabletop-web: warning: listening on {args.host}: anyone on your network can "
+                    "use this server",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            # log_config=None: uvicorn's own logging set-up would close every handler the process
+            # already has (logging.config.dictConfig); its warnings still reach stderr.
+            config = uvicorn.Config(
+                create_app(store=store, runner=runner),
+                log_level="warning",
+                log_config=None,
+                lifespan="on",
+                timeout_graceful_shutdown=STOP_SECONDS,
             )
-        # log_config=None: uvicorn's own logging set-up would close every handler the process
-        # already has (logging.config.dictConfig); its warnings still reach stderr.
-        config = uvicorn.Config(
-            create_app(store=store), log_level="warning", log_config=None, lifespan="on"
-        )
-        uvicorn.Server(config).run(sockets=[sock])
+            _server(config, runner).run(sockets=[sock])
     finally:
         sock.close()
     return 0
+
+
+def _server(config: Any, runner: Any) -> Any:
+    """uvicorn's server, which on Ctrl-C first says what is in progress and stops the long
+    answers (their processes), so that it ends within :data:`STOP_SECONDS` or so instead of
+    waiting silently for a long answer to finish."""
+    import logging
+
+    import uvicorn
+
+    class Server(uvicorn.Server):  # type: ignore[misc]
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if not self.should_exit:
+                said = runner.stop()
+                if said:
+                    print(f"tabletop-web: stopping: {said}", file=sys.stderr, flush=True)
+                # the line above says it, in the command's words
+                logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)
+            super().handle_exit(sig, frame)
+
+    return Server(config)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

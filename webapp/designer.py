@@ -276,7 +276,9 @@ async def compare(request: Request) -> dict[str, Any]:
         raise BadRequest(f"field 'labels': a list of {len(texts)} labels, one per deck, is wanted")
     else:
         labels = [_name(label, f"labels[{i}]") for i, label in enumerate(given)]
-    return await runner(request).heavy(compare_answer, texts, labels, seconds=COMPARE_SECONDS)
+    return await runner(request).heavy(
+        compare_answer, texts, labels, seconds=COMPARE_SECONDS, label="a deck comparison"
+    )
 
 
 @router.get("/api/decks", tags=["designer"], summary="the saved decks")

@@ -10,6 +10,7 @@ __all__ = [
     "NotJson",
     "OverTime",
     "Stopped",
+    "Stopping",
     "TooLarge",
     "WebError",
 ]
@@ -89,6 +90,18 @@ class Stopped(WebError):
             "the answer's process stopped before it answered (out of memory?): ask a smaller "
             "question"
         )
+
+
+class Stopping(WebError):
+    """The server is stopping (Ctrl-C): a long answer in progress was stopped with it."""
+
+    status = 503
+
+    def __reduce__(self) -> tuple[type[Stopping], tuple[()]]:
+        return (Stopping, ())
+
+    def __init__(self) -> None:
+        super().__init__("the server is stopping: this answer was stopped; ask again once it runs")
 
 
 class OverTime(WebError):

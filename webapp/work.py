@@ -22,7 +22,7 @@ from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from webapp.errors import Busy, OverTime, Stopped
+from webapp.errors import Busy, OverTime, Stopped, Stopping
 
 __all__ = ["Runner"]
 
@@ -83,6 +83,10 @@ class Runner:
         self._context = _context()
         self._cheap_limiter: Any = None
         self._heavy_limiter: Any = None
+        self._guard = threading.Lock()
+        self._cheap_running = 0
+        self._heavy_running: dict[int, tuple[str, Any]] = {}  # the process of each long answer
+        self._stopping = False
 
     def _limiters(self) -> tuple[Any, Any]:
         # anyio's limiters belong to the running event loop: made on first use inside it.
@@ -98,30 +102,61 @@ class Runner:
         import anyio
 
         cheap, _ = self._limiters()
-        return await anyio.to_thread.run_sync(partial(function, *args), limiter=cheap)
+        with self._guard:
+            self._cheap_running += 1
+        try:
+            return await anyio.to_thread.run_sync(partial(function, *args), limiter=cheap)
+        finally:
+            with self._guard:
+                self._cheap_running -= 1
 
-    async def heavy(self, function: Callable[..., R], *args: Any, seconds: float) -> R:
+    async def heavy(
+        self, function: Callable[..., R], *args: Any, seconds: float, label: str = ""
+    ) -> R:
         """``function(*args)`` (a module-level function: it crosses to another process) in a
         process of its own, killed after ``seconds``. :class:`Busy` when ``heavy_at_once``
-        answers are running already; :class:`OverTime` when it took too long."""
+        answers are running already; :class:`OverTime` when it took too long. ``label`` names
+        the answer when the server stops while it runs (default: the function's name)."""
         import anyio
 
         if not self._slots.acquire(blocking=False):
             raise Busy(self.heavy_at_once)
         try:
             _, heavy = self._limiters()
-            return await anyio.to_thread.run_sync(
-                partial(self._in_process, function, args, seconds), limiter=heavy
-            )
+            task = partial(self._in_process, function, args, seconds, label or function.__name__)
+            return await anyio.to_thread.run_sync(task, limiter=heavy)
         finally:
             self._slots.release()
 
-    def _in_process(self, function: Callable[..., R], args: tuple[Any, ...], seconds: float) -> R:
+    def stop(self) -> str:
+        """Stop every long answer now (its process and the processes it started) and start no
+        other: the server is stopping. What was in progress, in words ("" for nothing)."""
+        with self._guard:
+            self._stopping = True
+            running = list(self._heavy_running.values())
+            quick = self._cheap_running
+        for _, process in running:
+            _kill(process)
+        said = []
+        if running:
+            names = ", ".join(label for label, _ in running)
+            said.append(f"{_count(len(running), 'long answer')} in progress ({names}) stopped")
+        if quick:
+            said.append(f"waiting a moment for {_count(quick, 'quick answer')} in progress")
+        return "; ".join(said)
+
+    def _in_process(
+        self, function: Callable[..., R], args: tuple[Any, ...], seconds: float, label: str
+    ) -> R:
         receiver, sender = self._context.Pipe(duplex=False)
         # Not a daemon: a daemon may start no processes, and a table build starts a pool.
         environment = {name: os.environ.get(name) for name in FOLLOWED}
         process = self._context.Process(target=_child, args=(sender, function, args, environment))
-        process.start()
+        with self._guard:
+            if self._stopping:
+                raise Stopping()
+            process.start()
+            self._heavy_running[id(process)] = (label, process)
         sender.close()
         try:
             if not receiver.poll(seconds):
@@ -129,8 +164,10 @@ class Runner:
             try:
                 kind, value = receiver.recv()
             except EOFError:  # the process ended without an answer (killed, out of memory)
-                raise Stopped() from None
+                raise Stopping() if self._stopping else Stopped() from None
         finally:
+            with self._guard:
+                self._heavy_running.pop(id(process), None)
             _stop(process)
             receiver.close()
         if kind == "raised":
@@ -147,12 +184,22 @@ class Runner:
 
 def _stop(process: Any) -> None:
     """End ``process`` and every process it started (its group), and reap it."""
+    _kill(process)
+    process.join()
+
+
+def _kill(process: Any) -> None:
+    """Kill ``process`` and every process it started (its group), without waiting."""
     if process.pid is not None and hasattr(os, "killpg"):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
-    if process.is_alive():
-        process.kill()
-    process.join()
+    with contextlib.suppress(ValueError):  # already reaped: nothing to kill
+        if process.is_alive():
+            process.kill()
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _nothing() -> None:
