@@ -148,7 +148,12 @@ def _endpoint(game: str, command: str) -> None:
         if isinstance(body, dict) and limit.expensive(body):
             body = _with_time_limit(game, command, body)
             answered = await runner(request).heavy(
-                contract.answer, game, command, body, seconds=limit.seconds, label=f"{game} {command}"
+                contract.answer,
+                game,
+                command,
+                body,
+                seconds=limit.seconds,
+                label=f"{game} {command}",
             )
         else:
             # A cheap answer (a millisecond: read from the table, a score) is computed here, on

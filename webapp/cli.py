@@ -168,7 +168,7 @@ def _server(config: Any, runner: Any) -> Any:
 
     import uvicorn
 
-    class Server(uvicorn.Server):  # type: ignore[misc]
+    class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             if not self.should_exit:
                 said = runner.stop()

@@ -168,7 +168,9 @@ def _unavailable(error: sqlite3.Error, path: Path, *, opening: bool = False) -> 
         fix = "start tabletop-web again once that is mended"
     if opening:
         return StoreUnavailable(f"the database {shown} cannot be used: {why}; {fix}")
-    return StoreUnavailable(f"the database cannot be used now ({why}): nothing was saved; try again")
+    return StoreUnavailable(
+        f"the database cannot be used now ({why}): nothing was saved; try again"
+    )
 
 
 @dataclass(frozen=True)
@@ -275,8 +277,7 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StoreUnavailable(
-                f"cannot make the folder of the database {os.fspath(self.path)!r}: "
-                f"{error.strerror}"
+                f"cannot make the folder of the database {os.fspath(self.path)!r}: {error.strerror}"
             ) from None
         try:
             self._db = sqlite3.connect(
