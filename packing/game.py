@@ -948,43 +948,67 @@ class Game:
 
     @property
     def events(self) -> tuple[str, ...]:
-        """The log of the game, one line per action (and per score and reshuffle)."""
-        return tuple(self._word(event) for event in self._events)
+        """The log of the game, one line per action (and per score and reshuffle), each player
+        called ``P0``, ``P1``, … (:meth:`log` names them otherwise)."""
+        return self.log()
 
-    def _word(self, event: tuple[Any, ...]) -> str:
+    def log(self, names: Sequence[str] | None = None, *, you: int | None = None) -> tuple[str, ...]:
+        """:attr:`events` with player ``p`` called ``names[p]`` (``None``: ``P0``, ``P1``, …), and
+        the player ``you`` (if any) called "you", as a person playing against bots reads it.
+
+        >>> game = Game(2)
+        >>> game.apply_action(game.chance_outcomes()[0][0])
+        >>> game.events[0]
+        'round 1: P0 rolls 1,0,0,0,0 (1 cube)'
+        >>> game.log(["Ann", "the bot"])[0], game.log(you=0)[0]
+        ('round 1: Ann rolls 1,0,0,0,0 (1 cube)', 'round 1: you roll 1,0,0,0,0 (1 cube)')
+        """
+        players = self._setup.players
+        called = [f"P{p}" for p in range(players)] if names is None else list(names)
+        if len(called) != players:
+            raise PackingError(f"{len(called)} names for {players} players")
+        if you is not None:
+            if not 0 <= you < players:
+                raise PackingError(f"you={you!r} is not a player (0 to {players - 1})")
+            called[you] = "you"
+        return tuple(self._word(event, called, you) for event in self._events)
+
+    def _word(self, event: tuple[Any, ...], names: Sequence[str], you: int | None) -> str:
         number, kind, *data = event
         deck = self._setup.deck
         head = f"round {number}: "
+
+        def does(player: int, verb: str) -> str:
+            return f"{names[player]} {verb if player == you else verb + 's'}"
+
         if kind == "roll":
-            return head + f"P{data[0]} rolls {data[1]} ({data[1].volume} cubes)"
+            return head + f"{does(data[0], 'roll')} {data[1]} ({plural(data[1].volume, 'cube')})"
         if kind == "draw":
-            return head + f"P{data[0]} draws {deck[data[1]].name}"
+            return head + f"{does(data[0], 'draw')} {deck[data[1]].name}"
         if kind == "order":
-            return head + str(GrabOrder(data[0]))
+            return head + "grab order " + ", ".join(names[p] for p in data[0])
         if kind == "pile":
-            return head + f"P{data[0]} grabs the pile"
+            return head + f"{does(data[0], 'grab')} the pile"
         if kind == "top":
-            return head + f"P{data[0]} takes {deck[data[1]].name} from the pile"
+            return head + f"{does(data[0], 'take')} {deck[data[1]].name} from the pile"
         if kind == "take":
-            return head + f"P{data[0]} takes {deck[data[1]].name} from P{data[2]}"
+            return head + f"{does(data[0], 'take')} {deck[data[1]].name} from {names[data[2]]}"
         if kind == "reshuffle":
             return head + f"the discards ({plural(data[0], 'truck')}) are shuffled into a new pile"
         if kind == "score":
             record = self._rounds[number - 1]
             return head + (
                 "penalties "
-                + ", ".join(f"P{p} {x}" for p, x in enumerate(record.penalties))
+                + ", ".join(f"{names[p]} {x}" for p, x in enumerate(record.penalties))
                 + "; +10 to "
-                + ", ".join(f"P{p}" for p in record.bonus)
+                + ", ".join(names[p] for p in record.bonus)
                 + "; points "
-                + ", ".join(f"P{p} {x}" for p, x in enumerate(record.points))
+                + ", ".join(f"{names[p]} {x}" for p, x in enumerate(record.points))
             )
         winners = sorted(self.winners())
-        return (
-            "game over: "
-            + ", ".join(f"P{p}" for p in winners)
-            + (" share the win" if len(winners) > 1 else " wins")
-        )
+        if len(winners) > 1:
+            return "game over: " + ", ".join(names[p] for p in winners) + " share the win"
+        return "game over: " + does(winners[0], "win")
 
     @property
     def round(self) -> int:

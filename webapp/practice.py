@@ -330,7 +330,7 @@ class Session:
                 return "the pile", "draw the top truck of the pile"
             truck = action.truck
             return (
-                f"{truck.name} from P{action.owner}",
+                f"{truck.name} from {self._name(action.owner)}",
                 f"{truck.name}: capacity {truck.capacity}, height {truck.height}",
             )
         way = "face up" if action.face_up else "face down (worth 4, connects to anything)"
@@ -414,7 +414,7 @@ class Session:
             "seat": self.seat,
             "seed": self.seed,
             "finished": finished,
-            "round": int(state.round),
+            "round": self._round(),
             "rounds": self._rounds(),
             "your_turn": self.your_turn(),
             "decision": self.next_decision() if self.your_turn() else None,
@@ -429,8 +429,16 @@ class Session:
             "last_grade": self.grades[-1] if self.grades else None,
             "grades": self.grades,
             "points_lost": round(sum(g["loss"] for g in self.grades), 3),
+            "points_lost_means": POINTS_LOST_MEANS[self.game],
             "result": self.result() if finished else None,
         }
+
+    def _round(self) -> int:
+        """The round being played, or the last one played once the game is over (Express's
+        state counts one past its last round then)."""
+        if self.game == "express":
+            return min(int(self.state.round), int(self.state.rounds))
+        return int(self.state.round)
 
     def _rounds(self) -> int | None:
         if self.game == "express":
@@ -452,13 +460,17 @@ class Session:
     def _name(self, seat: int) -> str:
         return "you" if seat == self.seat else f"P{seat} {self.seats[seat]}"
 
+    def _names(self) -> list[str]:
+        return [self._name(seat) for seat in range(len(self.seats))]
+
     def _packing_view(self) -> tuple[list[dict[str, str]], list[str], list[str], str]:
         from packing.svg import truck_svg
 
         state = self.state
         seen = state.observation(self.seat)
+        rounds = self._rounds()
         facts = [
-            f"round {seen.round}; points: "
+            f"round {seen.round}{'' if rounds is None else f' of {rounds}'}; points: "
             + ", ".join(f"{self._name(p)} {points}" for p, points in enumerate(seen.points))
         ]
         for p, cargo in enumerate(seen.cargos):
@@ -470,16 +482,16 @@ class Session:
         pictures = []
         for owner, trucks in enumerate(seen.revealed):
             for truck in trucks:
-                pictures.append(
-                    {
-                        "label": f"{truck.name} in front of {self._name(owner)}",
-                        "svg": truck_svg(truck),
-                    }
+                where = (
+                    "yours: the others may take it, you may not"
+                    if owner == self.seat
+                    else f"in front of {self._name(owner)}"
                 )
+                pictures.append({"label": f"{truck.name}, {where}", "svg": truck_svg(truck)})
         for p, truck in enumerate(seen.taken):
             if truck is not None:
                 facts.append(f"{self._name(p)} took {truck.name}")
-        log = [str(event) for event in state.events[-40:]]
+        log = list(state.log(self._names(), you=self.seat)[-40:])
         prompt = (
             f"You rolled {seen.cargo} (volume {seen.cargo.volume}): grab a truck or draw from "
             "the pile."
@@ -506,11 +518,14 @@ class Session:
             )
         for card in seen.hand:
             pictures.append({"label": f"your hand: {card}", "svg": card_svg(card)})
-        facts = [
-            f"round {state.round} of {seen.rounds}; {len(self.seats)} players",
-            f"caboose: {seen.caboose or 'none'}",
-            "your hand: " + (", ".join(str(c) for c in seen.hand) or "(not your turn)"),
-        ]
+        players = f"{len(self.seats)} players"
+        if state.is_terminal():
+            facts = [f"the game is over after {seen.rounds} rounds; {players}"]
+        else:
+            facts = [f"round {self._round()} of {seen.rounds}; {players}"]
+        facts.append(f"caboose: {seen.caboose or 'none'}")
+        if seen.hand:
+            facts.append("your hand: " + ", ".join(str(c) for c in seen.hand))
         log = [
             f"decision {g['decision']} (round {g['round']}): you played {g['chosen']}"
             for g in self.grades
@@ -565,6 +580,8 @@ class Session:
             f"saw: {mine.best.train} (score {mine.best.score}): {mine.gap} points short",
         ]
         review: dict[str, Any] = {"score": score.to_dict(), "hindsight": mine.to_dict()}
+        review["scores"] = self._score_rows(score)
+        review["scoring"] = _scoring_text(score)
         exact = self._exact_losses()
         if exact is not None:
             review["exact_losses"] = exact
@@ -573,6 +590,33 @@ class Session:
                 f"{sum(exact):g} points lost over {len(exact)} decisions"
             )
         return {"winners": winners, "text": text, "review": review, "lines": lines}
+
+    def _score_rows(self, score: Any) -> list[dict[str, Any]]:
+        """Each player's score as the rules make it, with the train it was made of (as this
+        player sees it at the end: the others' face-down cards stay hidden)."""
+        from express.svg import train_svg
+        from webapp.pictures import shown_train
+
+        seen = self.state.observation(self.seat)
+        rows = []
+        for player, plays in zip(score.players, seen.trains):
+            text = ",".join("~" if play is None else str(play) for play in plays)
+            train, hidden = shown_train(text)
+            rows.append(
+                {
+                    "player": player.player,
+                    "name": self._name(player.player),
+                    "train": text,
+                    "svg": train_svg(train, hidden=hidden),
+                    "value": player.value,
+                    "longest_run": player.longest_run,
+                    "run_bonus": player.run_bonus,
+                    "caboose_points": player.caboose_points,
+                    "total": player.total,
+                    "winner": player.player == score.winner,
+                }
+            )
+        return rows
 
     def _exact_losses(self) -> list[int] | None:
         """Two players: each of the user's decisions' loss against the best play in the deal
@@ -669,6 +713,42 @@ class Sessions:
 
 
 MOVE_FIELDS = ("action", "decision")
+
+POINTS_LOST_MEANS = {
+    "packing": (
+        "Points lost: for each of your grabs, the expected penalty it costs against the best "
+        "grab (exact, from the deck's optimal table; your rods are always loaded optimally, so "
+        "only the grab is graded). 0 means you chose the best."
+    ),
+    "express": (
+        "Points lost: for each of your plays, how far its value falls short of the best play's, "
+        "the value being the advisor's estimate of your final score minus the best rival's "
+        "(a mean over sampled deals, each played out exactly). 0 means you chose the best."
+    ),
+}
+"""What a practice game's "points lost" measures, per game (the page shows it)."""
+
+
+def _scoring_text(score: Any) -> str:
+    """How Express's scores are made, in the words of :mod:`express.scoring`, with this
+    game's run award and caboose."""
+    owners = "its owners each gain" if len(score.run_winners) > 1 else "its owner gains"
+    run = (
+        f"the game's longest run is {score.longest_run} cars long, so {owners} {score.longest_run}"
+        if score.longest_run
+        else "no train has a coloured car, so nobody gains the run award"
+    )
+    caboose = (
+        "there is no caboose"
+        if score.caboose is None
+        else f"{score.caboose.name}, {score.caboose.points} points to every train that meets "
+        f"its condition: {score.caboose.condition}"
+    )
+    return (
+        "Each player scores the train's value (the sum of its cars' numbers, both halves of "
+        f"every card; a face-down card counts 2 + 2), plus the longest-run award ({run}), plus "
+        f"the caboose ({caboose}). The highest total wins."
+    )
 
 
 def _move_fields(body: object) -> tuple[int, int]:

@@ -564,3 +564,23 @@ def test_setup_and_sources() -> None:
                 assert record.taken[p] in record.revealed[source.owner]
         assert record.to_dict()["sources"] == [s.to_list() for s in record.sources]
     assert FROM_PILE.to_list() == ["pile"] and Source.revealed_by(1).to_list() == ["revealed", 1]
+
+
+def test_the_log_names_the_players_and_addresses_you() -> None:
+    game = Game(3, max_rounds=2)
+    arena.play(game, [bot("optimal"), bot("capacity"), bot("random")], seed=5)
+    plain, named = game.events, game.log(["Ann", "Bob", "Cy"], you=1)
+    assert len(plain) == len(named) and plain == game.log()
+    for line, words in zip(plain, named):
+        expected = (
+            line.replace("P0", "Ann").replace("P1", "you").replace("P2", "Cy")
+            # "you" takes the verb without its s, as a person reads it
+            .replace("you rolls", "you roll").replace("you draws", "you draw")
+            .replace("you grabs", "you grab").replace("you takes", "you take")
+            .replace("you wins", "you win")
+        )  # fmt: skip
+        assert words == expected
+    with pytest.raises(PackingError, match="2 names for 3 players"):
+        game.log(["Ann", "Bob"])
+    with pytest.raises(PackingError, match="you=3 is not a player"):
+        game.log(you=3)

@@ -441,6 +441,13 @@ def test_practice_express_to_its_end_with_a_reload(tab: Tab, tmp_path: Path) -> 
     expect(result.get_by_role("heading", name="Review")).to_be_visible()
     expect(page.locator("#decide")).to_be_hidden()
     assert page.locator("#grades tbody tr").count() == done
+    # the end says so, not "round 8 of 7", and shows how each score was made
+    expect(page.locator("#play-heading")).to_have_text("Yardmaster Express: the game is over")
+    expect(page.locator("#facts")).not_to_contain_text("not your turn")
+    expect(
+        result.get_by_role("table", name="How each score was made").locator("tbody tr")
+    ).to_have_count(2)
+    expect(result.get_by_role("img", name=re.compile(r"^train of you: "))).to_be_visible()
     no_horizontal_scroll(page)
     screenshot(tab, tmp_path, "practice-express-phone.png", page.locator("#play"))
 
@@ -462,6 +469,9 @@ def test_practice_pack_and_stack_to_its_end(tab: Tab) -> None:
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#result .result-line")).to_contain_text("Winner")
     expect(page.get_by_role("heading", name="Review")).to_be_visible()
+    # the log calls the user "you", never by a seat number
+    expect(page.locator("#log")).to_contain_text("you roll")
+    expect(page.locator("#log")).not_to_contain_text("P0")
     # the game is listed among the recent ones, finished
     expect(
         page.get_by_role("button", name=re.compile(r"^Review the Pack & Stack game"))

@@ -3,6 +3,7 @@ out independently; no hidden information in what the user sees; bad moves refuse
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -171,3 +172,53 @@ def test_a_forced_grab_is_made_for_the_user(sessions: Sessions) -> None:
     assert len(end["grades"]) < 4 or all(g["choices"] for g in end["grades"])
     assert all(len(g["choices"]) > 1 for g in end["grades"])
     assert session.state.is_terminal()
+
+
+def test_a_finished_express_game_says_how_every_score_was_made(sessions: Sessions) -> None:
+    view = sessions.create(
+        {"game": "express", "players": ["you", "greedy", "random"], "seed": 3, "caboose": "random"}
+    )
+    end = play_to_end(sessions, view)
+    assert end["round"] == end["rounds"] == 6  # not "round 7 of 6"
+    assert end["facts"][0] == "the game is over after 6 rounds; 3 players"
+    assert not any("your hand" in fact for fact in end["facts"])
+    session = sessions.get(end["id"])
+    score = session.state.score()
+    rows = end["result"]["review"]["scores"]
+    assert [row["name"] for row in rows] == ["you", "P1 greedy", "P2 random"]
+    for row, player in zip(rows, score.players):
+        assert row["total"] == row["value"] + row["run_bonus"] + row["caboose_points"]
+        assert (row["value"], row["run_bonus"], row["total"]) == (
+            player.value,
+            player.run_bonus,
+            player.total,
+        )
+        assert row["winner"] == (player.player == score.winner)
+        assert row["svg"].startswith("<svg")
+    # the others' face-down cards stay hidden in the review too
+    for row, train in zip(rows[1:], session.state.trains[1:]):
+        assert row["train"].count("~") == sum(1 for play in train.plays if not play.face_up)
+    scoring = end["result"]["review"]["scoring"]
+    assert str(score.longest_run) in scoring and score.caboose is not None
+    assert score.caboose.name in scoring
+    assert "advisor's estimate" in end["points_lost_means"]
+
+
+def test_pack_and_stack_practice_names_you_and_your_own_trucks(sessions: Sessions) -> None:
+    view = sessions.create(
+        {"game": "packing", "players": ["optimal", "you", "capacity"], "seed": 3, "max_rounds": 3}
+    )
+    session = sessions.get(view["id"])
+    mine = [t.name for t in session.state.observation(1).revealed[1]]
+    assert mine, "the seed deals the user trucks to offer"
+    for picture in view["pictures"]:
+        name = picture["label"].split(",")[0]
+        assert ("you may not" in picture["label"]) == (name in mine)
+    assert not any(choice["label"].split(" from ")[0] in mine for choice in view["choices"])
+    assert re.match(
+        r"round [123] of 3; points: P0 optimal \d+, you \d+, P2 capacity", view["facts"][0]
+    )
+    end = play_to_end(sessions, view)
+    assert not any("P1" in line for line in end["log"])  # the user's seat is "you"
+    assert any(": you roll " in line for line in end["log"])
+    assert "optimal table" in end["points_lost_means"]

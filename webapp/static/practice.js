@@ -226,12 +226,15 @@ function show(view) {
   $("play").hidden = false;
   const name = GAME_NAMES[view.game] || view.game;
   const rounds = view.rounds ? ` of ${view.rounds}` : "";
-  $("play-heading").textContent = `${name}, round ${view.round}${rounds}`;
+  $("play-heading").textContent = view.finished
+    ? `${name}: the game is over`
+    : `${name}, round ${view.round}${rounds}`;
   $("play-heading").setAttribute("tabindex", "-1");
   $("status").textContent = view.finished
     ? "The game is over."
     : (view.your_turn ? "Your decision." : "Waiting for the bots.");
   $("status").append(` Points lost so far: ${number(view.points_lost || 0, 3)} in ${view.grades.length} graded decision${view.grades.length === 1 ? "" : "s"}.`);
+  $("points-lost-means").textContent = view.points_lost_means || "";
 
   gradeBox(view.last_grade);
 
@@ -275,9 +278,40 @@ function drawResult(view) {
     el("h3", { text: won ? "You won!" : "The game is over" }),
     el("p", { class: "result-line", text: result.text || "" }),
   );
+  const scores = result.review && result.review.scores;
+  if (Array.isArray(scores) && scores.length) box.append(...scoreBreakdown(scores, result.review.scoring));
   if (Array.isArray(result.lines) && result.lines.length) {
     box.append(el("h4", { text: "Review" }), el("ul", { class: "review" }, ...result.lines.map((l) => el("li", { text: l }))));
+    if (view.points_lost_means) box.append(el("p", { class: "muted", text: view.points_lost_means }));
   }
+}
+
+/** How every score was made (Express): each train's picture, then a row per player of the
+ *  numbers the server sends (the page adds nothing up). */
+function scoreBreakdown(scores, scoring) {
+  const head = el("thead", {}, el("tr", {},
+    el("th", { scope: "col", text: "player" }),
+    el("th", { scope: "col", class: "num", text: "train value" }),
+    el("th", { scope: "col", class: "num", text: "run award" }),
+    el("th", { scope: "col", class: "num", text: "caboose" }),
+    el("th", { scope: "col", class: "num", text: "total" })));
+  const rows = scores.map((row) => el("tr", { class: row.winner ? "best" : null },
+    el("th", { scope: "row", text: row.name + (row.winner ? " (winner)" : "") }),
+    el("td", { class: "num", text: String(row.value) }),
+    el("td", { class: "num", text: `${row.run_bonus} (run ${row.longest_run})` }),
+    el("td", { class: "num", text: String(row.caboose_points) }),
+    el("td", { class: "num", text: String(row.total) })));
+  const table = el("table", { class: "compact", id: "scores" },
+    el("caption", { class: "sr-only", text: "How each score was made" }), head, el("tbody", {}, ...rows));
+  const trains = scores.map((row) => el("figure", { class: "score-train" },
+    picture(row.svg, `train of ${row.name}: ${row.train || "the engine alone"}`),
+    el("figcaption", { text: `${row.name}: ${row.total} points` })));
+  return [
+    el("h4", { text: "How the scores were made" }),
+    el("div", { class: "table-wrap" }, table),
+    scoring ? el("p", { class: "muted", text: scoring }) : null,
+    el("div", { class: "score-trains" }, ...trains),
+  ].filter(Boolean);
 }
 
 $("new-game").addEventListener("click", () => {
