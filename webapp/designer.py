@@ -1,5 +1,6 @@
 """The designer page's endpoints: decks compared side by side with charts
-(``POST /api/packing/compare``), and decks kept by name (``GET``/``POST /api/decks``).
+(``POST /api/packing/compare``), and decks kept by name (``GET``/``POST /api/decks``,
+``PATCH``/``DELETE /api/decks/{id}``).
 
 A comparison is :func:`packing.design.deck_report` of each deck's exact table: the table
 registry's (:func:`packing.table.find_table`: registered, shipped or built before),
@@ -12,6 +13,7 @@ here with :class:`arena.svg.Svg`: the pages add no arithmetic.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -290,10 +292,64 @@ async def saved_decks(request: Request) -> dict[str, Any]:
     return {"decks": [deck.to_dict() for deck in decks]}
 
 
+_NAME_SCHEMA = {
+    "type": "string",
+    "maxLength": LARGEST_NAME,
+    "description": "the deck's name (at most 60 characters, unique whatever its case)",
+}
+
+_SAVE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": _NAME_SCHEMA,
+        "text": {
+            "type": "string",
+            "maxLength": LARGEST_DECK_TEXT,
+            "description": "the deck file's text (it must parse)",
+        },
+        "replace": {
+            "type": "boolean",
+            "description": "replace the saved deck of that name (default false: 409 instead)",
+        },
+    },
+    "required": ["name", "text"],
+    "additionalProperties": False,
+}
+
+
 @router.post(
     "/api/decks",
     tags=["designer"],
     summary="save a deck",
+    openapi_extra={
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _SAVE_SCHEMA}}}
+    },
+)
+async def save_deck(request: Request) -> dict[str, Any]:
+    """Keep a deck by name: `{id, name, text, created}` of the saved deck.
+
+    **Limits.** The name at most 60 characters; the text at most 64,000 characters and a deck
+    file that parses (`packing.deck.parse_deck`), holding at least one truck. Names are unique
+    whatever their case: a name already saved is HTTP 409, unless `replace` is true (the saved
+    deck of that name then takes the new text and keeps its id). Bad input:
+    `{"error": "one line"}`, HTTP 422. The server keeps the latest 200 decks."""
+    body = _object(await read_body(request, limit=LARGEST_BODY))
+    _unknown(body, ("name", "text", "replace"))
+    name = _name(body.get("name"), "name")
+    text = _deck_text(body.get("text"), "text")
+    replace = body.get("replace", False)
+    if not isinstance(replace, bool):
+        raise BadRequest(f"field 'replace': {replace!r} is not true or false")
+    _parsed(text, "text")
+    store: Store = request.app.state.store
+    saved = await runner(request).cheap(partial(store.add_deck, replace=replace), name, text)
+    return saved.to_dict()
+
+
+@router.patch(
+    "/api/decks/{deck_id}",
+    tags=["designer"],
+    summary="rename a saved deck",
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -301,19 +357,8 @@ async def saved_decks(request: Request) -> dict[str, Any]:
                 "application/json": {
                     "schema": {
                         "type": "object",
-                        "properties": {
-                            "name": {
-                                "type": "string",
-                                "maxLength": LARGEST_NAME,
-                                "description": "the deck's name (at most 60 characters)",
-                            },
-                            "text": {
-                                "type": "string",
-                                "maxLength": LARGEST_DECK_TEXT,
-                                "description": "the deck file's text (it must parse)",
-                            },
-                        },
-                        "required": ["name", "text"],
+                        "properties": {"name": _NAME_SCHEMA},
+                        "required": ["name"],
                         "additionalProperties": False,
                     }
                 }
@@ -321,17 +366,21 @@ async def saved_decks(request: Request) -> dict[str, Any]:
         }
     },
 )
-async def save_deck(request: Request) -> dict[str, Any]:
-    """Keep a deck by name: `{id, name, text, created}` of the saved deck.
-
-    **Limits.** The name at most 60 characters; the text at most 64,000 characters and a deck
-    file that parses (`packing.deck.parse_deck`), holding at least one truck. Bad input:
-    `{"error": "one line"}`, HTTP 422. The server keeps the latest 200 decks."""
+async def rename_deck(request: Request, deck_id: str) -> dict[str, Any]:
+    """Give a saved deck a new name (`{"name": …}`): `{id, name, text, created}` of the deck.
+    HTTP 404 when there is no such deck, 409 when another deck has that name (whatever its
+    case), 422 for a name that is empty or longer than 60 characters."""
     body = _object(await read_body(request, limit=LARGEST_BODY))
-    _unknown(body, ("name", "text"))
+    _unknown(body, ("name",))
     name = _name(body.get("name"), "name")
-    text = _deck_text(body.get("text"), "text")
-    _parsed(text, "text")
     store: Store = request.app.state.store
-    saved = await runner(request).cheap(store.add_deck, name, text)
-    return saved.to_dict()
+    renamed = await runner(request).cheap(store.rename_deck, deck_id, name)
+    return renamed.to_dict()
+
+
+@router.delete("/api/decks/{deck_id}", tags=["designer"], summary="delete a saved deck")
+async def delete_deck(request: Request, deck_id: str) -> dict[str, str]:
+    """Forget a saved deck: `{"deleted": id}`; HTTP 404 when there is no such deck."""
+    store: Store = request.app.state.store
+    await runner(request).cheap(store.delete_deck, deck_id)
+    return {"deleted": deck_id}

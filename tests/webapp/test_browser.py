@@ -530,7 +530,11 @@ def test_designer_draws_a_truck_into_a_deck(tab: Tab) -> None:
     button(page, "Analyse").click()
     results = page.locator("#results")
     expect(results).to_be_visible(timeout=3 * ANSWER_MS)
-    expect(page.locator("#summary tbody th")).to_have_text(["one truck", "sample deck"])
+    expect(page.locator("#summary thead th")).to_have_text(["Measure", "one truck", "sample deck"])
+    # the comparison fits a phone (no column cut off) and says what each measure means
+    assert page.locator("#summary").evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
+    for row in page.locator("#summary tbody th").all_inner_texts():
+        expect(page.locator(".legend dt", has_text=row)).to_be_visible()
     expect(page.locator("#stats tbody th")).to_have_text(["X01"])
     expect(page.locator("#charts svg").first).to_be_visible()
     no_horizontal_scroll(page)
@@ -623,3 +627,34 @@ def test_a_truck_named_like_markup_shows_as_text(tab: Tab) -> None:
     assert page.locator("img[src=x]").count() == 0
     page.wait_for_timeout(200)  # an onerror would have fired by now
     assert not tab.watch.dialogs
+
+
+def test_saved_decks_are_renamed_and_deleted_and_a_name_is_never_saved_twice(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/designer")
+    button(page, "Start from the sample deck").click()
+    expect(page.locator("#deck-count")).to_have_text("30 trucks")
+    page.get_by_label("Deck name").fill("Table deck")
+    button(page, "Save deck").click()
+    expect(page.locator("#saved-note")).to_have_text("Saved as “Table deck”.")
+    # the same name again: refused, and replacing it is offered
+    tab.watch.expect(409)
+    page.get_by_label("Deck name").fill("table DECK")
+    button(page, "Save deck").click()
+    expect(page.get_by_role("alert")).to_contain_text("is saved already")
+    button(page, "Replace the saved deck of that name").click()
+    expect(page.locator("#saved-note")).to_have_text("Saved as “table DECK”.")
+    expect(page.locator("#saved li")).to_have_count(1)
+    # renamed, by the keyboard as much as by taps
+    button(page, "Rename table DECK").click()
+    page.get_by_label("New name for table DECK").fill("Sunday deck")
+    button(page, "Save the name").click()
+    expect(button(page, "Load Sunday deck")).to_be_visible()
+    # deleted after a second tap that says what it deletes
+    button(page, "Delete Sunday deck").click()
+    button(page, "Keep it").click()
+    expect(button(page, "Load Sunday deck")).to_be_visible()
+    button(page, "Delete Sunday deck").click()
+    expect(page.get_by_text("Delete Sunday deck for good?")).to_be_visible()
+    page.get_by_role("button", name="Delete Sunday deck", exact=True).click()
+    expect(page.locator("#saved li")).to_have_text(["none yet"])

@@ -147,3 +147,40 @@ def test_the_endpoints_document_their_limits(client: TestClient) -> None:
             "properties"
         ]["text"]["description"]
     )
+
+
+def test_saved_decks_are_renamed_deleted_and_never_share_a_name(client: TestClient) -> None:
+    first = client.post("/api/decks", json={"name": "Mine", "text": SMALL_DECK}).json()
+    taken = client.post("/api/decks", json={"name": "mine", "text": SMALL_DECK})
+    assert "a deck named 'mine' is saved already" in _one_line_error(taken, 409)
+    other = client.post("/api/decks", json={"name": "other", "text": SMALL_DECK}).json()
+    # replace keeps the deck (its id) and takes the new text
+    replaced = client.post(
+        "/api/decks", json={"name": "MINE", "text": "C1 height 1\n##\n", "replace": True}
+    ).json()
+    assert replaced["id"] == first["id"] and replaced["text"] == "C1 height 1\n##\n"
+    assert sorted(d["name"] for d in client.get("/api/decks").json()["decks"]) == [
+        "MINE",
+        "other",
+    ]
+    # rename: to a free name; not to another deck's
+    renamed = client.patch(f"/api/decks/{other['id']}", json={"name": "  two   words "})
+    assert renamed.status_code == 200 and renamed.json()["name"] == "two words"
+    clash = client.patch(f"/api/decks/{other['id']}", json={"name": "mine"})
+    assert "saved already" in _one_line_error(clash, 409)
+    for body, words in (
+        ({"name": ""}, "'name'"),
+        ({"name": "ok", "colour": "red"}, "unknown field 'colour'"),
+        ([], "JSON object"),
+    ):
+        assert words in _one_line_error(client.patch(f"/api/decks/{other['id']}", json=body))
+    assert "no saved deck" in _one_line_error(
+        client.patch("/api/decks/nothing", json={"name": "x"}), 404
+    )
+    # delete
+    assert client.delete(f"/api/decks/{first['id']}").json() == {"deleted": first["id"]}
+    assert [d["name"] for d in client.get("/api/decks").json()["decks"]] == ["two words"]
+    assert "no saved deck" in _one_line_error(client.delete(f"/api/decks/{first['id']}"), 404)
+    assert "'replace'" in _one_line_error(
+        client.post("/api/decks", json={"name": "y", "text": SMALL_DECK, "replace": "yes"})
+    )

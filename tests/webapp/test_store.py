@@ -111,3 +111,24 @@ def test_pruning_bounds_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     # An unfinished game untouched for longer than STALE_DAYS goes; a fresh one stays.
     store.prune(now=time.time() + (store_module.STALE_DAYS + 1) * 86_400)
     assert store.games() == []
+
+
+def test_version_1_decks_sharing_a_name_keep_every_deck_under_distinct_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "db.sqlite3"
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 1)
+    old = Store(path)
+    with sqlite3.connect(path) as raw:  # version 1 let one name be saved twice
+        for deck_id, name, created in (("a1", "mine", 1.0), ("b2", "Mine", 2.0), ("c3", "x", 3.0)):
+            raw.execute(
+                "INSERT INTO decks VALUES (?, ?, 'T1 height 1\n#\n', ?)", (deck_id, name, created)
+            )
+    old.close()
+    monkeypatch.undo()
+    migrated = Store(path)
+    assert migrated.schema_version == SCHEMA_VERSION == 2
+    assert {d.id: d.name for d in migrated.decks()} == {"a1": "mine (a1)", "b2": "Mine", "c3": "x"}
+    with pytest.raises(WebError, match="saved already"):
+        migrated.add_deck("MINE", "T1 height 1\n#\n")

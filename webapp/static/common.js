@@ -55,9 +55,11 @@ export function picture(svgText, label) {
   return holder;
 }
 
-/** Show an error (or clear it with null) in the page's error box. */
+/** Show an error (or clear it with null) in the page's error box, scrolled into sight: on a
+ *  phone the box may be a screen away from the button that failed. */
 export function showError(box, error) {
   box.textContent = error ? (error.message || String(error)) : "";
+  if (error && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
 }
 
 /** Run an async action with a busy state on `button`, showing any error in `box`. */

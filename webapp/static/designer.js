@@ -73,37 +73,104 @@ $("add").addEventListener("click", () => busy($("add"), errorBox, async () => {
   $("truck-name").value = "";
 }));
 
-// Saved decks: GET /api/decks lists them; each loads with one button.
+// Saved decks: GET /api/decks lists them; each loads, is renamed (PATCH) or deleted (DELETE,
+// after a second tap that confirms it: no dialog) with its own buttons.
 async function listSaved() {
   const answer = await get("/api/decks");
-  $("saved").replaceChildren(...(answer.decks.length ? answer.decks.map((deck) => el("li", {},
-    el("button", {
-      type: "button",
-      text: `Load ${deck.name}`,
-      onclick: (event) => busy(event.currentTarget, errorBox, async () => {
-        await useDeck(deck.text);
-        $("deck-name").value = deck.name;
-      }),
-    }))) : [el("li", { class: "muted", text: "none yet" })]));
+  $("saved").replaceChildren(...(answer.decks.length
+    ? answer.decks.map(savedDeck)
+    : [el("li", { class: "muted", text: "none yet" })]));
 }
 
-$("save").addEventListener("click", () => busy($("save"), errorBox, async () => {
+function savedDeck(deck) {
+  const item = el("li", { class: "saved-deck" });
+  const plain = () => item.replaceChildren(
+    el("span", { class: "name", text: deck.name }),
+    el("span", { class: "row" },
+      el("button", {
+        type: "button",
+        text: "Load",
+        "aria-label": `Load ${deck.name}`,
+        onclick: (event) => busy(event.currentTarget, errorBox, async () => {
+          await useDeck(deck.text);
+          $("deck-name").value = deck.name;
+        }),
+      }),
+      el("button", { type: "button", text: "Rename", "aria-label": `Rename ${deck.name}`, onclick: renaming }),
+      el("button", { type: "button", text: "Delete", "aria-label": `Delete ${deck.name}`, onclick: deleting })));
+  function renaming() {
+    const id = `rename-${deck.id}`;
+    const input = el("input", { id, type: "text", maxlength: 60, autocomplete: "off", value: deck.name });
+    item.replaceChildren(
+      el("label", { for: id, text: `New name for ${deck.name}` }), input,
+      el("span", { class: "row" },
+        el("button", {
+          type: "button",
+          text: "Save the name",
+          onclick: (event) => busy(event.currentTarget, errorBox, async () => {
+            await api(`/api/decks/${encodeURIComponent(deck.id)}`, { name: input.value }, "PATCH");
+            await listSaved();
+          }),
+        }),
+        el("button", { type: "button", text: "Cancel", onclick: plain })));
+    input.focus();
+  }
+  function deleting() {
+    const yes = el("button", {
+      type: "button",
+      class: "danger",
+      text: `Delete ${deck.name}`,
+      onclick: (event) => busy(event.currentTarget, errorBox, async () => {
+        await api(`/api/decks/${encodeURIComponent(deck.id)}`, {}, "DELETE");
+        await listSaved();
+      }),
+    });
+    item.replaceChildren(
+      el("span", { class: "name", text: `Delete ${deck.name} for good?` }),
+      el("span", { class: "row" }, yes, el("button", { type: "button", text: "Keep it", onclick: plain })));
+    yes.focus();
+  }
+  plain();
+  return item;
+}
+
+async function save(replace) {
   $("saved-note").textContent = "";
+  $("replace").hidden = true;
   if (!trucks.length) throw new Error("the deck holds no truck: add one first");
-  const saved = await api("/api/decks", { name: $("deck-name").value, text: deckText(trucks) });
-  $("saved-note").textContent = `Saved as “${saved.name}”.`;
+  const body = { name: $("deck-name").value, text: deckText(trucks) };
+  if (replace) body.replace = true;
+  try {
+    const saved = await api("/api/decks", body);
+    $("saved-note").textContent = `Saved as “${saved.name}”.`;
+  } catch (error) {
+    if (error.status === 409) $("replace").hidden = false; // the name is taken: offer to replace it
+    throw error;
+  }
   await listSaved();
-}));
+}
+
+$("save").addEventListener("click", () => busy($("save"), errorBox, () => save(false)));
+$("replace").addEventListener("click", () => busy($("replace"), errorBox, () => save(true)));
+
+// The comparison's measures, a row each (a column per deck fits a phone where a column per
+// measure does not); each is explained under the table.
+const MEASURES = [
+  ["Coverage", (deck) => deck.coverage.toFixed(2)],
+  ["Balance", (deck) => percent.format(deck.balance)],
+  ["Skill", (deck) => deck.skill.toFixed(2)],
+  ["Best truck's E[penalty]", (deck) => deck.best_mean_penalty.toFixed(2)],
+  ["Dominated trucks", (deck) => String(deck.dominated.length)],
+];
 
 function showComparison(answer) {
-  const body = $("summary").tBodies[0];
-  body.replaceChildren(...answer.decks.map((deck) => el("tr", {},
-    el("th", { scope: "row", text: deck.deck }),
-    el("td", { class: "num", text: deck.coverage.toFixed(2) }),
-    el("td", { class: "num", text: percent.format(deck.balance) }),
-    el("td", { class: "num", text: deck.skill.toFixed(2) }),
-    el("td", { class: "num", text: deck.best_mean_penalty.toFixed(2) }),
-    el("td", { class: "num", text: String(deck.dominated.length) }))));
+  const table = $("summary");
+  table.tHead.replaceChildren(el("tr", {},
+    el("th", { scope: "col", text: "Measure" }),
+    ...answer.decks.map((deck) => el("th", { scope: "col", class: "num", text: deck.deck }))));
+  table.tBodies[0].replaceChildren(...MEASURES.map(([name, shown]) => el("tr", {},
+    el("th", { scope: "row", text: name }),
+    ...answer.decks.map((deck) => el("td", { class: "num", text: shown(deck) })))));
   $("facts").replaceChildren(...answer.decks.map((deck) => el("li", {
     text: deck.facts_broken.length
       ? `${deck.deck} breaks ${deck.facts_broken.length} published fact${deck.facts_broken.length === 1 ? "" : "s"}: ${deck.facts_broken.join("; ")}`
