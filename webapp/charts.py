@@ -260,23 +260,16 @@ def trainer_seconds_chart(seconds: Sequence[float], first: int = 1) -> str:
     )
 
 
-def practice_loss_chart(games: Sequence[tuple[str, float]]) -> str:
-    """Per practice game (oldest first): its game (``packing`` or ``express``) and the mean
-    points lost per graded decision."""
-    names = {"packing": ("Pack & Stack", _POINTS), "express": ("Express", "#8b5e34")}
-    series = []
-    for game, (name, color) in names.items():
-        points = [(float(i + 1), loss) for i, (g, loss) in enumerate(games) if g == game]
-        series.append(Series(name, points, color))
-    others = [(float(i + 1), loss) for i, (g, loss) in enumerate(games) if g not in names]
-    series.append(Series("other", others, "#5b6670"))
-    if len(games) >= 2:
-        means = rolling_mean([loss for _, loss in games], MEAN_WINDOW)
-        series.append(Series(f"mean of {MEAN_WINDOW}", _indexed(means, 1), _MEAN, line=True))
+def practice_loss_chart(losses: Sequence[float], *, game: str, unit: str) -> str:
+    """One game's practice games (``game``: its name), oldest first: the mean points lost per
+    graded decision in each, measured in ``unit``, with a trailing mean. The two games' losses
+    are never drawn on one axis: Pack & Stack's are exact expected points, Express's the
+    advisor's estimates."""
+    mean = sum(losses) / len(losses) if losses else 0.0
     return chart(
-        series,
+        _with_mean(losses, 1, "each game"),
         title="Points lost per decision, per game",
-        y_label="mean points lost per decision",
+        y_label=f"mean {unit} lost per decision",
         x_label="practice games, oldest → newest",
-        description=f"{len(games)} games with graded decisions",
+        description=f"{game}: {len(losses)} games with graded decisions; mean {mean:.2f} {unit}",
     )

@@ -31,10 +31,32 @@ def _mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
 
-def _game_losses(games: list[SavedGame]) -> list[tuple[str, float]]:
-    """Per game with graded decisions, oldest first: its game and mean loss per decision."""
-    played = sorted((g for g in games if g.grades), key=lambda g: g.created)
-    return [(g.game, sum(_loss(x) for x in g.grades) / len(g.grades)) for g in played]
+#: Each game's name and the unit of its grades' losses (webapp.practice grades them).
+GAMES = {
+    "packing": ("Pack & Stack", "expected points"),
+    "express": ("Yardmaster Express", "points"),
+}
+
+
+def _practice(games: list[SavedGame], game: str) -> dict[str, Any]:
+    """One game's practice summary and chart: its games' counts and their points lost, never
+    added to the other game's (their units differ)."""
+    mine = sorted((g for g in games if g.game == game), key=lambda g: g.created)
+    graded = [g for g in mine if g.grades]
+    decisions = sum(len(g.grades) for g in mine)
+    points_lost = sum(_loss(x) for g in mine for x in g.grades)
+    name, unit = GAMES[game]
+    per_game = [sum(_loss(x) for x in g.grades) / len(g.grades) for g in graded]
+    return {
+        "name": name,
+        "unit": unit,
+        "games": len(mine),
+        "finished": sum(1 for g in mine if g.finished),
+        "decisions": decisions,
+        "points_lost": round(points_lost, 4),
+        "mean_loss": round(points_lost / decisions, 4) if decisions else None,
+        "loss_svg": charts.practice_loss_chart(per_game, game=name, unit=unit),
+    }
 
 
 def progress_answer(store: Store) -> dict[str, Any]:
@@ -44,9 +66,6 @@ def progress_answer(store: Store) -> dict[str, Any]:
     seconds = [max(0.0, float(a.seconds)) for a in answers]
     shown = max(0, len(answers) - CHART_POINTS)
     games = store.games(KEEP_GAMES)
-    per_game = _game_losses(games)
-    decisions = sum(len(g.grades) for g in games)
-    points_lost = sum(_loss(x) for g in games for x in g.grades)
     return {
         "trainer": {
             "count": len(answers),
@@ -59,10 +78,8 @@ def progress_answer(store: Store) -> dict[str, Any]:
         "practice": {
             "games": len(games),
             "finished": sum(1 for g in games if g.finished),
-            "decisions": decisions,
-            "points_lost": round(points_lost, 4),
-            "mean_loss": round(points_lost / decisions, 4) if decisions else None,
-            "loss_svg": charts.practice_loss_chart(per_game),
+            "decisions": sum(len(g.grades) for g in games),
+            "by_game": {game: _practice(games, game) for game in GAMES},
         },
     }
 
@@ -70,6 +87,8 @@ def progress_answer(store: Store) -> dict[str, Any]:
 @router.get("/api/progress")
 def progress(request: Request) -> dict[str, Any]:
     """The trainer's and the practice games' history: summary numbers and SVG charts (points
-    lost per trainer answer, reaction time per answer, points lost per decision per game)."""
+    lost per trainer answer, reaction time per answer; per game, Pack & Stack's and Express's
+    apart since their points are not the same measure, the points lost per decision in each
+    practice game)."""
     store: Store = request.app.state.store
     return progress_answer(store)

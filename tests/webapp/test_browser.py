@@ -502,7 +502,7 @@ def test_trainer_grades_and_times_then_progress_draws_charts(tab: Tab) -> None:
     expect(page.locator("#summary")).to_contain_text("expected points lost")
 
     tab.goto("/progress")
-    for chart in ("#trainer-loss", "#trainer-seconds", "#practice-loss"):
+    for chart in ("#trainer-loss", "#trainer-seconds", "#practice-packing", "#practice-express"):
         expect(page.locator(f"{chart} svg")).to_be_visible()
     answers = page.locator("#trainer-summary dt", has_text="answers").locator("+ dd")
     assert int(answers.inner_text()) >= 2

@@ -26,9 +26,9 @@ def test_empty_history_draws_a_chart_that_says_so(draw: object) -> None:
 
 
 def test_empty_practice_chart() -> None:
-    root = parse(charts.practice_loss_chart([]))
-    assert outside(root) == []
-    assert "no data yet" in _texts(charts.practice_loss_chart([]))
+    svg = charts.practice_loss_chart([], game="Pack & Stack", unit="expected points")
+    assert outside(parse(svg)) == []
+    assert "no data yet" in _texts(svg)
 
 
 def test_one_point() -> None:
@@ -65,15 +65,15 @@ def test_all_zero_losses_still_have_an_axis() -> None:
     assert y_ticks == ["0", "0.25", "0.50", "0.75", "1"] or y_ticks[-1] == "1.00"
 
 
-def test_practice_chart_splits_the_games() -> None:
-    games = [("packing", 1.5), ("express", 0.0), ("packing", 0.25), ("express", 3.0)]
-    svg = charts.practice_loss_chart(games)
+def test_a_practice_chart_is_one_game_in_its_unit() -> None:
+    svg = charts.practice_loss_chart([1.5, 0.25, 3.0], game="Express", unit="points")
     root = parse(svg)
     assert outside(root) == []
-    groups = with_class(root, "points")
-    assert sorted(len(g.findall(f"{SVG}circle")) for g in groups) == [2, 2]
+    (points,) = with_class(root, "points")
+    assert len(points.findall(f"{SVG}circle")) == 3
     texts = _texts(svg)
-    assert "Pack & Stack" in texts and "Express" in texts
+    assert "Points lost per decision, per game" in texts
+    assert "mean points lost per decision" in texts
 
 
 @pytest.mark.parametrize("values", [[], [1.0], [0.5, 2.0, 1.0]])

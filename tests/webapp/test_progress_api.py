@@ -25,10 +25,14 @@ def test_empty_history(tmp_path: Path) -> None:
     assert answer["trainer"]["count"] == 0
     assert answer["trainer"]["mean_loss"] is None
     assert answer["practice"]["games"] == 0 and answer["practice"]["decisions"] == 0
+    by_game = answer["practice"]["by_game"]
+    assert sorted(by_game) == ["express", "packing"]
+    assert all(one["games"] == 0 and one["mean_loss"] is None for one in by_game.values())
     for svg in (
         answer["trainer"]["loss_svg"],
         answer["trainer"]["seconds_svg"],
-        answer["practice"]["loss_svg"],
+        by_game["packing"]["loss_svg"],
+        by_game["express"]["loss_svg"],
     ):
         root = parse(svg)
         assert [e.text for e in with_class(root, "empty")] == ["no data yet"]
@@ -76,7 +80,29 @@ def test_trainer_answers_and_games(tmp_path: Path) -> None:
     assert len(with_class(parse(trainer["loss_svg"]), "line")) == 1
     practice = answer["practice"]
     assert practice["games"] == 2 and practice["decisions"] == 3 and practice["finished"] == 1
-    assert abs(practice["mean_loss"] - 1.0) < 1e-9
-    assert _circles(practice["loss_svg"]) == 1  # one game with graded decisions
-    for svg in (trainer["loss_svg"], trainer["seconds_svg"], practice["loss_svg"]):
+    packing, express = practice["by_game"]["packing"], practice["by_game"]["express"]
+    assert (packing["games"], packing["decisions"], packing["finished"]) == (1, 3, 1)
+    assert abs(packing["mean_loss"] - 1.0) < 1e-9 and packing["unit"] == "expected points"
+    assert (express["games"], express["decisions"], express["mean_loss"]) == (1, 0, None)
+    assert _circles(packing["loss_svg"]) == 1  # one game with graded decisions
+    assert _circles(express["loss_svg"]) == 0  # its one game has none yet
+    for svg in (trainer["loss_svg"], trainer["seconds_svg"], packing["loss_svg"]):
         assert outside(parse(svg)) == []
+
+
+def test_the_two_games_points_are_never_averaged_together(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    for game, losses in (("packing", (4.0, 0.0)), ("express", (1.0,))):
+        saved = store.new_game(game, {"seats": ["you", "greedy"]}, 1)
+        grades = tuple({"loss": loss} for loss in losses)
+        store.save_game(
+            type(saved)(
+                saved.id, game, saved.setup, 1, (0,) * len(losses), grades, True,
+                saved.created, saved.updated,
+            )
+        )  # fmt: skip
+    with TestClient(create_app(store=store, warm_up=False)) as client:
+        practice = client.get("/api/progress").json()["practice"]
+    assert "mean_loss" not in practice and "points_lost" not in practice
+    assert practice["by_game"]["packing"]["mean_loss"] == 2.0
+    assert practice["by_game"]["express"]["mean_loss"] == 1.0

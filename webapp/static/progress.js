@@ -23,10 +23,20 @@ async function load() {
     $("trainer-seconds").replaceChildren(picture(trainer.seconds_svg, "chart: seconds per trainer answer, oldest first"));
     numbers($("practice-summary"), [
       ["games", String(practice.games)],
+      ["finished", String(practice.finished)],
       ["graded decisions", String(practice.decisions)],
-      ["mean points lost per decision", or(practice.mean_loss, 3)],
     ]);
-    $("practice-loss").replaceChildren(picture(practice.loss_svg, "chart: mean points lost per decision in each practice game, oldest first"));
+    $("practice-games").replaceChildren(...Object.entries(practice.by_game).map(([game, one]) => {
+      const summary = el("dl", { class: "summary-numbers", id: `practice-summary-${game}` });
+      numbers(summary, [
+        ["games", String(one.games)],
+        ["graded decisions", String(one.decisions)],
+        [`mean ${one.unit} lost per decision`, or(one.mean_loss, 3)],
+      ]);
+      return el("div", { class: "chart", id: `practice-${game}` },
+        el("h3", { text: one.name }), summary,
+        picture(one.loss_svg, `chart: ${one.name}, mean ${one.unit} lost per decision in each practice game, oldest first`));
+    }));
     $("loading").textContent = "";
   } catch (error) {
     $("loading").textContent = "";
