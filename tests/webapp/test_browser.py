@@ -658,3 +658,24 @@ def test_saved_decks_are_renamed_and_deleted_and_a_name_is_never_saved_twice(tab
     expect(page.get_by_text("Delete Sunday deck for good?")).to_be_visible()
     page.get_by_role("button", name="Delete Sunday deck", exact=True).click()
     expect(page.locator("#saved li")).to_have_text(["none yet"])
+
+
+# --- errors in the page's words ------------------------------------------------------------------
+
+
+def test_errors_name_the_fields_as_the_page_does(tab: Tab) -> None:
+    page = tab.page
+    tab.watch.expect(422)
+    tab.goto("/grab")
+    expect(button(page, "truck S03")).to_be_visible()
+    page.get_by_label("Deck file (optional)").set_input_files(
+        files=FilePayload(name="bad.txt", mimeType="text/plain", buffer=b"A1 height 2\n##\n#x\n")
+    )
+    alert = page.get_by_role("alert")
+    expect(alert).to_have_text("Deck file, line 3: invalid mask row '#x' (use '#' and '.')")
+    tab.goto("/loader")
+    page.get_by_label("Length 1 rods").fill("-2")
+    button(page, "Solve").click()
+    expect(alert).to_have_text(re.compile(r"^The cargo: invalid cargo '-2,"))
+    for words in ("argument", "--"):
+        assert words not in alert.inner_text()

@@ -4,10 +4,17 @@
 // asks POST /api/express/best for the best train of a pool of cards (or a whole deck). Cards
 // and trains are drawn by the library (POST /api/express/cards and /api/express/train); the
 // page adds no rule of its own: the API judges every position.
-import { api, busy, el, header, number, picture, showError } from "/static/common.js";
+import { api, busy, el, fieldLabels, header, number, picture, showError } from "/static/common.js";
 import { cardFigures, deckCards, drawCardGrid } from "/static/cardpicker.js";
 
 header();
+// What this page calls the API's fields: its errors name them so.
+fieldLabels({
+  players: "Players", seat: "Your seat", round: "Round", hand: "Your hand", train: "The trains",
+  seen: "Cards you have seen", start_player: "Start player", pass: "Pass direction", caboose: "Caboose",
+  seed: "Seed", worlds: "Worlds", rule: "Value rule", cards: "Cards", length: "Train length",
+  time_limit: "Time limit",
+});
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("error");

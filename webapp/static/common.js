@@ -55,10 +55,34 @@ export function picture(svgText, label) {
   return holder;
 }
 
-/** Show an error (or clear it with null) in the page's error box, scrolled into sight: on a
- *  phone the box may be a screen away from the button that failed. */
+// What this page calls the API's fields (fieldLabels): an error names the field the user sees.
+let labels = {};
+
+/** Tell the page's errors what this page calls each API field, e.g.
+ *  fieldLabels({ cargo: "The cargo", deck: "Deck file" }). A field it does not name is shown
+ *  as its name, its underscores as spaces. */
+export function fieldLabels(names) {
+  labels = names;
+}
+
+const label = (field) => labels[field] || field.replace(/_/g, " ");
+const optionField = (option) => option.replace(/-/g, "_");
+
+/** An API error in the page's words. The API answers in the command line's (its `--json` is the
+ *  command's own line): "argument --cargo: …", "deck:3: …", "field 'seconds': …", "the following
+ *  arguments are required: --length" become "The cargo: …", "Deck file, line 3: …" and so on. */
+export function inPageWords(message) {
+  return String(message)
+    .replace(/^argument --([a-z0-9-]+): /, (_, option) => `${label(optionField(option))}: `)
+    .replace(/^field '([^']+)': /, (_, field) => `${label(field)}: `)
+    .replace(/^([a-z_]+(?:\[\d+\])?):(\d+): /, (_, field, line) => `${label(field)}, line ${line}: `)
+    .replace(/(^|[\s(])--([a-z][a-z0-9-]*)\b/g, (_, before, option) => `${before}${label(optionField(option))}`);
+}
+
+/** Show an error (or clear it with null) in the page's error box, in the page's words and
+ *  scrolled into sight: on a phone the box may be a screen away from the button that failed. */
 export function showError(box, error) {
-  box.textContent = error ? (error.message || String(error)) : "";
+  box.textContent = error ? inPageWords(error.message || String(error)) : "";
   if (error && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
 }
 

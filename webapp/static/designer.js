@@ -4,10 +4,15 @@
 // trucks). "Save deck" keeps it (POST /api/decks); "Analyse" compares it with the sample deck
 // (POST /api/packing/compare: reports and SVG charts made on the server) and shows
 // POST /api/packing/stats for it. The page only formats: every number comes from the server.
-import { api, busy, el, get, header, onFileText, picture, showError } from "/static/common.js";
+import { api, busy, el, fieldLabels, get, header, onFileText, picture, showError } from "/static/common.js";
 import { truckGrid } from "/static/truckgrid.js";
 
 header();
+// What this page calls the API's fields: its errors name them so.
+fieldLabels({
+  deck: "Your deck", "decks[0]": "Your deck", "decks[1]": "The sample deck", text: "Your deck",
+  name: "Deck name", "labels[0]": "Deck name", replace: "Replace",
+});
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("error");

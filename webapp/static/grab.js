@@ -2,9 +2,11 @@
 // POST /api/packing/grab (take a revealed truck or draw from the pile: exactly what
 // `packing grab --json` answers), then POST /api/packing/best (the deck ranked for this cargo)
 // and draws the best load plan with POST /api/packing/plan (the library's SVG).
-import { api, busy, el, header, onFileText, picture, showError } from "/static/common.js";
+import { api, busy, el, fieldLabels, header, onFileText, picture, showError } from "/static/common.js";
 
 header();
+// What this page calls the API's fields: its errors name them so.
+fieldLabels({ roll: "The dice", revealed: "The revealed trucks", deck: "Deck file" });
 
 // The faces each die shows (packing.DICE; a face is the number of rods of that length),
 // each distinct value once.

@@ -3,10 +3,12 @@
 // the plan with POST /api/packing/plan. A truck can be opened from the deck's pictures
 // (POST /api/packing/deck) or from the address: /loader?truck=#####/###../#####&height=2
 // (&cargo=3,2,3,0,1&name=S15), as the grab helper links it.
-import { api, busy, el, header, onFileText, picture, showError } from "/static/common.js";
+import { api, busy, el, fieldLabels, header, onFileText, picture, showError } from "/static/common.js";
 import { truckGrid } from "/static/truckgrid.js";
 
 header();
+// What this page calls the API's fields: its errors name them so.
+fieldLabels({ cargo: "The cargo", truck: "The truck", height: "Height cap", name: "Truck name", deck: "Deck file", plan: "The plan" });
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("error");

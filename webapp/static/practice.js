@@ -1,9 +1,14 @@
 // Practise: a whole game against the library's bots, every decision graded by the server.
 // The page only asks the API (/api/practice...) and shows its answers; the game's id is kept
 // in the address (/practice?game=ID) so a reload shows the game where it was.
-import { api, get, el, picture, showError, header, number } from "/static/common.js";
+import { api, el, fieldLabels, get, header, number, picture, showError } from "/static/common.js";
 
 header();
+// What this page calls the API's fields: its errors name them so.
+fieldLabels({
+  game: "Game to play", players: "Seats", seed: "Seed", max_rounds: "Rounds", caboose: "Caboose",
+  action: "Your choice", decision: "Decision",
+});
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("error");

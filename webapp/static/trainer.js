@@ -1,8 +1,10 @@
 // The grab trainer: deal a roll and revealed trucks (/api/trainer/deal), time the pick from the
 // moment the deal is shown, and let the server grade and keep it (/api/trainer/answer).
-import { api, get, el, picture, showError, header, number } from "/static/common.js";
+import { api, el, fieldLabels, get, header, number, picture, showError } from "/static/common.js";
 
 header();
+// What this page calls the API's fields: its errors name them so.
+fieldLabels({ revealed: "Revealed trucks", roll: "The roll", chosen: "Your grab", seconds: "Time" });
 
 const $ = (id) => document.getElementById(id);
 const errorBox = $("error");
