@@ -42,6 +42,9 @@ def _library_error(error: Exception) -> BadRequest:
 
 
 def truck_entry(truck: Any) -> dict[str, Any]:
+    """A truck as the pages show it: its facts, its picture (``svg``, the library's wide
+    layout) and ``compact_svg``, the truck alone without a word, for a button small enough
+    that its name, capacity and height are better written beside it in the page."""
     from packing.svg import truck_svg
 
     return {
@@ -51,6 +54,7 @@ def truck_entry(truck: Any) -> dict[str, Any]:
         "capacity": truck.capacity,
         "variant": truck.is_variant,
         "svg": truck_svg(truck),
+        "compact_svg": truck_svg(truck, layout="compact"),
     }
 
 
@@ -90,14 +94,22 @@ def truck_answer(body: Any) -> dict[str, Any]:
 
 def plan_answer(body: Any) -> dict[str, Any]:
     """The picture of a load plan as the answers give it (``plan``: an answer's ``best`` or
-    ``packing solve``'s object); the plan is verified before it is drawn."""
+    ``packing solve``'s object); the plan is verified before it is drawn.
+
+    ``layout`` (optional): ``wide`` (the default: the level maps beside the isometric view,
+    as `packing plot plan` draws it), ``tall`` (the level maps under it and the text wrapped
+    to 340 units, none smaller than 10: a phone shows it at 100 %) or ``compact`` (the
+    isometric view alone, no text). ``title`` (optional) replaces the heading."""
     from packing.errors import PackingError
     from packing.model import Cargo, LoadPlan, Placement, Truck
-    from packing.svg import plan_svg
+    from packing.svg import PLAN_LAYOUTS, plan_svg
     from packing.verify import verify
 
     if not isinstance(body, dict) or not isinstance(body.get("plan"), dict):
         raise BadRequest("field 'plan' is required: a load plan as an answer gives it")
+    layout = "wide" if body.get("layout") is None else body["layout"]
+    if not isinstance(layout, str) or layout not in PLAN_LAYOUTS:
+        raise BadRequest(f"field 'layout': {layout!r} is not one of {', '.join(PLAN_LAYOUTS)}")
     plan = body["plan"]
     try:
         truck_data = plan["truck"]
@@ -112,7 +124,7 @@ def plan_answer(body: Any) -> dict[str, Any]:
     except (KeyError, TypeError, ValueError, PackingError) as error:
         raise BadRequest(f"field 'plan': not a valid load plan ({error})") from None
     title = _text(body, "title", required=False) or None
-    return {"svg": plan_svg(checked, title=title), "penalty": checked.penalty}
+    return {"svg": plan_svg(checked, title=title, layout=layout), "penalty": checked.penalty}
 
 
 def cards_answer(body: Any) -> dict[str, Any]:

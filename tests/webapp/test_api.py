@@ -288,6 +288,35 @@ def test_a_plan_picture_is_drawn_only_for_a_valid_plan(client: TestClient) -> No
     assert client.post("/api/packing/plan", json={"plan": floating}).status_code == 422
 
 
+def test_a_plan_picture_comes_in_the_layout_asked_for(client: TestClient) -> None:
+    from packing.svg import TALL_WIDTH
+
+    best = client.post("/api/packing/best", json={"roll": "3,2,3,0,1"}).json()["best"]
+    pictures = {
+        layout: client.post("/api/packing/plan", json={"plan": best, "layout": layout}).json()
+        for layout in ("wide", "tall", "compact")
+    }
+    for default in ({"plan": best}, {"plan": best, "layout": None}):
+        assert client.post("/api/packing/plan", json=default).json() == pictures["wide"]
+    assert f'width="{TALL_WIDTH:g}"' in pictures["tall"]["svg"]
+    assert "<text" not in pictures["compact"]["svg"]
+    assert {answer["penalty"] for answer in pictures.values()} == {best["penalty"]}
+    for bad in ("narrow", 3, ["tall"]):
+        response = client.post("/api/packing/plan", json={"plan": best, "layout": bad})
+        assert response.status_code == 422
+        error = response.json()["error"]
+        assert error == f"field 'layout': {bad!r} is not one of wide, tall, compact"
+    operation = client.get("/openapi.json").json()["paths"]["/api/packing/plan"]["post"]
+    assert "``tall``" in operation["description"]
+
+
+def test_a_deck_entry_carries_a_compact_picture_without_words(client: TestClient) -> None:
+    trucks = client.post("/api/packing/deck", json={}).json()["trucks"]
+    for truck in trucks:
+        assert truck["compact_svg"].startswith("<svg") and "<text" not in truck["compact_svg"]
+        assert f"Truck {truck['name']} " in truck["compact_svg"]  # its <title>
+
+
 def test_a_train_picture_hides_another_players_face_down_card(client: TestClient) -> None:
     svg = client.post("/api/express/train", json={"train": "R4|B4,~,~B2|B2"}).json()["svg"]
     assert svg.count('data-face="down"') == 2
