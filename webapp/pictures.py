@@ -94,7 +94,8 @@ def truck_answer(body: Any) -> dict[str, Any]:
 
 def plan_answer(body: Any) -> dict[str, Any]:
     """The picture of a load plan as the answers give it (``plan``: an answer's ``best`` or
-    ``packing solve``'s object); the plan is verified before it is drawn.
+    ``packing solve``'s object, its ``status`` and ``bound`` included); the plan is verified
+    before it is drawn.
 
     ``layout`` (optional): ``wide`` (the default: the level maps beside the isometric view,
     as `packing plot plan` draws it), ``tall`` (the level maps under it and the text wrapped
@@ -119,8 +120,11 @@ def plan_answer(body: Any) -> dict[str, Any]:
             name=str(truck_data.get("name", "")),
         )
         cargo = Cargo(tuple(int(n) for n in plan["cargo"]))
-        placements = [Placement.parse(str(p)) for p in plan["placements"]]
-        checked = verify(LoadPlan.from_placements(truck, cargo, placements))
+        placements = tuple(Placement.parse(str(p)) for p in plan["placements"])
+        # The status the answer gives ("optimal" with its bound) is drawn as it says, once
+        # verify has checked the two agree; a plan without one was given by hand.
+        status, bound = plan.get("status", "by-hand"), plan.get("bound")
+        checked = verify(LoadPlan(truck, cargo, placements, status=status, bound=bound))
     except (KeyError, TypeError, ValueError, PackingError) as error:
         raise BadRequest(f"field 'plan': not a valid load plan ({error})") from None
     title = _text(body, "title", required=False) or None

@@ -284,6 +284,12 @@ def test_a_plan_picture_is_drawn_only_for_a_valid_plan(client: TestClient) -> No
     drawn = client.post("/api/packing/plan", json={"plan": best})
     assert drawn.status_code == 200 and drawn.json()["svg"].startswith("<svg")
     assert drawn.json()["penalty"] == best["penalty"]
+    assert best["status"] == "optimal" and "(proven optimal)" in drawn.json()["svg"]
+    by_hand = {key: value for key, value in best.items() if key not in ("status", "bound")}
+    assert "(by hand)" in client.post("/api/packing/plan", json={"plan": by_hand}).json()["svg"]
+    # an answer claiming a proof its bound does not give is refused
+    claimed = best | {"bound": best["loaded"] + 1}
+    assert client.post("/api/packing/plan", json={"plan": claimed}).status_code == 422
     floating = best | {"placements": ["1z@0,2,1"]}  # a rod over empty space
     assert client.post("/api/packing/plan", json={"plan": floating}).status_code == 422
 
