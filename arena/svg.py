@@ -24,6 +24,7 @@ from typing import Protocol
 
 __all__ = [
     "FONT",
+    "PHONE_WIDTH",
     "Page",
     "Point",
     "Svg",
@@ -36,6 +37,11 @@ __all__ = [
 
 #: The font every picture asks for: common everywhere, with the generic family last.
 FONT = "Helvetica, Arial, sans-serif"
+
+#: The width of the picture column of a page on a phone 390 CSS pixels wide (the web
+#: companion's pages leave 25 pixels of margin and padding each side): a picture drawn this
+#: many units wide shows at 100 % there, so a text of 10 units is 10 pixels high.
+PHONE_WIDTH = 340.0
 
 Point = tuple[float, float]
 

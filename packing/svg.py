@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 from arena.files import write_text
-from arena.svg import Page, Point, Svg, escape, html_table, text_width, wrap_text
+from arena.svg import PHONE_WIDTH, Page, Point, Svg, escape, html_table, text_width, wrap_text
 from packing.errors import PackingError
 from packing.model import Cargo, Cube, LoadPlan, Placement, Truck
 from packing.rules import COLORS, LENGTHS
@@ -551,10 +551,11 @@ line of text wrapped, :data:`TALL_WIDTH` wide, so that a phone shows the text at
 ``compact``: the isometric view alone with no text, for a small button whose words are written
 beside it (the heading is still the picture's ``<title>``)."""
 
-TALL_WIDTH: Final = 340.0
-"""The width of the ``tall`` layout in units: the picture column of a page on a phone 390 CSS
-pixels wide, so that a text of 10 units shows 10 pixels high. A truck whose isometric view
-does not fit it even with the smallest cubes (9 units) makes the picture wider."""
+TALL_WIDTH: Final = PHONE_WIDTH
+"""The width of the ``tall`` layout in units (:data:`arena.svg.PHONE_WIDTH`): the picture
+column of a page on a phone 390 CSS pixels wide, so that a text of 10 units shows 10 pixels
+high. A truck whose isometric view does not fit it even with the smallest cubes (9 units) makes
+the picture wider."""
 
 _TALL_MARGIN = 8.0
 _COMPACT_MARGIN = 4.0
@@ -660,7 +661,7 @@ def _draw_tall(
     edge = max(9.0, min(_edge_for(truck), fits))
     iso_width, iso_height = _iso_size(truck, edge)
     room_left, room_right, room_below = _label_room(edge, _SMALL)
-    block = room_left + iso_width + room_right
+    block = round(room_left + iso_width + room_right, 6)  # no float dust past the width
     grid = _map_layout(truck, room)
     maps_width, maps_height = _maps_size(truck, grid)
     texts_width = max(
@@ -703,8 +704,7 @@ def _draw_compact(plan: LoadPlan, new_page: Callable[[float, float, str], P], he
     iso_width, iso_height = _iso_size(truck, edge)
     width = math.ceil(iso_width + 2 * _COMPACT_MARGIN)
     height = math.ceil(iso_height + 2 * _COMPACT_MARGIN)
-    page = new_page(width, height, heading)
-    page.rect(0, 0, width, height, fill="#ffffff")
+    page = new_page(width, height, heading)  # no background: it takes its button's
     iso = _Iso(truck, edge, _COMPACT_MARGIN, _COMPACT_MARGIN)
     _draw_truck(page, iso, truck, None)
     _draw_rods(page, iso, plan)
