@@ -132,7 +132,9 @@ def plan_answer(body: Any) -> dict[str, Any]:
 
 
 def cards_answer(body: Any) -> dict[str, Any]:
-    """The cards of the deck for ``players`` (2 to 5; default the full deck), with pictures."""
+    """The cards of the deck for ``players`` (2 to 5; default the full deck), with pictures:
+    ``svg`` the card, ``compact_svg`` the card with its values large and no colour letter,
+    for a button that writes the card's code beside it."""
     from express.cards import DECK, deck_for
     from express.errors import ExpressError
     from express.svg import card_svg
@@ -142,7 +144,12 @@ def cards_answer(body: Any) -> dict[str, Any]:
         deck = deck_for(int(players)) if players else DECK
     except (ValueError, ExpressError) as error:
         raise _library_error(error) from None
-    return {"cards": [{"card": str(card), "svg": card_svg(card)} for card in deck]}
+    return {
+        "cards": [
+            {"card": str(card), "svg": card_svg(card), "compact_svg": card_svg(card, compact=True)}
+            for card in deck
+        ]
+    }
 
 
 def shown_train(text: str) -> tuple[Any, list[int]]:
@@ -167,7 +174,12 @@ def shown_train(text: str) -> tuple[Any, list[int]]:
 
 def train_answer(body: Any) -> dict[str, Any]:
     """A train (``train``, as ``express advise --train`` takes it: ``~`` for another player's
-    face-down card, ``~CARD`` for your own) with its picture."""
+    face-down card, ``~CARD`` for your own) with its picture.
+
+    ``width`` (optional): the picture's width in units, the cards wrapping onto rows within
+    it between two cards (340, a phone's picture column, shows every text at 10 pixels or
+    more); at least 199 (the engine and one card), at most 4,000. Without it the train is one
+    row. ``title`` (optional) replaces the heading."""
     from express.errors import ExpressError
     from express.svg import train_svg
 
@@ -177,4 +189,17 @@ def train_answer(body: Any) -> dict[str, Any]:
     except ExpressError as error:
         raise _library_error(error) from None
     title = _text(body, "title", required=False) or None
-    return {"train": text.strip(), "svg": train_svg(train, title=title, hidden=hidden)}
+    width = body.get("width")
+    if width is not None and (
+        isinstance(width, bool) or not isinstance(width, (int, float)) or width > _WIDEST
+    ):
+        raise BadRequest(f"field 'width': {width!r} is not a number of units up to {_WIDEST:,}")
+    try:
+        svg = train_svg(train, title=title, hidden=hidden, width=width)
+    except ExpressError as error:
+        raise BadRequest(f"field 'width': {str(error).removeprefix('width: ')}") from None
+    return {"train": text.strip(), "svg": svg}
+
+
+_WIDEST = 4_000
+"""The widest train picture a page may ask for, in units (a desk screen is under 3,000)."""

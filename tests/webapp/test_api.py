@@ -323,6 +323,32 @@ def test_a_deck_entry_carries_a_compact_picture_without_words(client: TestClient
         assert f"Truck {truck['name']} " in truck["compact_svg"]  # its <title>
 
 
+def test_a_train_picture_wraps_at_the_width_asked_for(client: TestClient) -> None:
+    from express.svg import PHONE_WIDTH
+
+    train = "B4|G4,G4|Y4,P4|P4,P2|P3,P3|B3,B3|R3,R4|B4,Y4|R4,R3|G3,B3|Y3,G3|B3,G3|R3"
+    one_row = client.post("/api/express/train", json={"train": train}).json()["svg"]
+    rows = client.post("/api/express/train", json={"train": train, "width": PHONE_WIDTH})
+    assert rows.status_code == 200
+    assert f'width="{PHONE_WIDTH:g}"' in rows.json()["svg"] and 'width="1' in one_row
+    assert rows.json()["svg"].count('class="card"') == 12
+    cases = {
+        150: "field 'width': 150 is narrower than the engine and one card (199 units)",
+        "wide": "field 'width': 'wide' is not a number of units up to 4,000",
+        True: "field 'width': True is not a number of units up to 4,000",
+        5000: "field 'width': 5000 is not a number of units up to 4,000",
+    }
+    for width, error in cases.items():
+        response = client.post("/api/express/train", json={"train": train, "width": width})
+        assert response.status_code == 422 and response.json() == {"error": error}
+
+
+def test_a_deck_of_cards_carries_compact_pictures(client: TestClient) -> None:
+    cards = client.post("/api/express/cards", json={"players": 3}).json()["cards"]
+    for card in cards:
+        assert 'font-size="22"' in card["compact_svg"] and 'font-size="22"' not in card["svg"]
+
+
 def test_a_train_picture_hides_another_players_face_down_card(client: TestClient) -> None:
     svg = client.post("/api/express/train", json={"train": "R4|B4,~,~B2|B2"}).json()["svg"]
     assert svg.count('data-face="down"') == 2
