@@ -402,7 +402,7 @@ class Session:
                 return None
             from packing.svg import truck_svg
 
-            return truck_svg(action.truck)
+            return truck_svg(action.truck, layout="compact")  # the choice's words say the rest
         from express.svg import card_svg
 
         return card_svg(action.card) if action.face_up else None
@@ -430,8 +430,9 @@ class Session:
             for truck in trucks:
                 pictures.append(
                     {
-                        "label": f"{truck.name} in front of {self._name(owner)}",
-                        "svg": truck_svg(truck),
+                        "label": f"{truck.name} in front of {self._name(owner)} (capacity "
+                        f"{truck.capacity}, height {truck.height})",
+                        "svg": truck_svg(truck, layout="compact"),
                     }
                 )
         for p, truck in enumerate(seen.taken):
@@ -447,7 +448,7 @@ class Session:
         return pictures, facts, log, prompt
 
     def _express_view(self) -> tuple[list[dict[str, str]], list[str], list[str], str]:
-        from express.svg import card_svg, train_svg
+        from express.svg import PHONE_WIDTH, card_svg, train_svg
         from webapp.pictures import shown_train
 
         state = self.state
@@ -459,7 +460,7 @@ class Session:
             pictures.append(
                 {
                     "label": f"train of {self._name(seat)}",
-                    "svg": train_svg(train, hidden=hidden),
+                    "svg": train_svg(train, hidden=hidden, width=PHONE_WIDTH),
                 }
             )
         for card in seen.hand:
