@@ -54,6 +54,26 @@ export function picture(svgText, label) {
   return holder;
 }
 
+/** A truck's capacity and height in words, as a button shows them beside the truck's compact
+ *  picture (which draws none): "capacity 10 · height 1", a variant marked. */
+export function truckFacts(truck) {
+  return `capacity ${truck.capacity} · height ${truck.height}${truck.variant ? " · variant" : ""}`;
+}
+
+/** A truck named for a screen reader: "S02, capacity 10, height 1". */
+export function truckLabel(truck) {
+  return `${truck.name}, capacity ${truck.capacity}, height ${truck.height}${truck.variant ? ", variant" : ""}`;
+}
+
+/** The inside of a truck button: the compact picture (no words), the name and the facts. */
+export function truckButtonParts(truck, name = truck.name) {
+  return [
+    picture(truck.compact_svg, `truck ${truck.name}`),
+    el("span", { class: "truck-name", text: name }),
+    el("span", { class: "truck-facts", text: truckFacts(truck) }),
+  ];
+}
+
 /** Show an error (or clear it with null) in the page's error box. */
 export function showError(box, error) {
   box.textContent = error ? (error.message || String(error)) : "";
