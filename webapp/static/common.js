@@ -74,6 +74,19 @@ export function truckButtonParts(truck, name = truck.name) {
   ];
 }
 
+/** The width in CSS pixels a picture has inside `node` (its content box; a node not laid out,
+ *  such as a hidden one, takes its nearest laid-out ancestor's): a picture the server draws
+ *  that wide shows at 100 %, its text at the size it was drawn. */
+export function roomFor(node) {
+  for (let n = node; n; n = n.parentElement) {
+    if (n.clientWidth > 0) {
+      const style = getComputedStyle(n);
+      return Math.floor(n.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+    }
+  }
+  return 340; // a phone's picture column
+}
+
 /** Show an error (or clear it with null) in the page's error box. */
 export function showError(box, error) {
   box.textContent = error ? (error.message || String(error)) : "";
