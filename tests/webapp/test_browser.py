@@ -537,7 +537,7 @@ def test_designer_draws_a_truck_into_a_deck(tab: Tab) -> None:
     expect(page.locator("#summary tbody th")).to_have_text(["one truck", "sample deck"])
     expect(page.locator("#stats tbody th")).to_have_text(["X01"])
     expect(page.locator("#charts svg").first).to_be_visible()
-    no_horizontal_scroll(page)
+    assert_readable(page, pictures="#charts")
 
 
 # --- keyboard only -------------------------------------------------------------------------------
