@@ -7,6 +7,11 @@ its two wild cars worth 2, and a bar under each run of two or more cars. :func:`
 a game's trains one above the other with each player's score once the game is over. The values
 show these in Jupyter (``Card._repr_svg_``, ``Train._repr_svg_``, ``Game._repr_svg_``).
 
+For a phone the same drawing wraps a train onto rows of a given width, between two cards
+(``train_svg(train, width=PHONE_WIDTH)``), and a card shown small writes its values large and
+leaves its letters to the words beside it (``card_svg(card, compact=True)``): no text is under
+10 units, so a picture shown at 100 % reads at 10 pixels or more.
+
 >>> from express import Train
 >>> picture = train_svg(Train.parse("R4|B4,B4|G4,~R3|G3"))
 >>> picture.count('class="card"'), picture.count('data-face="down"')
