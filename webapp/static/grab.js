@@ -157,6 +157,7 @@ async function showChosen(decision) {
     return;
   }
   const truck = trucks.find((t) => t.name === best.choice);
+  if (!truck) throw new Error(`the deck shown has no truck ${best.choice}: load the deck again`);
   const plan = await api("/api/packing/solve", {
     cargo: decision.cargo.join(","), truck: truck.mask, height: String(truck.height), name: truck.name,
   });
