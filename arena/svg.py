@@ -22,10 +22,26 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Protocol
 
-__all__ = ["FONT", "Page", "Point", "Svg", "escape", "html_table", "number", "text_width"]
+__all__ = [
+    "FONT",
+    "PHONE_WIDTH",
+    "Page",
+    "Point",
+    "Svg",
+    "escape",
+    "html_table",
+    "number",
+    "text_width",
+    "wrap_text",
+]
 
 #: The font every picture asks for: common everywhere, with the generic family last.
 FONT = "Helvetica, Arial, sans-serif"
+
+#: The width of the picture column of a page on a phone 390 CSS pixels wide (the web
+#: companion's pages leave 25 pixels of margin and padding each side): a picture drawn this
+#: many units wide shows at 100 % there, so a text of 10 units is 10 pixels high.
+PHONE_WIDTH = 340.0
 
 Point = tuple[float, float]
 
@@ -59,6 +75,39 @@ def text_width(text: str, size: float) -> float:
     43.4
     """
     return round(len(text) * size * 0.62, 2)
+
+
+def wrap_text(text: str, size: float, width: float) -> list[str]:
+    """``text`` broken into lines that :func:`text_width` says fit ``width`` at font ``size``:
+    a picture drawn for a narrow screen writes its long lines this way, so that its text keeps
+    its size instead of the whole picture being shrunk. Lines break between the parts of a
+    ``" · "`` list first (the separator is dropped at a break), else between words; a word wider
+    than ``width`` stands on a line of its own, never cut.
+
+    >>> wrap_text("Truck S15 · height 2 · capacity 22", 10, 130)
+    ['Truck S15 · height 2', 'capacity 22']
+    >>> wrap_text("penalty 1 = 1 empty + 2 × 0 left over", 10, 130)
+    ['penalty 1 = 1 empty', '+ 2 × 0 left over']
+    """
+    lines: list[str] = []
+    line = ""
+    for part in text.split(" · "):
+        joined = f"{line} · {part}" if line else part
+        if text_width(joined, size) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+            line = ""
+        for word in part.split(" "):
+            joined = f"{line} {word}" if line else word
+            if line and text_width(joined, size) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = joined
+    lines.append(line)
+    return lines
 
 
 def _attribute(name: str, value: object) -> str:

@@ -8,6 +8,12 @@ with a dot). :func:`truck_svg` draws an empty truck the same way. The values sho
 Jupyter (``LoadPlan._repr_svg_``, ``Truck._repr_svg_``), and ``packing plot plan --out plan.svg``
 writes :func:`plan_svg`'s picture: there is one drawing of a plan.
 
+That drawing has three layouts (:data:`PLAN_LAYOUTS`): ``wide``, the default, with the level
+maps beside the isometric view; ``tall``, the level maps under it and the text wrapped to a
+phone's width (:data:`TALL_WIDTH`), so a phone shows every text at 10 pixels or more instead of
+shrinking the whole picture; and ``compact``, the isometric view alone without a word, for a
+button small enough that its words are better written beside it.
+
 A deck's optimal table and its statistics show in a notebook as :func:`trucks_html` tables.
 
 >>> from packing import Cargo, Truck, solve
@@ -27,7 +33,7 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 from arena.files import write_text
-from arena.svg import Page, Point, Svg, escape, html_table, text_width
+from arena.svg import PHONE_WIDTH, Page, Point, Svg, escape, html_table, text_width, wrap_text
 from packing.errors import PackingError
 from packing.model import Cargo, Cube, LoadPlan, Placement, Truck
 from packing.rules import COLORS, LENGTHS
@@ -37,6 +43,8 @@ __all__ = [
     "LENGTH_COLORS",
     "MAP_CELLS",
     "MAP_LEVELS",
+    "PLAN_LAYOUTS",
+    "TALL_WIDTH",
     "draw_plan",
     "plan_svg",
     "truck_svg",
@@ -250,8 +258,9 @@ def _draw_piece(page: Page, iso: _Iso, rod: _Rod, start: int, stop: int) -> None
                 )
 
 
-def _draw_truck(page: Page, iso: _Iso, truck: Truck) -> None:
-    """The back and left walls with a line per level, the floor, the cap and the labels."""
+def _draw_truck(page: Page, iso: _Iso, truck: Truck, labels: float | None) -> None:
+    """The back and left walls with a line per level, the floor, the cap and the labels in
+    font size ``labels`` (None: no labels, for the compact layout)."""
     w, r, h = truck.columns, truck.rows, truck.height
     with page.group(class_="walls"):
         page.polygon([iso(0, 0, 0), iso(w, 0, 0), iso(w, 0, h), iso(0, 0, h)], fill=_WALL)
@@ -265,7 +274,7 @@ def _draw_truck(page: Page, iso: _Iso, truck: Truck) -> None:
             for y in range(r):
                 for x in range(w):
                     _floor_patch(page, iso, y, x, x + 1, truck.mask[y][x], "cell")
-    _draw_cap_and_labels(page, iso, truck)
+    _draw_cap_and_labels(page, iso, truck, labels)
 
 
 def _floor_patch(
@@ -295,15 +304,16 @@ def _draw_floor_runs(page: Page, iso: _Iso, truck: Truck) -> None:
             x = end
 
 
-def _draw_cap_and_labels(page: Page, iso: _Iso, truck: Truck) -> None:
+def _draw_cap_and_labels(page: Page, iso: _Iso, truck: Truck, size: float | None) -> None:
     w, r, h = truck.columns, truck.rows, truck.height
     with page.group(class_="cap", stroke=_CAP, stroke_width=1.5, stroke_dasharray="5 3"):
         page.polyline([iso(0, r, h), iso(0, 0, h), iso(w, 0, h)])
         for x, y in ((0, 0), (w, 0), (0, r)):
             page.line(iso(x, y, 0), iso(x, y, h))
+    if size is None:
+        return
     # Labels: columns along the front edge, rows along the right edge, levels up the front-left
-    # post, each just outside the truck; fonts shrink with the cubes.
-    size = min(_SMALL, max(7.0, iso.edge * 0.34))
+    # post, each just outside the truck.
     with page.group(class_="labels", font_size=size, fill=_MUTED):
         for x in range(w):
             px, py = iso(x + 0.5, r + 0.45, 0)
@@ -322,9 +332,14 @@ def _draw_cap_and_labels(page: Page, iso: _Iso, truck: Truck) -> None:
         page.text(px, py + size * 0.35, "row", text_anchor="middle")
 
 
-def _label_room(truck: Truck, edge: float) -> tuple[float, float, float]:
+def _label_size(edge: float, layout: str) -> float:
+    """The labels' font size: in the wide layout it shrinks with the cubes (down to 7), in the
+    tall one it stays at the smallest size a phone shows readably."""
+    return _SMALL if layout == "tall" else min(_SMALL, max(7.0, edge * 0.34))
+
+
+def _label_room(edge: float, size: float) -> tuple[float, float, float]:
     """Room the labels around the isometric view take: left, right and below."""
-    size = min(_SMALL, max(7.0, edge * 0.34))
     left = size * 0.5 + text_width("level", size) + 2
     below = (1.1 + 0.6) * _SIN * edge + size
     right = (1.1 + 0.6) * _COS * edge + text_width("row", size) / 2
@@ -345,10 +360,12 @@ def _level_maps(
     lengths: Sequence[int],
     left: float,
     top: float,
+    grid: tuple[float, int, float],
 ) -> None:
     """Every level seen from above, floor first: each cell in the colour of its rod (with the
-    rod's length), an empty loadable cell white with a dot, a cell outside the area dark."""
-    cell, per_row, slot = _map_layout(truck)
+    rod's length), an empty loadable cell white with a dot, a cell outside the area dark.
+    ``grid``: the cell size, the maps abreast and the width each takes (:func:`_map_layout`)."""
+    cell, per_row, slot = grid
     height = truck.rows * cell
     levels = _map_levels(truck)
     note = _maps_note(truck)
@@ -455,22 +472,31 @@ def _maps_note(truck: Truck) -> str:
     return f"levels {levels}–{truck.height - 1} not drawn from above"
 
 
-def _map_layout(truck: Truck) -> tuple[float, int, float]:
+def _map_layout(truck: Truck, width: float | None = None) -> tuple[float, int, float]:
     """The cell size of the level maps, how many maps stand side by side and the width each
-    takes (its cells, or its name when that is wider): one column of maps for a truck up to 4
-    levels high, two or more abreast for a taller one."""
-    cell = max(6.0, min(22.0, 110.0 / truck.columns, 70.0 / truck.rows))
+    takes (its cells, or its name when that is wider).
+
+    Beside the isometric view (``width`` None): one column of maps for a truck up to 4 levels
+    high, two or more abreast for a taller one. Under it (the tall layout, ``width`` the room
+    across): cells large enough for their rod's length to be written at the smallest font
+    size, as many maps abreast as the width holds."""
     label = text_width(f"level 0 (floor): {len(truck.cells)} empty", _SMALL)
-    slot = max(truck.columns * cell, label)
     levels = _map_levels(truck)
+    if width is not None:
+        cell = max(2 * _SMALL, min(22.0, width / truck.columns))
+        slot = max(truck.columns * cell, label)
+        abreast = int((width + _MAP_GAP) // (slot + _MAP_GAP))
+        return cell, max(1, min(levels, abreast)), slot
+    cell = max(6.0, min(22.0, 110.0 / truck.columns, 70.0 / truck.rows))
+    slot = max(truck.columns * cell, label)
     per_row = 1
     if levels > 4:
         per_row = min(levels, max(2, int(300 // (slot + _MAP_GAP))))
     return cell, per_row, slot
 
 
-def _maps_size(truck: Truck) -> tuple[float, float]:
-    cell, per_row, slot = _map_layout(truck)
+def _maps_size(truck: Truck, grid: tuple[float, int, float]) -> tuple[float, float]:
+    cell, per_row, slot = grid
     levels = _map_levels(truck)
     rows = math.ceil(levels / per_row)
     width = per_row * (slot + _MAP_GAP) - _MAP_GAP if levels else 0.0
@@ -518,6 +544,27 @@ def _legend_lines(plan: LoadPlan) -> list[tuple[int, str]]:
 
 P = TypeVar("P", bound=Page)
 
+PLAN_LAYOUTS: Final = ("wide", "tall", "compact")
+"""How :func:`draw_plan` lays a picture out. ``wide``: the level maps beside the isometric
+view (a page, a notebook, ``packing plot plan``). ``tall``: the level maps under it and every
+line of text wrapped, :data:`TALL_WIDTH` wide, so that a phone shows the text at its size.
+``compact``: the isometric view alone with no text, for a small button whose words are written
+beside it (the heading is still the picture's ``<title>``)."""
+
+TALL_WIDTH: Final = PHONE_WIDTH
+"""The width of the ``tall`` layout in units (:data:`arena.svg.PHONE_WIDTH`): the picture
+column of a page on a phone 390 CSS pixels wide, so that a text of 10 units shows 10 pixels
+high. A truck whose isometric view does not fit it even with the smallest cubes (9 units) makes
+the picture wider."""
+
+_TALL_MARGIN = 8.0
+_COMPACT_MARGIN = 4.0
+
+
+def _check_layout(layout: str) -> None:
+    if layout not in PLAN_LAYOUTS:
+        raise PackingError(f"layout: {layout!r} is not one of {', '.join(PLAN_LAYOUTS)}")
+
 
 def draw_plan(
     plan: LoadPlan,
@@ -525,23 +572,49 @@ def draw_plan(
     *,
     title: str | None = None,
     score: bool = True,
+    layout: str = "wide",
 ) -> P:
     """Draw the picture of ``plan`` on a page ``new_page(width, height, heading)`` makes, and
     return the page: :class:`arena.svg.Svg` for :func:`plan_svg`, matplotlib's page for
     :func:`packing.plot.plot_plan`'s PNG and PDF — one drawing of a plan, whatever the format.
-    ``score``: the score lines and the legend (not for an empty truck)."""
+    ``score``: the score lines and the legend (not for an empty truck). ``layout``: one of
+    :data:`PLAN_LAYOUTS` (anything else raises :class:`PackingError`).
+
+    >>> from packing import Truck
+    >>> from arena.svg import Svg
+    >>> page = draw_plan(LoadPlan(Truck.parse("###/###", height=2), Cargo(), ()),
+    ...                  lambda w, h, heading: Svg(w, h, title=heading), score=False,
+    ...                  layout="tall")
+    >>> page.width
+    340
+    """
+    _check_layout(layout)
+    heading = title if title is not None else _heading(plan.truck)
+    if layout == "compact":
+        return _draw_compact(plan, new_page, heading)
+    if layout == "tall":
+        return _draw_tall(plan, new_page, heading, score)
+    return _draw_wide(plan, new_page, heading, score)
+
+
+def _draw_wide(
+    plan: LoadPlan, new_page: Callable[[float, float, str], P], heading: str, score: bool
+) -> P:
+    """The wide layout: the text on top, the isometric view, the level maps and the legend
+    beside it."""
     truck = plan.truck
     edge = _edge_for(truck)
     iso_width, iso_height = _iso_size(truck, edge)
-    room_left, room_right, room_below = _label_room(truck, edge)
-    maps_width, maps_height = _maps_size(truck)
-    heading = title if title is not None else _heading(truck)
+    labels = _label_size(edge, "wide")
+    room_left, room_right, room_below = _label_room(edge, labels)
+    grid = _map_layout(truck)
+    maps_width, maps_height = _maps_size(truck, grid)
     lines = _score_lines(plan) if score else []
     legend = _legend_lines(plan) if score else []
-    legend_extra = [("cap", f"height cap: {truck.height} level{'s' * (truck.height != 1)}")]
-    legend_height = (len(legend) + len(legend_extra)) * 16.0
+    legend_extra = _cap_line(truck)
+    legend_height = (len(legend) + 1) * 16.0
     maps_width = max(
-        maps_width, *(20 + text_width(text, _SMALL) for _, text in [*legend, *legend_extra])
+        maps_width, *(20 + text_width(text, _SMALL) for _, text in [*legend, (0, legend_extra)])
     )
 
     top = _MARGIN + 16 + len(lines) * 15 + 10
@@ -559,8 +632,89 @@ def draw_plan(
         page.text(_MARGIN, _MARGIN + 31 + 15 * number, line, font_size=_FONT, fill=_TEXT)
 
     iso = _Iso(truck, edge, _MARGIN + room_left, top)
-    _draw_truck(page, iso, truck)
+    _draw_truck(page, iso, truck, labels)
+    _draw_rods(page, iso, plan)
+    left = _MARGIN + room_left + iso_width + room_right + 24
+    lengths = [p.length for p in plan.placements]
+    _level_maps(page, truck, _occupant(plan), lengths, left, top, grid)
+    _draw_legend(page, legend, legend_extra, left, top + maps_height + 12)
+    return page
+
+
+def _draw_tall(
+    plan: LoadPlan, new_page: Callable[[float, float, str], P], heading: str, score: bool
+) -> P:
+    """The tall layout: the text wrapped to :data:`TALL_WIDTH`, the isometric view, then the
+    level maps as many abreast as fit, then the legend; no text under 10 units."""
+    truck = plan.truck
+    room = TALL_WIDTH - 2 * _TALL_MARGIN
+    heading_lines = wrap_text(heading, 13, room)
+    lines = [part for line in _score_lines(plan) for part in wrap_text(line, _FONT, room)]
+    lines = lines if score else []
+    legend = _legend_lines(plan) if score else []
+    legend_extra = _cap_line(truck)
+
+    # The cubes as large as the width allows with the labels round them (between 9 and 40).
+    room_left = _label_room(0.0, _SMALL)[0]
+    across = (truck.columns + truck.rows + 1.7) * _COS
+    fits = (room - room_left - text_width("row", _SMALL) / 2) / across
+    edge = max(9.0, min(_edge_for(truck), fits))
+    iso_width, iso_height = _iso_size(truck, edge)
+    room_left, room_right, room_below = _label_room(edge, _SMALL)
+    block = round(room_left + iso_width + room_right, 6)  # no float dust past the width
+    grid = _map_layout(truck, room)
+    maps_width, maps_height = _maps_size(truck, grid)
+    texts_width = max(
+        [text_width(line, 13) for line in heading_lines]
+        + [text_width(line, _FONT) for line in lines]
+        + [20 + text_width(text, _SMALL) for _, text in [*legend, (0, legend_extra)]]
+    )
+    width = max(TALL_WIDTH, 2 * _TALL_MARGIN + max(block, maps_width, texts_width))
+
+    y = _TALL_MARGIN
+    iso_top = y + 17 * len(heading_lines) + 15 * len(lines) + 10
+    maps_top = iso_top + iso_height + room_below + 4
+    legend_top = maps_top + maps_height + 12
+    height = legend_top + (len(legend) + 1) * 16.0 + _TALL_MARGIN
+    page = new_page(math.ceil(width), math.ceil(height), heading)
+    page.rect(0, 0, math.ceil(width), math.ceil(height), fill="#ffffff")
+    for line in heading_lines:
+        y += 17
+        page.text(_TALL_MARGIN, y - 4, line, font_size=13, font_weight="bold", fill=_TEXT)
+    for line in lines:
+        y += 15
+        page.text(_TALL_MARGIN, y - 1, line, font_size=_FONT, fill=_TEXT)
+
+    left = (width - block) / 2  # the view centred, its labels included
+    iso = _Iso(truck, edge, left + room_left, iso_top)
+    _draw_truck(page, iso, truck, _SMALL)
+    _draw_rods(page, iso, plan)
+    lengths = [p.length for p in plan.placements]
+    _level_maps(page, truck, _occupant(plan), lengths, _TALL_MARGIN, maps_top, grid)
+    _draw_legend(page, legend, legend_extra, _TALL_MARGIN, legend_top)
+    return page
+
+
+def _draw_compact(plan: LoadPlan, new_page: Callable[[float, float, str], P], heading: str) -> P:
+    """The compact layout: the isometric view alone, about 160 units across, and no text."""
+    truck = plan.truck
+    across = (truck.columns + truck.rows) * _COS
+    up = (truck.columns + truck.rows) * _SIN + truck.height
+    edge = max(3.0, min(24.0, 160.0 / across, 160.0 / up))
+    iso_width, iso_height = _iso_size(truck, edge)
+    width = math.ceil(iso_width + 2 * _COMPACT_MARGIN)
+    height = math.ceil(iso_height + 2 * _COMPACT_MARGIN)
+    page = new_page(width, height, heading)  # no background: it takes its button's
+    iso = _Iso(truck, edge, _COMPACT_MARGIN, _COMPACT_MARGIN)
+    _draw_truck(page, iso, truck, None)
+    _draw_rods(page, iso, plan)
+    return page
+
+
+def _draw_rods(page: Page, iso: _Iso, plan: LoadPlan) -> None:
+    """Every rod in the isometric view, back to front."""
     rods = [_Rod(i, p) for i, p in enumerate(plan.placements)]
+    truck = plan.truck
     depth = max(truck.columns, truck.rows, truck.height)
     drawn: set[int] = set()
     with page.group(class_="rods"):
@@ -578,10 +732,16 @@ def draw_plan(
                     page.element("title", escape(f"rod {rod}: {placement}"))
                 _draw_piece(page, iso, rods[rod], start, stop)
 
-    left = _MARGIN + room_left + iso_width + room_right + 24
-    lengths = [p.length for p in plan.placements]
-    _level_maps(page, truck, _occupant(plan), lengths, left, top)
-    y = top + maps_height + 12
+
+def _cap_line(truck: Truck) -> str:
+    return f"height cap: {truck.height} level{'s' * (truck.height != 1)}"
+
+
+def _draw_legend(
+    page: Page, legend: Sequence[tuple[int, str]], cap: str, left: float, top: float
+) -> None:
+    """A swatch and a line per rod length, then the cap's dashes."""
+    y = top
     with page.group(class_="legend", font_size=_SMALL, fill=_TEXT):
         for length, text in legend:
             page.rect(left, y, 14, 11, fill=LENGTH_COLORS[length], stroke="#222", stroke_width=0.8)
@@ -594,28 +754,39 @@ def draw_plan(
             stroke_width=1.5,
             stroke_dasharray="5 3",
         )
-        page.text(left + 20, y + 9.5, legend_extra[0][1])
-    return page
+        page.text(left + 20, y + 9.5, cap)
 
 
 def _svg_page(width: float, height: float, heading: str) -> Svg:
     return Svg(width, height, title=heading)
 
 
-def plan_svg(plan: LoadPlan, *, title: str | None = None) -> str:
-    """The picture of ``plan`` as an SVG document (see the module docstring).
+def plan_svg(plan: LoadPlan, *, title: str | None = None, layout: str = "wide") -> str:
+    """The picture of ``plan`` as an SVG document (see the module docstring), laid out as
+    ``layout`` says (:data:`PLAN_LAYOUTS`: ``wide``, the default, ``tall`` for a phone,
+    ``compact`` with no text).
 
     The heading names the truck (``title`` replaces it), the lines below give the score. Every
     rod is one ``<g class="rod">`` (its placement in ``data-placement``): when rods hide one
     another in a cycle, a rod is drawn in pieces, the later ones ``<g class="rod-piece">``.
+
+    >>> from packing import Cargo, Truck, solve
+    >>> plan = solve(Cargo.from_roll([3, 2, 3, 0, 1]), Truck.parse("#####/#####", height=2))
+    >>> 'width="340"' in plan_svg(plan, layout="tall")
+    True
     """
-    return str(draw_plan(plan, _svg_page, title=title))
+    return str(draw_plan(plan, _svg_page, title=title, layout=layout))
 
 
-def truck_svg(truck: Truck) -> str:
+def truck_svg(truck: Truck, *, layout: str = "wide") -> str:
     """The empty truck as an SVG document: its loading area, the cells outside it dark, the
-    height cap, and each level from above."""
-    return str(draw_plan(LoadPlan(truck, Cargo(), ()), _svg_page, score=False))
+    height cap, and each level from above; ``layout`` as for :func:`plan_svg` (``compact``:
+    the truck alone, for a button that names it in words).
+
+    >>> "<text" in truck_svg(Truck.parse("###/#..", height=2), layout="compact")
+    False
+    """
+    return str(draw_plan(LoadPlan(truck, Cargo(), ()), _svg_page, score=False, layout=layout))
 
 
 # A file of its own says what it is; a string shown inline in HTML (Jupyter) must not.

@@ -97,3 +97,17 @@ def outside(root: ET.Element, slack: float = 0.5) -> list[Box]:
         or box.right > left + width + slack
         or box.bottom > top + height + slack
     ]
+
+
+def text_sizes(root: ET.Element) -> list[tuple[float, str]]:
+    """Every ``<text>``'s font size (inherited from its groups; SVG's default is 16) and its
+    words, smallest first: a picture shown at 100 % renders each at that many pixels."""
+
+    def walk(element: ET.Element, size: float) -> Iterator[tuple[float, str]]:
+        size = float(element.attrib.get("font-size", size))
+        if element.tag == f"{SVG}text":
+            yield size, "".join(element.itertext())
+        for child in element:
+            yield from walk(child, size)
+
+    return sorted(walk(root, 16.0))

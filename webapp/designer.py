@@ -18,7 +18,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from arena.svg import Svg, text_width
+from arena.svg import PHONE_WIDTH, Svg, text_width
 from webapp.api import read_body, runner
 from webapp.errors import BadRequest
 from webapp.store import Store
@@ -148,7 +148,7 @@ def _fraction_label(value: float) -> str:
 def by_volume_chart(reports: Sequence[dict[str, Any]]) -> str:
     """A line per deck: the expected penalty of its best truck at each load volume 1..40."""
     left, right, top, bottom = 40.0, 12.0, 30.0, 38.0
-    plot_w, plot_h = 320.0, 170.0
+    plot_w, plot_h = PHONE_WIDTH - left - right, 170.0  # a phone shows it at 100 %
     legend = 18.0 * len(reports)
     svg = Svg(
         left + plot_w + right,
@@ -201,7 +201,7 @@ def p_best_chart(report: dict[str, Any], colour: str = COLOURS[0]) -> str:
     trucks = report["trucks"]
     names = [str(t["truck"]) for t in trucks]
     label_w = min(110.0, max([30.0, *(text_width(n, 11) for n in names)]) + 6)
-    bar_w, row, top = 250.0 - label_w + 60, 16.0, 30.0
+    bar_w, row, top = PHONE_WIDTH - label_w - 52, 16.0, 30.0  # a phone shows it at 100 %
     highest = max([0.01, *(float(t["p_best"]) for t in trucks)])
     svg = Svg(label_w + bar_w + 52, top + row * len(trucks) + 8, title=f"{report['deck']}: P(best)")
     svg.text(0, 16, f"{report['deck']}: P(best) per truck", font_size=12, font_weight=700)

@@ -42,6 +42,9 @@ def _library_error(error: Exception) -> BadRequest:
 
 
 def truck_entry(truck: Any) -> dict[str, Any]:
+    """A truck as the pages show it: its facts, its picture (``svg``, the library's wide
+    layout) and ``compact_svg``, the truck alone without a word, for a button small enough
+    that its name, capacity and height are better written beside it in the page."""
     from packing.svg import truck_svg
 
     return {
@@ -51,6 +54,7 @@ def truck_entry(truck: Any) -> dict[str, Any]:
         "capacity": truck.capacity,
         "variant": truck.is_variant,
         "svg": truck_svg(truck),
+        "compact_svg": truck_svg(truck, layout="compact"),
     }
 
 
@@ -90,14 +94,23 @@ def truck_answer(body: Any) -> dict[str, Any]:
 
 def plan_answer(body: Any) -> dict[str, Any]:
     """The picture of a load plan as the answers give it (``plan``: an answer's ``best`` or
-    ``packing solve``'s object); the plan is verified before it is drawn."""
+    ``packing solve``'s object, its ``status`` and ``bound`` included); the plan is verified
+    before it is drawn.
+
+    ``layout`` (optional): ``wide`` (the default: the level maps beside the isometric view,
+    as `packing plot plan` draws it), ``tall`` (the level maps under it and the text wrapped
+    to 340 units, none smaller than 10: a phone shows it at 100 %) or ``compact`` (the
+    isometric view alone, no text). ``title`` (optional) replaces the heading."""
     from packing.errors import PackingError
     from packing.model import Cargo, LoadPlan, Placement, Truck
-    from packing.svg import plan_svg
+    from packing.svg import PLAN_LAYOUTS, plan_svg
     from packing.verify import verify
 
     if not isinstance(body, dict) or not isinstance(body.get("plan"), dict):
         raise BadRequest("field 'plan' is required: a load plan as an answer gives it")
+    layout = "wide" if body.get("layout") is None else body["layout"]
+    if not isinstance(layout, str) or layout not in PLAN_LAYOUTS:
+        raise BadRequest(f"field 'layout': {layout!r} is not one of {', '.join(PLAN_LAYOUTS)}")
     plan = body["plan"]
     try:
         truck_data = plan["truck"]
@@ -107,16 +120,21 @@ def plan_answer(body: Any) -> dict[str, Any]:
             name=str(truck_data.get("name", "")),
         )
         cargo = Cargo(tuple(int(n) for n in plan["cargo"]))
-        placements = [Placement.parse(str(p)) for p in plan["placements"]]
-        checked = verify(LoadPlan.from_placements(truck, cargo, placements))
+        placements = tuple(Placement.parse(str(p)) for p in plan["placements"])
+        # The status the answer gives ("optimal" with its bound) is drawn as it says, once
+        # verify has checked the two agree; a plan without one was given by hand.
+        status, bound = plan.get("status", "by-hand"), plan.get("bound")
+        checked = verify(LoadPlan(truck, cargo, placements, status=status, bound=bound))
     except (KeyError, TypeError, ValueError, PackingError) as error:
         raise BadRequest(f"field 'plan': not a valid load plan ({error})") from None
     title = _text(body, "title", required=False) or None
-    return {"svg": plan_svg(checked, title=title), "penalty": checked.penalty}
+    return {"svg": plan_svg(checked, title=title, layout=layout), "penalty": checked.penalty}
 
 
 def cards_answer(body: Any) -> dict[str, Any]:
-    """The cards of the deck for ``players`` (2 to 5; default the full deck), with pictures."""
+    """The cards of the deck for ``players`` (2 to 5; default the full deck), with pictures:
+    ``svg`` the card, ``compact_svg`` the card with its values large and no colour letter,
+    for a button that writes the card's code beside it."""
     from express.cards import DECK, deck_for
     from express.errors import ExpressError
     from express.svg import card_svg
@@ -126,7 +144,12 @@ def cards_answer(body: Any) -> dict[str, Any]:
         deck = deck_for(int(players)) if players else DECK
     except (ValueError, ExpressError) as error:
         raise _library_error(error) from None
-    return {"cards": [{"card": str(card), "svg": card_svg(card)} for card in deck]}
+    return {
+        "cards": [
+            {"card": str(card), "svg": card_svg(card), "compact_svg": card_svg(card, compact=True)}
+            for card in deck
+        ]
+    }
 
 
 def shown_train(text: str) -> tuple[Any, list[int]]:
@@ -151,7 +174,12 @@ def shown_train(text: str) -> tuple[Any, list[int]]:
 
 def train_answer(body: Any) -> dict[str, Any]:
     """A train (``train``, as ``express advise --train`` takes it: ``~`` for another player's
-    face-down card, ``~CARD`` for your own) with its picture."""
+    face-down card, ``~CARD`` for your own) with its picture.
+
+    ``width`` (optional): the picture's width in units, the cards wrapping onto rows within
+    it between two cards (340, a phone's picture column, shows every text at 10 pixels or
+    more); at least 199 (the engine and one card), at most 4,000. Without it the train is one
+    row. ``title`` (optional) replaces the heading."""
     from express.errors import ExpressError
     from express.svg import train_svg
 
@@ -161,4 +189,17 @@ def train_answer(body: Any) -> dict[str, Any]:
     except ExpressError as error:
         raise _library_error(error) from None
     title = _text(body, "title", required=False) or None
-    return {"train": text.strip(), "svg": train_svg(train, title=title, hidden=hidden)}
+    width = body.get("width")
+    if width is not None and (
+        isinstance(width, bool) or not isinstance(width, (int, float)) or width > _WIDEST
+    ):
+        raise BadRequest(f"field 'width': {width!r} is not a number of units up to {_WIDEST:,}")
+    try:
+        svg = train_svg(train, title=title, hidden=hidden, width=width)
+    except ExpressError as error:
+        raise BadRequest(f"field 'width': {str(error).removeprefix('width: ')}") from None
+    return {"train": text.strip(), "svg": svg}
+
+
+_WIDEST = 4_000
+"""The widest train picture a page may ask for, in units (a desk screen is under 3,000)."""

@@ -452,7 +452,7 @@ class Session:
                 return None
             from packing.svg import truck_svg
 
-            return truck_svg(action.truck)
+            return truck_svg(action.truck, layout="compact")  # the choice's words say the rest
         from express.svg import card_svg
 
         return card_svg(action.card) if action.face_up else None
@@ -487,7 +487,13 @@ class Session:
                     if owner == self.seat
                     else f"in front of {self._name(owner)}"
                 )
-                pictures.append({"label": f"{truck.name}, {where}", "svg": truck_svg(truck)})
+                pictures.append(
+                    {
+                        "label": f"{truck.name} (capacity {truck.capacity}, height "
+                        f"{truck.height}), {where}",
+                        "svg": truck_svg(truck, layout="compact"),
+                    }
+                )
         for p, truck in enumerate(seen.taken):
             if truck is not None:
                 facts.append(f"{self._name(p)} took {truck.name}")
@@ -501,7 +507,7 @@ class Session:
         return pictures, facts, log, prompt
 
     def _express_view(self) -> tuple[list[dict[str, str]], list[str], list[str], str]:
-        from express.svg import card_svg, train_svg
+        from express.svg import PHONE_WIDTH, card_svg, train_svg
         from webapp.pictures import shown_train
 
         state = self.state
@@ -513,7 +519,7 @@ class Session:
             pictures.append(
                 {
                     "label": f"train of {self._name(seat)}",
-                    "svg": train_svg(train, hidden=hidden),
+                    "svg": train_svg(train, hidden=hidden, width=PHONE_WIDTH),
                 }
             )
         for card in seen.hand:
@@ -594,7 +600,7 @@ class Session:
     def _score_rows(self, score: Any) -> list[dict[str, Any]]:
         """Each player's score as the rules make it, with the train it was made of (as this
         player sees it at the end: the others' face-down cards stay hidden)."""
-        from express.svg import train_svg
+        from express.svg import PHONE_WIDTH, train_svg
         from webapp.pictures import shown_train
 
         seen = self.state.observation(self.seat)
@@ -607,7 +613,7 @@ class Session:
                     "player": player.player,
                     "name": self._name(player.player),
                     "train": text,
-                    "svg": train_svg(train, hidden=hidden),
+                    "svg": train_svg(train, hidden=hidden, width=PHONE_WIDTH),
                     "value": player.value,
                     "longest_run": player.longest_run,
                     "run_bonus": player.run_bonus,

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena import RandomPolicy, TournamentResult, tournament
-from arena.svg import Svg, escape, html_table, number, text_width
+from arena.svg import Svg, escape, html_table, number, text_width, wrap_text
 from tests.arena.toy import AlwaysBank, AlwaysKeep, DiceRace
 from tests.svgcheck import SVG, outside, parse, with_class
 
@@ -68,6 +68,29 @@ def test_numbers_and_widths() -> None:
     assert [number(v) for v in (0.0, 1.5, 2.004, -3.456, 1e-9)] == ["0", "1.5", "2", "-3.46", "0"]
     assert text_width("", 12) == 0 and text_width("ab", 10) > text_width("a", 10)
     assert escape("a<b>&'\"") == "a&lt;b&gt;&amp;&#39;&quot;"
+
+
+words = st.text("ab ·", min_size=1, max_size=60).map(lambda t: " ".join(t.split()))
+
+
+@given(words, st.floats(10, 400))
+def test_wrapped_lines_fit_and_keep_every_word(text: str, width: float) -> None:
+    lines = wrap_text(text, 10, width)
+    # a line wider than the width is one word alone (never cut)
+    assert all(text_width(line, 10) <= width or " " not in line for line in lines)
+    assert "".join(lines).replace(" ", "").replace("·", "") == text.replace(" ", "").replace(
+        "·", ""
+    )
+    assert wrap_text(text, 10, 10_000) == [text]
+
+
+def test_wrapping_breaks_a_list_between_its_parts_first() -> None:
+    heading = "Truck S15 #####/##.##/##... · height 2 · capacity 22"
+    assert wrap_text(heading, 13, 324) == ["Truck S15 #####/##.##/##... · height 2", "capacity 22"]
+    assert wrap_text("averyveryverylongword and more", 10, 50) == [
+        "averyveryverylongword",
+        "and more",
+    ]
 
 
 def test_html_table() -> None:

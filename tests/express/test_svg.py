@@ -4,6 +4,8 @@ two or more cars, and keeps every shape inside its view box."""
 
 from __future__ import annotations
 
+import math
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -13,8 +15,19 @@ from hypothesis import strategies as st
 from arena import RandomPolicy, play
 from express import DECK, Card, Game, Play, Train
 from express.cards import Color
-from express.svg import COLOR_FILLS, card_svg, train_svg, trains_svg
-from tests.svgcheck import SVG, outside, parse, with_class
+from express.errors import ExpressError
+from express.svg import (
+    COLOR_FILLS,
+    NARROWEST_TRAIN,
+    PHONE_WIDTH,
+    card_svg,
+    train_svg,
+    trains_svg,
+)
+from tests.svgcheck import SVG, outside, parse, shapes, text_sizes, view_box, with_class
+
+#: The best 12-card train of the 3-player deck (`express best --length 12 --players 3`).
+TWELVE = Train.parse("B4|G4,G4|Y4,P4|P4,P2|P3,P3|B3,B3|R3,R4|B4,Y4|R4,R3|G3,B3|Y3,G3|B3,G3|R3")
 
 
 def check_train(root: ET.Element, train: Train) -> None:
@@ -118,3 +131,69 @@ def test_trains_svg_without_trains() -> None:
 
 def test_every_colour_has_its_own_fill() -> None:
     assert len(set(COLOR_FILLS.values())) == len(Color)
+
+
+# --- pictures for a phone ---------------------------------------------------------------------
+
+
+def card_rows(root: ET.Element) -> list[float]:
+    """The top of each card of a train picture, in order; each card's shapes are checked to
+    sit on that one row (a card is never cut by a row's end)."""
+    tops = []
+    for card in with_class(root, "card"):
+        boxes = list(shapes(card))
+        top = boxes[0].top  # the card's own rectangle
+        assert all(top <= b.top and b.bottom <= top + 60 for b in boxes)
+        tops.append(top)
+    return tops
+
+
+def test_a_long_train_wraps_between_cards_at_a_phones_width() -> None:
+    root = parse(train_svg(TWELVE, width=PHONE_WIDTH))
+    assert view_box(root)[2] == PHONE_WIDTH and outside(root) == []
+    check_train(root, TWELVE)  # the cards in order, and one run group per run
+    tops = card_rows(root)
+    assert tops == sorted(tops) and len(set(tops)) > 1
+    # every text shows 10 pixels high or more at 100 %, the width a phone gives it
+    assert text_sizes(root)[0][0] >= 10
+    # the run of 5 purple cars is cut by a row's end: a bar on each row, one label
+    purple = next(g for g in with_class(root, "run") if g.attrib["data-color"] == "P")
+    assert len(list(purple.iter(f"{SVG}rect"))) == 2
+    assert ["".join(t.itertext()) for t in purple.iter(f"{SVG}text")] == ["run of 5"]
+    # one row, the default, is as wide as the train, too wide for a phone
+    assert view_box(parse(train_svg(TWELVE)))[2] > 3 * PHONE_WIDTH
+
+
+@given(trains(), st.floats(NARROWEST_TRAIN, 1200))
+def test_a_train_in_rows_of_any_width(train: Train, width: float) -> None:
+    root = parse(train_svg(train, width=width))
+    assert view_box(root)[2] == math.ceil(width) and outside(root) == []
+    check_train(root, train)
+    tops = card_rows(root)
+    assert tops == sorted(tops)
+
+
+def test_every_text_of_a_card_and_a_train_is_10_units_or_more() -> None:
+    for picture in (train_svg(TWELVE), card_svg(Card.parse("Y3|G3")), train_svg(Train())):
+        assert text_sizes(parse(picture))[0][0] >= 10
+
+
+@pytest.mark.parametrize("width", [NARROWEST_TRAIN - 1, 0, -5, math.nan])
+def test_a_width_too_narrow_for_one_card_is_refused_in_one_line(width: float) -> None:
+    message = f"width: {width!r} is narrower than the engine and one card (199 units)"
+    with pytest.raises(ExpressError, match=f"^{re.escape(message)}$"):
+        train_svg(TWELVE, width=width)
+    assert NARROWEST_TRAIN == 199
+
+
+def test_a_compact_card_writes_its_values_large_and_no_letter() -> None:
+    card = Card.parse("Y3|G3")
+    root = parse(card_svg(card, compact=True))
+    assert outside(root) == []
+    assert text_sizes(root) == [(22.0, "3"), (22.0, "3")]
+    full = parse(card_svg(card))
+    assert sorted(text for _, text in text_sizes(full)) == ["3", "3", "G", "Y"]
+    # 51 pixels wide (a picker's button is 74 on a phone) its values are 10 pixels high; the
+    # full picture's letters would need it 127 pixels wide
+    assert 22 * 51 / view_box(root)[2] >= 10 and 10 * 51 / view_box(full)[2] < 10
+    check_train(root, Train((Play(card),)))

@@ -8,6 +8,7 @@ pictures overlap, the nearer one's rod is drawn later.
 from __future__ import annotations
 
 import pickle
+import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -19,13 +20,21 @@ from hypothesis import strategies as st
 import packing
 from packing import SAMPLE_DECK, Cargo, LoadPlan, Placement, Truck, bot, play_game, solve, verify
 from packing.cli import main
+from packing.errors import PackingError
 from packing.model import Cube
 from packing.rules import GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT
 from packing.stats import deck_stats
-from packing.svg import LENGTH_COLORS, plan_svg, truck_svg, write_plan_svg
+from packing.svg import (
+    LENGTH_COLORS,
+    PLAN_LAYOUTS,
+    TALL_WIDTH,
+    plan_svg,
+    truck_svg,
+    write_plan_svg,
+)
 from packing.table import OptimalTable, find_table
 from tests.packing.strategies import trucks
-from tests.svgcheck import SVG, outside, parse, shapes, with_class
+from tests.svgcheck import SVG, outside, parse, shapes, text_sizes, view_box, with_class
 
 T07 = Truck.parse("#####/###../#####", height=3, name="T07")
 
@@ -40,9 +49,10 @@ def rods_of(root: ET.Element) -> list[ET.Element]:
     return with_class(root, "rod")
 
 
-def check_plan_picture(plan: LoadPlan) -> ET.Element:
-    """Everything every plan picture must be; the parsed picture, for more checks."""
-    root = parse(plan_svg(plan))
+def check_plan_picture(plan: LoadPlan, layout: str = "wide") -> ET.Element:
+    """Everything every plan picture must be, in any layout; the parsed picture, for more
+    checks."""
+    root = parse(plan_svg(plan, layout=layout))
     assert outside(root) == []
     rods = rods_of(root)
     assert len(rods) == len(plan.placements)
@@ -57,6 +67,9 @@ def check_plan_picture(plan: LoadPlan) -> ET.Element:
         fills = {e.attrib.get("fill") for p in mine for e in p.iter(f"{SVG}polygon")}
         assert LENGTH_COLORS[placement.length] in fills, (placement, fills)
     assert_back_to_front(plan, pieces)
+    if layout == "compact":
+        assert with_class(root, "level") == [] and text_sizes(root) == []
+        return root
     # A cell of a level is coloured when a rod fills it and marked empty when it could be.
     for z in range(plan.truck.height):
         level = next(g for g in with_class(root, "level") if g.attrib["data-level"] == str(z))
@@ -175,6 +188,61 @@ def plans(draw: st.DrawFn) -> LoadPlan:
 @given(plans())
 def test_random_plans(plan: LoadPlan) -> None:
     check_plan_picture(plan)
+
+
+@given(plans(), st.sampled_from(["tall", "compact"]))
+def test_random_plans_in_the_other_layouts(plan: LoadPlan, layout: str) -> None:
+    root = check_plan_picture(plan, layout)
+    if layout == "tall":  # the trucks drawn here (up to 4 × 6) fit a phone's width
+        assert view_box(root)[2] == TALL_WIDTH
+        assert text_sizes(root)[0][0] >= 10
+
+
+# --- the layouts ------------------------------------------------------------------------------
+
+
+def test_the_tall_layout_fits_a_phone_with_every_text_at_10_units(plan: LoadPlan) -> None:
+    """Shown 340 pixels wide (a 390-pixel phone's picture column), every text is 10 pixels or
+    more; the wide layout of the same plan, shrunk to that width, is not."""
+    for truck in [*SAMPLE_DECK, T07, Truck.parse("/".join(["#" * 6] * 6), height=6)]:
+        for root in (parse(truck_svg(truck, layout="tall")), check_plan_picture(plan, "tall")):
+            assert outside(root) == []
+            assert view_box(root)[2] == TALL_WIDTH, truck
+            assert text_sizes(root)[0][0] >= 10, truck
+    tall = parse(plan_svg(plan, layout="tall"))
+    levels = with_class(tall, "level")
+    assert len(levels) == plan.truck.height
+    # The level maps are under the isometric view, not beside it.
+    view_bottom = max(b.bottom for b in shapes(with_class(tall, "rods")[0]))
+    assert min(b.top for b in shapes(levels[0])) > view_bottom
+    text = "".join(tall.itertext())
+    assert "T07" in text and "penalty 18" in text and "proven optimal" in text
+    wide = parse(plan_svg(plan))
+    assert text_sizes(wide)[0][0] * TALL_WIDTH / view_box(wide)[2] < 10
+
+
+def test_the_compact_layout_draws_the_truck_alone(plan: LoadPlan) -> None:
+    root = parse(truck_svg(T07, layout="compact"))
+    assert outside(root) == [] and text_sizes(root) == [] and with_class(root, "level") == []
+    assert len(with_class(root, "cell")) == len(T07.cells)
+    assert len(with_class(root, "blocked")) == 2
+    assert root.findtext(f"{SVG}title") == "Truck T07 #####/###../##### · height 3 · capacity 39"
+    check_plan_picture(plan, "compact")
+
+
+def test_the_default_layout_is_the_wide_one(plan: LoadPlan) -> None:
+    assert PLAN_LAYOUTS[0] == "wide"
+    assert plan_svg(plan) == plan_svg(plan, layout="wide") == plan._repr_svg_()
+    assert truck_svg(T07) == truck_svg(T07, layout="wide") == T07._repr_svg_()
+
+
+@pytest.mark.parametrize("layout", ["narrow", "", "Tall"])
+def test_an_unknown_layout_is_refused_in_one_line(plan: LoadPlan, layout: str) -> None:
+    message = f"layout: {layout!r} is not one of wide, tall, compact"
+    with pytest.raises(PackingError, match=f"^{re.escape(message)}$"):
+        plan_svg(plan, layout=layout)
+    with pytest.raises(PackingError, match=f"^{re.escape(message)}$"):
+        truck_svg(T07, layout=layout)
 
 
 def test_rods_hiding_each_other_in_a_cycle_are_drawn_in_pieces() -> None:
@@ -311,7 +379,11 @@ def test_pictures_of_the_largest_accepted_trucks_stay_small_and_say_what_they_le
         "/".join(("#." * 50) if y % 2 else (".#" * 50) for y in range(100)), height=100
     )
     plan = solve(Cargo.from_roll([3, 2, 3, 0, 1]), full, time_limit=30)
-    pictures: list[Callable[[], str]] = [lambda: truck_svg(full), lambda: plan_svg(plan)]
+    pictures: list[Callable[[], str]] = [
+        lambda: truck_svg(full),
+        lambda: plan_svg(plan),
+        lambda: plan_svg(plan, layout="tall"),
+    ]
     for picture in pictures:
         began = time.perf_counter()
         svg = picture()

@@ -284,8 +284,69 @@ def test_a_plan_picture_is_drawn_only_for_a_valid_plan(client: TestClient) -> No
     drawn = client.post("/api/packing/plan", json={"plan": best})
     assert drawn.status_code == 200 and drawn.json()["svg"].startswith("<svg")
     assert drawn.json()["penalty"] == best["penalty"]
+    assert best["status"] == "optimal" and "(proven optimal)" in drawn.json()["svg"]
+    by_hand = {key: value for key, value in best.items() if key not in ("status", "bound")}
+    assert "(by hand)" in client.post("/api/packing/plan", json={"plan": by_hand}).json()["svg"]
+    # an answer claiming a proof its bound does not give is refused
+    claimed = best | {"bound": best["loaded"] + 1}
+    assert client.post("/api/packing/plan", json={"plan": claimed}).status_code == 422
     floating = best | {"placements": ["1z@0,2,1"]}  # a rod over empty space
     assert client.post("/api/packing/plan", json={"plan": floating}).status_code == 422
+
+
+def test_a_plan_picture_comes_in_the_layout_asked_for(client: TestClient) -> None:
+    from packing.svg import TALL_WIDTH
+
+    best = client.post("/api/packing/best", json={"roll": "3,2,3,0,1"}).json()["best"]
+    pictures = {
+        layout: client.post("/api/packing/plan", json={"plan": best, "layout": layout}).json()
+        for layout in ("wide", "tall", "compact")
+    }
+    for default in ({"plan": best}, {"plan": best, "layout": None}):
+        assert client.post("/api/packing/plan", json=default).json() == pictures["wide"]
+    assert f'width="{TALL_WIDTH:g}"' in pictures["tall"]["svg"]
+    assert "<text" not in pictures["compact"]["svg"]
+    assert {answer["penalty"] for answer in pictures.values()} == {best["penalty"]}
+    for bad in ("narrow", 3, ["tall"]):
+        response = client.post("/api/packing/plan", json={"plan": best, "layout": bad})
+        assert response.status_code == 422
+        error = response.json()["error"]
+        assert error == f"field 'layout': {bad!r} is not one of wide, tall, compact"
+    operation = client.get("/openapi.json").json()["paths"]["/api/packing/plan"]["post"]
+    assert "``tall``" in operation["description"]
+
+
+def test_a_deck_entry_carries_a_compact_picture_without_words(client: TestClient) -> None:
+    trucks = client.post("/api/packing/deck", json={}).json()["trucks"]
+    for truck in trucks:
+        assert truck["compact_svg"].startswith("<svg") and "<text" not in truck["compact_svg"]
+        assert f"Truck {truck['name']} " in truck["compact_svg"]  # its <title>
+
+
+def test_a_train_picture_wraps_at_the_width_asked_for(client: TestClient) -> None:
+    from express.svg import PHONE_WIDTH
+
+    train = "B4|G4,G4|Y4,P4|P4,P2|P3,P3|B3,B3|R3,R4|B4,Y4|R4,R3|G3,B3|Y3,G3|B3,G3|R3"
+    one_row = client.post("/api/express/train", json={"train": train}).json()["svg"]
+    rows = client.post("/api/express/train", json={"train": train, "width": PHONE_WIDTH})
+    assert rows.status_code == 200
+    assert f'width="{PHONE_WIDTH:g}"' in rows.json()["svg"] and 'width="1' in one_row
+    assert rows.json()["svg"].count('class="card"') == 12
+    cases = {
+        150: "field 'width': 150 is narrower than the engine and one card (199 units)",
+        "wide": "field 'width': 'wide' is not a number of units up to 4,000",
+        True: "field 'width': True is not a number of units up to 4,000",
+        5000: "field 'width': 5000 is not a number of units up to 4,000",
+    }
+    for width, error in cases.items():
+        response = client.post("/api/express/train", json={"train": train, "width": width})
+        assert response.status_code == 422 and response.json() == {"error": error}
+
+
+def test_a_deck_of_cards_carries_compact_pictures(client: TestClient) -> None:
+    cards = client.post("/api/express/cards", json={"players": 3}).json()["cards"]
+    for card in cards:
+        assert 'font-size="22"' in card["compact_svg"] and 'font-size="22"' not in card["svg"]
 
 
 def test_a_train_picture_hides_another_players_face_down_card(client: TestClient) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from packing import SAMPLE_DECK
 from tests.webapp.browser import CHROMIUM_ARGS, LiveServer, Watch, chromium, missing
 from webapp import contract
 from webapp.app import PAGES
@@ -178,6 +179,17 @@ def button(page: Page, name: str) -> Locator:
     return page.get_by_role("button", name=name, exact=True)
 
 
+def truck_name(name: str) -> str:
+    """The accessible name of a sample-deck truck's button on the grab helper: the truck with
+    its capacity and height, which the button also writes beside its picture."""
+    truck = next(t for t in SAMPLE_DECK if t.name == name)
+    return f"truck {name}, capacity {truck.capacity}, height {truck.height}"
+
+
+def truck(page: Page, name: str) -> Locator:
+    return button(page, truck_name(name))
+
+
 # --- the front page ------------------------------------------------------------------------------
 
 
@@ -235,13 +247,13 @@ def shown_choices(page: Page) -> list[tuple[str, str]]:
 def test_grab_helper_agrees_with_the_command_line(tab: Tab, tmp_path: Path) -> None:
     page = tab.page
     tab.goto("/grab")
-    expect(button(page, "truck S03")).to_be_visible()
+    expect(truck(page, "S03")).to_be_visible()
     for length, face in enumerate(ROLL, start=1):
         button(page, rods(length, face)).click()
         expect(button(page, rods(length, face))).to_have_attribute("aria-pressed", "true")
     for name in ("S03", "S17"):
-        button(page, f"truck {name}").click()
-        expect(button(page, f"truck {name}")).to_have_attribute("aria-pressed", "true")
+        truck(page, name).click()
+        expect(truck(page, name)).to_have_attribute("aria-pressed", "true")
     button(page, "Advise").click()
     expect(page.locator("#plan svg")).to_be_visible()
 
@@ -261,7 +273,7 @@ def test_grab_helper_agrees_with_the_command_line(tab: Tab, tmp_path: Path) -> N
 def test_grab_helper_refuses_a_half_roll_in_one_line(tab: Tab) -> None:
     page = tab.page
     tab.goto("/grab")
-    expect(button(page, "truck S03")).to_be_visible()
+    expect(truck(page, "S03")).to_be_visible()
     button(page, rods(1, 3)).click()
     button(page, "Advise").click()
     expect(page.get_by_role("alert")).to_have_text(re.compile(r"^tap a face for each die"))
@@ -486,7 +498,9 @@ def test_trainer_grades_and_times_then_progress_draws_charts(tab: Tab) -> None:
     tab.goto("/trainer")
     page.get_by_label("Revealed trucks").select_option("3")
     button(page, "Deal").click()
-    trucks = page.get_by_role("button", name=re.compile(r"^Grab \S+ \(key \d\)$"))
+    trucks = page.get_by_role(
+        "button", name=re.compile(r"^Grab \S+, capacity \d+, height \d+(, variant)? \(key \d\)$")
+    )
     expect(trucks).to_have_count(3)
     trucks.first.click()
     line = page.locator("#grade-box .grade-line")
@@ -537,7 +551,7 @@ def test_designer_draws_a_truck_into_a_deck(tab: Tab) -> None:
         expect(page.locator(".legend dt", has_text=row)).to_be_visible()
     expect(page.locator("#stats tbody th")).to_have_text(["X01"])
     expect(page.locator("#charts svg").first).to_be_visible()
-    no_horizontal_scroll(page)
+    assert_readable(page, pictures="#charts")
 
 
 # --- keyboard only -------------------------------------------------------------------------------
@@ -555,11 +569,11 @@ def focus_by_keyboard(page: Page, name: str, key: str = "Tab", most: int = 150) 
 def test_grab_helper_by_keyboard_only(tab: Tab) -> None:
     page = tab.page
     tab.goto("/grab")
-    expect(button(page, "truck S17")).to_be_visible()
+    expect(truck(page, "S17")).to_be_visible()
     page.locator("body").focus()
     # The dice from the last to the first with Shift+Tab, then forward with Tab: Space and Enter
     # both press a button.
-    focus_by_keyboard(page, "truck S03", "Tab")
+    focus_by_keyboard(page, truck_name("S03"), "Tab")
     for length in (5, 4, 3, 2, 1):
         focus_by_keyboard(page, rods(length, ROLL[length - 1]), "Shift+Tab")
         page.keyboard.press("Space" if length % 2 else "Enter")
@@ -568,7 +582,7 @@ def test_grab_helper_by_keyboard_only(tab: Tab) -> None:
         )
         # The pressed button keeps the focus: a keyboard user goes on from where they were.
         assert page.evaluate(FOCUSED) == rods(length, ROLL[length - 1])
-    for name in ("truck S03", "truck S17"):
+    for name in (truck_name("S03"), truck_name("S17")):
         focus_by_keyboard(page, name, "Tab")
         page.keyboard.press("Enter")
         expect(button(page, name)).to_have_attribute("aria-pressed", "true")
@@ -611,19 +625,22 @@ EVIL_DECK = (
 def test_a_truck_named_like_markup_shows_as_text(tab: Tab) -> None:
     page = tab.page
     tab.goto("/grab")
-    expect(button(page, "truck S03")).to_be_visible()
+    expect(truck(page, "S03")).to_be_visible()
     page.get_by_label("Deck file (optional)").set_input_files(
         files=FilePayload(name="evil.txt", mimeType="text/plain", buffer=EVIL_DECK.encode())
     )
-    expect(button(page, f"truck {EVIL}")).to_be_visible()
-    expect(button(page, f"truck {EVIL}").locator("span")).to_have_text(EVIL)
-    expect(button(page, "truck <script>alert(2)</script>")).to_be_visible()
+    expect(button(page, f"truck {EVIL}, capacity 26, height 2")).to_be_visible()
+    expect(
+        button(page, f"truck {EVIL}, capacity 26, height 2").locator(".truck-name")
+    ).to_have_text(EVIL)
+    expect(button(page, "truck <script>alert(2)</script>, capacity 24, height 3")).to_be_visible()
     assert page.locator("img[src=x], main script").count() == 0
     # the designer: the name typed into its field
     tab.goto("/designer")
     page.get_by_label("Truck name").fill(EVIL)
     button(page, "Add to deck").click()
-    expect(page.locator("#deck .name")).to_have_text(f"{EVIL} · height 2")
+    expect(page.locator("#deck .name")).to_have_text(EVIL)
+    expect(page.locator("#deck .truck-facts")).to_have_text("capacity 30 · height 2")
     assert page.locator("img[src=x]").count() == 0
     page.wait_for_timeout(200)  # an onerror would have fired by now
     assert not tab.watch.dialogs
@@ -667,7 +684,7 @@ def test_errors_name_the_fields_as_the_page_does(tab: Tab) -> None:
     page = tab.page
     tab.watch.expect(422)
     tab.goto("/grab")
-    expect(button(page, "truck S03")).to_be_visible()
+    expect(truck(page, "S03")).to_be_visible()
     page.get_by_label("Deck file (optional)").set_input_files(
         files=FilePayload(name="bad.txt", mimeType="text/plain", buffer=b"A1 height 2\n##\n#x\n")
     )
@@ -679,3 +696,215 @@ def test_errors_name_the_fields_as_the_page_does(tab: Tab) -> None:
     expect(alert).to_have_text(re.compile(r"^The cargo: invalid cargo '-2,"))
     for words in ("argument", "--"):
         assert words not in alert.inner_text()
+
+
+# --- readable on a phone -------------------------------------------------------------------------
+
+#: The smallest text a picture may show on a phone, in CSS pixels: the pictures' own smallest
+#: size (10 units: level and column numbers, colour letters) shown at 100 % or more.
+SMALLEST_PICTURE_TEXT = 10.0
+#: The smallest text of the pages themselves: the stylesheet's .75rem (a card's count, a die's
+#: length), 12 pixels; body text is 16 and tables and notes 13.6.
+SMALLEST_PAGE_TEXT = 12.0
+
+#: Every visible text on the page with the size it renders at: an SVG <text>'s computed font
+#: size times the scale its picture is drawn at (getScreenCTM), an HTML text node's parent's
+#: computed font size; and each with the id of the nearest element that has one.
+TEXT_SIZES = """
+() => {
+  const where = (node) => (node.closest("[id]") || {}).id || "";
+  const svg = [];
+  for (const node of document.querySelectorAll("svg text")) {
+    if (!node.checkVisibility() || !node.textContent.trim()) continue;
+    const m = node.getScreenCTM();
+    const size = parseFloat(getComputedStyle(node).fontSize) * Math.hypot(m.a, m.b);
+    svg.push({ size, text: node.textContent.trim(), where: where(node) });
+  }
+  const html = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!node.textContent.trim() || parent.closest("svg, option") || !parent.checkVisibility()) {
+      continue;
+    }
+    html.push({ size: parseFloat(getComputedStyle(parent).fontSize),
+                text: node.textContent.trim().slice(0, 40), where: where(parent) });
+  }
+  return { svg, html };
+}
+"""
+
+
+def assert_readable(page: Page, *, pictures: str) -> None:
+    """Every visible text of ``page`` renders at the sizes above; the SVG texts of the
+    pictures in ``pictures`` (a CSS selector) are among them, so the check saw them drawn."""
+    expect(page.locator(pictures).first).to_be_visible()
+    sizes = page.evaluate(TEXT_SIZES)
+    drawn = page.locator(f"{pictures} text").evaluate_all(
+        "nodes => nodes.filter((n) => n.checkVisibility()).length"
+    )
+    assert drawn > 0 or page.locator(f"{pictures} svg").count() > 0, pictures
+    small = sorted(
+        (round(t["size"], 2), t["text"], t["where"])
+        for t in sizes["svg"]
+        if t["size"] < SMALLEST_PICTURE_TEXT - 1e-6
+    )
+    assert not small, f"{page.url}: {len(small)} picture texts under 10 px, e.g. {small[:3]}"
+    small = sorted(
+        (round(t["size"], 2), t["text"], t["where"])
+        for t in sizes["html"]
+        if t["size"] < SMALLEST_PAGE_TEXT - 1e-6
+    )
+    assert not small, f"{page.url}: {len(small)} page texts under 12 px, e.g. {small[:3]}"
+    no_horizontal_scroll(page)
+
+
+def advise_grab(page: Page, revealed: tuple[str, ...]) -> None:
+    for length, face in enumerate(ROLL, start=1):
+        button(page, rods(length, face)).click()
+    for name in revealed:
+        page.get_by_role("button", name=re.compile(rf"^truck {name}\b")).click()
+    button(page, "Advise").click()
+    expect(page.locator("#decision")).to_be_visible()
+    expect(page.locator("#ranking-panel")).to_be_visible()
+
+
+def test_grab_helper_shows_the_plan_of_the_truck_it_names_readable_on_a_phone(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/grab")
+    advise_grab(page, ("S03", "S17"))
+    expect(page.locator("#plan svg")).to_be_visible()
+    assert_readable(page, pictures="#plan")
+    # every truck button says its capacity and height, in its name and in words beside it
+    for entry in SAMPLE_DECK:
+        facts = f"capacity {entry.capacity} · height {entry.height}"
+        expect(truck(page, entry.name).locator(".truck-facts")).to_have_text(facts)
+    answer = grab_answer()
+    best = answer["choices"][0]
+    assert best["choice"] == "S17" and best["choice"] not in ("S15", "the pile")
+    expect(page.locator("#verdict")).to_contain_text("Best: take S17")
+    # the plan shown is the named truck's, solved for the roll, at its expected penalty
+    plan = page.get_by_role("img", name=re.compile(r"^load plan of "))
+    expect(plan).to_have_count(1)
+    expect(plan).to_have_attribute("aria-label", re.compile(r"^load plan of S17:"))
+    expect(plan.locator("svg > title")).to_have_text(re.compile(r"^Truck S17 "))
+    expect(page.locator("#plan-heading")).to_have_text("The load plan of S17, the truck to take")
+    expect(page.locator("#plan-summary")).to_contain_text(f"penalty {best['exact']} ")
+    link = page.get_by_role("link", name="Open S17 in the loader")
+    expect(link).to_have_attribute("href", re.compile(r"[?&]name=S17(&|$)"))
+    # the deck's best truck shows only under its label, as the extra it is
+    extra = page.locator("#deck-best")
+    expect(extra.get_by_role("heading", name="Not on the table: S15")).to_be_visible()
+    expect(extra).to_contain_text("not among the revealed trucks")
+    expect(page.get_by_role("img", name=re.compile(r"^load plan of S15"))).to_be_hidden()
+    extra.get_by_text("The load plan of S15 (not on the table)").click()
+    expect(extra.get_by_role("img", name=re.compile(r"^load plan of S15:"))).to_be_visible()
+    assert_readable(page, pictures="#deck-best-plan")
+
+
+def test_grab_helper_says_plainly_when_the_pile_is_best(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/grab")
+    advise_grab(page, ("S01",))
+    decision = contract.answer("packing", "grab", {"roll": "3,2,3,0,1", "revealed": "S01"}).data
+    pile = decision["choices"][0]
+    assert pile["choice"] == "the pile"
+    expect(page.locator("#verdict")).to_contain_text("Best: draw from the pile")
+    expect(page.locator("#plan-heading")).to_have_text("No single truck: draw from the pile")
+    expect(page.locator("#plan-summary")).to_contain_text(
+        f"The pile's expected penalty is {pile['expected_penalty']:.2f}"
+    )
+    expect(page.locator("#plan svg")).to_have_count(0)
+    expect(page.get_by_role("link", name=re.compile(r"in the loader$"))).to_be_hidden()
+    expect(page.locator("#deck-best").get_by_role("heading")).to_have_text("Not on the table: S15")
+
+
+def test_loader_and_its_deck_read_on_a_phone(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/loader")
+    page.get_by_text("Open a truck from the deck").click()
+    page.get_by_role("button", name=re.compile(r"^open S17\b")).click()
+    button(page, "Solve").click()
+    assert_readable(page, pictures="#plan")
+    open_s17 = button(page, f"open {truck_name('S17').removeprefix('truck ')}")
+    expect(open_s17).to_contain_text("capacity 26 · height 2")
+
+
+def test_trainer_and_progress_read_on_a_phone(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/trainer")
+    page.get_by_label("Revealed trucks").select_option("8")
+    button(page, "Deal").click()
+    trucks = page.locator("#trucks button")
+    expect(trucks).to_have_count(8)
+    assert_readable(page, pictures="#trucks")
+    for index in range(8):
+        expect(trucks.nth(index)).to_have_attribute(
+            "aria-label", re.compile(rf"^Grab \S+, capacity \d+, height \d+ \(key {index + 1}\)$")
+        )
+        expect(trucks.nth(index).locator(".truck-facts")).to_have_text(
+            re.compile(r"^capacity \d+ · height \d+$")
+        )
+    trucks.first.click()
+    expect(page.locator("#grade-box .grade-line")).to_be_visible()
+    tab.goto("/progress")  # its charts, with an answer in them
+    expect(page.locator("#loading")).to_be_empty()
+    assert_readable(page, pictures="#trainer-loss")
+
+
+def test_designer_deck_reads_on_a_phone(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/designer")
+    button(page, "Start from the sample deck").click()
+    expect(page.locator("#deck .deck-card")).to_have_count(len(SAMPLE_DECK))
+    assert_readable(page, pictures="#deck")
+    expect(page.locator("#deck .truck-facts").first).to_have_text("capacity 9 · height 1")
+
+
+def test_advisor_and_a_long_best_train_read_on_a_phone(tab: Tab) -> None:
+    page = tab.page
+    tab.goto("/advisor")
+    button(page, "Load example").click()
+    expect(page.locator("#hand-chosen")).to_contain_text("B2|B2")
+    button(page, "Advise").click()
+    expect(page.locator("#advice-train svg")).to_be_visible(timeout=ANSWER_MS)
+    assert_readable(page, pictures="#advice-train")
+    page.get_by_label("Cards", exact=True).select_option("deck")
+    page.get_by_label("Train length (cards)").fill("12")
+    button(page, "Find the best train").click()
+    best = page.locator("#best-picture svg")
+    expect(best).to_be_visible(timeout=ANSWER_MS)
+    assert_readable(page, pictures="#best-picture")
+    # twelve cards in rows inside the picture, each card whole on one row
+    boxes = best.locator(".card").evaluate_all(
+        "cards => cards.map((c) => { const b = c.getBoundingClientRect(); "
+        "return [b.left, b.top, b.right, b.bottom]; })"
+    )
+    frame = best.bounding_box()
+    assert frame is not None and len(boxes) == 12
+    assert all(
+        frame["x"] <= left and right <= frame["x"] + frame["width"] for left, _, right, _ in boxes
+    )
+    rows = sorted({round(top) for _, top, _, _ in boxes})
+    assert len(rows) >= 4, rows
+    height = boxes[0][3] - boxes[0][1]
+    assert all(abs((bottom - top) - height) < 1 for _, top, _, bottom in boxes)  # none cut
+
+
+def test_practice_of_both_games_reads_on_a_phone(tab: Tab) -> None:
+    page = tab.page
+    for game, bot, seed in (("express", "greedy", "7"), ("packing", "capacity", "2")):
+        tab.goto("/practice")
+        page.get_by_label("Game to play").select_option(game)
+        while page.locator("#seats select").count() > 2:
+            button(page, "Remove a seat").click()
+        page.get_by_label("Seat 2").select_option(bot)
+        page.get_by_label("Seed (optional)").fill(seed)
+        button(page, "Start the game").click()
+        expect(page.locator("#choices button").first).to_be_visible(timeout=ANSWER_MS)
+        if game == "express":  # trains of a few cards
+            play_on(page, 0, stop_after=3)
+        assert_readable(page, pictures="#pictures")
+        if game == "packing":  # every truck choice says its capacity and height
+            for choice in page.locator("#choices button").all()[:-1]:
+                expect(choice).to_contain_text(re.compile(r"capacity \d+, height \d+"))

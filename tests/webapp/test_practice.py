@@ -212,7 +212,7 @@ def test_pack_and_stack_practice_names_you_and_your_own_trucks(sessions: Session
     mine = [t.name for t in session.state.observation(1).revealed[1]]
     assert mine, "the seed deals the user trucks to offer"
     for picture in view["pictures"]:
-        name = picture["label"].split(",")[0]
+        name = picture["label"].split(" (")[0]
         assert ("you may not" in picture["label"]) == (name in mine)
     assert not any(choice["label"].split(" from ")[0] in mine for choice in view["choices"])
     assert re.match(

@@ -4,7 +4,7 @@
 // asks POST /api/express/best for the best train of a pool of cards (or a whole deck). Cards
 // and trains are drawn by the library (POST /api/express/cards and /api/express/train); the
 // page adds no rule of its own: the API judges every position.
-import { api, busy, el, fieldLabels, header, number, picture, showError } from "/static/common.js";
+import { api, busy, el, fieldLabels, header, number, picture, roomFor, showError } from "/static/common.js";
 import { cardFigures, deckCards, drawCardGrid } from "/static/cardpicker.js";
 
 header();
@@ -261,7 +261,8 @@ async function drawTrainPicture(s) {
   const holder = $(`train-${s}-picture`);
   const box = $(`train-${s}-error`);
   try {
-    const answer = await api("/api/express/train", { train: text });
+    // drawn as wide as the page has room for: the cards wrap onto rows, the text keeps its size
+    const answer = await api("/api/express/train", { train: text, width: roomFor(holder) });
     if (trainRequests[s] !== ticket || !holder) return;
     showError(box, null);
     holder.replaceChildren(picture(answer.svg, `${trainName(s)}: ${text || "engine only"}`));
@@ -399,7 +400,7 @@ async function drawPlayedTrain(body, best) {
   const mine = body.train[body.seat];
   const text = mine ? `${mine},${best}` : best;
   try {
-    const answer = await api("/api/express/train", { train: text, title: "your train with the best play" });
+    const answer = await api("/api/express/train", { train: text, title: "your train with the best play", width: roomFor(holder) });
     holder.replaceChildren(picture(answer.svg, `your train with ${describePlay(best)}: ${text}`));
   } catch (error) {
     holder.replaceChildren();
@@ -469,7 +470,7 @@ async function findBest() {
   $("best-working").textContent = "Searching every train… this can take several seconds.";
   try {
     const answer = await api("/api/express/best", body);
-    const train = await api("/api/express/train", { train: answer.train });
+    const train = await api("/api/express/train", { train: answer.train, width: roomFor($("best-picture")) });
     $("best-summary").textContent = `Score ${answer.score}: ${answer.train || "engine only"}`;
     $("best-picture").replaceChildren(picture(train.svg, `the best train: ${answer.train || "engine only"}`));
     const facts = [

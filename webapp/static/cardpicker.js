@@ -11,14 +11,14 @@ import { api, el, picture } from "/static/common.js";
 const decks = new Map(); // players ("" = the full deck) -> Promise of [{card, svg, copies}]
 
 /** The distinct cards of the deck for `players` (2 to 5; "" or null: the full deck), in the
- *  deck's order, each with its picture and how many copies the deck has. Asked once per
- *  player count. */
+ *  deck's order, each with its compact picture (the values large, no colour letter: the code
+ *  is written beside it) and how many copies the deck has. Asked once per player count. */
 export function deckCards(players) {
   const key = players ? String(players) : "";
   if (!decks.has(key)) {
     const request = api("/api/express/cards", key ? { players: Number(key) } : {}).then((answer) => {
       const byCode = new Map();
-      for (const { card, svg } of answer.cards) {
+      for (const { card, compact_svg: svg } of answer.cards) {
         if (byCode.has(card)) byCode.get(card).copies += 1;
         else byCode.set(card, { card, svg, copies: 1 });
       }

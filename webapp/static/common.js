@@ -55,6 +55,40 @@ export function picture(svgText, label) {
   return holder;
 }
 
+/** A truck's capacity and height in words, as a button shows them beside the truck's compact
+ *  picture (which draws none): "capacity 10 · height 1", a variant marked. */
+export function truckFacts(truck) {
+  return `capacity ${truck.capacity} · height ${truck.height}${truck.variant ? " · variant" : ""}`;
+}
+
+/** A truck named for a screen reader: "S02, capacity 10, height 1". */
+export function truckLabel(truck) {
+  return `${truck.name}, capacity ${truck.capacity}, height ${truck.height}${truck.variant ? ", variant" : ""}`;
+}
+
+/** The inside of a truck button: the compact picture (no words), the name and the facts. */
+export function truckButtonParts(truck, name = truck.name) {
+  return [
+    picture(truck.compact_svg, `truck ${truck.name}`),
+    el("span", { class: "truck-name", text: name }),
+    el("span", { class: "truck-facts", text: truckFacts(truck) }),
+  ];
+}
+
+/** The width in CSS pixels a picture has inside `node` (its content box; a node not laid out,
+ *  such as a hidden one, takes its nearest laid-out ancestor's): a picture the server draws
+ *  that wide shows at 100 %, its text at the size it was drawn. */
+export function roomFor(node) {
+  for (let n = node; n; n = n.parentElement) {
+    if (n.clientWidth > 0) {
+      const style = getComputedStyle(n);
+      return Math.floor(n.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+    }
+  }
+  return 340; // a phone's picture column
+}
+
+
 // What this page calls the API's fields (fieldLabels): an error names the field the user sees.
 let labels = {};
 

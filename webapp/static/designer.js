@@ -4,7 +4,7 @@
 // trucks). "Save deck" keeps it (POST /api/decks); "Analyse" compares it with the sample deck
 // (POST /api/packing/compare: reports and SVG charts made on the server) and shows
 // POST /api/packing/stats for it. The page only formats: every number comes from the server.
-import { api, busy, el, fieldLabels, get, header, onFileText, picture, showError } from "/static/common.js";
+import { api, busy, el, fieldLabels, get, header, onFileText, picture, showError, truckFacts } from "/static/common.js";
 import { truckGrid } from "/static/truckgrid.js";
 
 header();
@@ -17,7 +17,7 @@ fieldLabels({
 const $ = (id) => document.getElementById(id);
 const errorBox = $("error");
 const percent = new Intl.NumberFormat("en", { style: "percent", maximumFractionDigits: 1, minimumFractionDigits: 1 });
-let trucks = []; // [{name, mask, height, svg}] as /api/packing/deck answers them
+let trucks = []; // [{name, mask, height, capacity, compact_svg, ...}] as /api/packing/deck answers them
 let sampleText = "";
 
 const grid = truckGrid($("grid"), { prefix: "draw" });
@@ -43,8 +43,9 @@ function drawDeck() {
     ? `${trucks.length} truck${trucks.length === 1 ? "" : "s"}`
     : "No trucks yet: draw one, or start from the sample deck, a deck file or a saved deck.";
   $("deck").replaceChildren(...trucks.map((truck, index) => el("div", { class: "deck-card" },
-    picture(truck.svg, `truck ${truck.name}`),
-    el("span", { class: "name", text: `${truck.name} · height ${truck.height}` }),
+    picture(truck.compact_svg, `truck ${truck.name}`),
+    el("span", { class: "name", text: truck.name }),
+    el("span", { class: "truck-facts", text: truckFacts(truck) }),
     el("button", {
       type: "button",
       "aria-label": `remove ${truck.name}`,

@@ -1,8 +1,11 @@
 // Grab helper (/grab): tap the five dice and the revealed trucks; "Advise" asks
 // POST /api/packing/grab (take a revealed truck or draw from the pile: exactly what
-// `packing grab --json` answers), then POST /api/packing/best (the deck ranked for this cargo)
-// and draws the best load plan with POST /api/packing/plan (the library's SVG).
-import { api, busy, el, fieldLabels, header, onFileText, picture, showError } from "/static/common.js";
+// `packing grab --json` answers). The truck it names is solved for the roll with
+// POST /api/packing/solve and its plan drawn with POST /api/packing/plan (the library's SVG, in
+// its tall layout: the level maps under the isometric view, readable on a phone and on a desk
+// alike); the pile has no plan. POST /api/packing/best ranks the whole deck for the cargo, and
+// its best truck, when it is not on the table, is shown as that: an extra, labelled so.
+import { api, busy, el, fieldLabels, header, onFileText, picture, truckButtonParts, truckLabel } from "/static/common.js";
 
 header();
 // What this page calls the API's fields: its errors name them so.
@@ -11,6 +14,7 @@ fieldLabels({ roll: "The dice", revealed: "The revealed trucks", deck: "Deck fil
 // The faces each die shows (packing.DICE; a face is the number of rods of that length),
 // each distinct value once.
 const FACES = { 1: [1, 2, 3, 4, 5], 2: [0, 1, 2, 3, 4], 3: [0, 1, 2, 3], 4: [0, 1, 2], 5: [0, 1, 2] };
+const PILE = "the pile"; // the grab answer's name for drawing from the pile
 
 const roll = { 1: null, 2: null, 3: null, 4: null, 5: null };
 const revealed = new Set();
@@ -57,12 +61,12 @@ function drawTrucks() {
     const button = el("button", {
       type: "button",
       "aria-pressed": on ? "true" : "false",
-      "aria-label": `truck ${truck.name}`,
+      "aria-label": `truck ${truckLabel(truck)}`,
       onclick: (event) => {
         if (revealed.has(truck.name)) revealed.delete(truck.name); else revealed.add(truck.name);
         event.currentTarget.setAttribute("aria-pressed", revealed.has(truck.name) ? "true" : "false");
       },
-    }, picture(truck.svg, `truck ${truck.name}`), el("span", { text: truck.name }));
+    }, ...truckButtonParts(truck));
     holder.append(button);
   }
 }
@@ -90,7 +94,7 @@ function withDeck(body) {
 function showDecision(answer) {
   const [best, next] = answer.choices;
   const verdict = $("verdict");
-  const what = best.choice === "the pile" ? "draw from the pile" : `take ${best.choice}`;
+  const what = best.choice === PILE ? "draw from the pile" : `take ${best.choice}`;
   verdict.replaceChildren(el("strong", { text: `Best: ${what}` }));
   if (next) {
     // The margin: the next option's expected penalty less the best's, both from the answer.
@@ -104,7 +108,7 @@ function showDecision(answer) {
   answer.choices.forEach((choice, index) => {
     body.append(el("tr", { class: index === 0 ? "best" : null },
       el("th", { scope: "row", text: choice.choice + (index === 0 ? " (best)" : "") }),
-      el("td", { text: choice.choice === "the pile" ? "draw" : "take" }),
+      el("td", { text: choice.choice === PILE ? "draw" : "take" }),
       el("td", { class: "num", text: choice.expected_penalty.toFixed(2) }),
       el("td", { class: "num", text: choice.exact })));
   });
@@ -130,17 +134,62 @@ function showRanking(answer) {
   $("ranking-panel").hidden = false;
 }
 
-async function showPlan(best) {
-  const drawn = await api("/api/packing/plan", { plan: best });
-  $("plan-summary").textContent =
-    `${best.truck.name}: loaded ${best.loaded}, empty ${best.empty}, left over ${best.left_over}, penalty ${best.penalty}` +
-    (best.status === "optimal" ? " — optimal (proven)." : ` — ${best.status}.`);
-  $("plan").replaceChildren(picture(drawn.svg, `load plan of ${best.truck.name}: isometric view and level-by-level maps`));
-  const query = new URLSearchParams({
-    truck: best.truck.mask, height: String(best.truck.height), cargo: best.cargo.join(","), name: best.truck.name,
+function planSummary(plan) {
+  return `${plan.truck.name}: loaded ${plan.loaded}, empty ${plan.empty}, left over ${plan.left_over}, penalty ${plan.penalty}` +
+    (plan.status === "optimal" ? " — optimal (proven)." : ` — ${plan.status}.`);
+}
+
+/** Draw a plan (an answer's plan object) in `holder` with the library's tall layout. */
+async function drawPlan(plan, holder) {
+  const drawn = await api("/api/packing/plan", { plan, layout: "tall" });
+  holder.replaceChildren(picture(drawn.svg, `load plan of ${plan.truck.name}: isometric view and level-by-level maps`));
+}
+
+// The plan of the truck the decision names: that truck (on the table) solved for this roll by
+// the server. Drawing from the pile takes no truck yet, so there is no plan to show.
+async function showChosen(decision) {
+  const best = decision.choices[0];
+  const link = $("loader-link");
+  if (best.choice === PILE) {
+    $("plan-heading").textContent = "No single truck: draw from the pile";
+    $("plan-summary").textContent =
+      `The pile's expected penalty is ${best.expected_penalty.toFixed(2)}: its mean over the trucks the pile may hold. There is no load plan until you see the truck you draw.`;
+    $("plan").replaceChildren();
+    link.hidden = true;
+    return;
+  }
+  const truck = trucks.find((t) => t.name === best.choice);
+  if (!truck) throw new Error(`the deck shown has no truck ${best.choice}: load the deck again`);
+  const plan = await api("/api/packing/solve", {
+    cargo: decision.cargo.join(","), truck: truck.mask, height: String(truck.height), name: truck.name,
   });
+  $("plan-heading").textContent = `The load plan of ${plan.truck.name}, the truck to take`;
+  $("plan-summary").textContent = planSummary(plan);
+  await drawPlan(plan, $("plan"));
+  const query = new URLSearchParams({
+    truck: plan.truck.mask, height: String(plan.truck.height), cargo: plan.cargo.join(","), name: plan.truck.name,
+  });
+  $("open-loader").textContent = `Open ${plan.truck.name} in the loader`;
   $("open-loader").href = `/loader?${query}`;
-  $("plan-panel").hidden = false;
+  link.hidden = false;
+}
+
+// The deck's best truck for the cargo, shown only when it is not on the table, and said so.
+async function showDeckBest(ranked, decision, names) {
+  const best = ranked.best;
+  const box = $("deck-best");
+  const name = best.truck.name;
+  if (names.includes(name) || decision.choices[0].choice === name) {
+    box.hidden = true;
+    return;
+  }
+  $("deck-best-heading").textContent = `Not on the table: ${name}`;
+  $("deck-best-summary").textContent =
+    `${name} is the deck's best truck for this cargo (penalty ${best.penalty}), but it is not among the revealed trucks: you cannot take it now.`;
+  $("deck-best-toggle").textContent = `The load plan of ${name} (not on the table)`;
+  $("deck-best-details").open = false;
+  await drawPlan(best, $("deck-best-plan"));
+  box.hidden = false;
 }
 
 $("advise").addEventListener("click", () => busy($("advise"), errorBox, async () => {
@@ -152,11 +201,13 @@ $("advise").addEventListener("click", () => busy($("advise"), errorBox, async ()
   const names = trucks.map((truck) => truck.name).filter((name) => revealed.has(name));
   const grabBody = withDeck({ roll: rollText });
   if (names.length) grabBody.revealed = names.join(",");
-  for (const id of ["decision", "ranking-panel", "plan-panel"]) $(id).hidden = true;
-  showDecision(await api("/api/packing/grab", grabBody));
+  for (const id of ["decision", "ranking-panel"]) $(id).hidden = true;
+  const decision = await api("/api/packing/grab", grabBody);
+  await showChosen(decision);
+  showDecision(decision);
   const ranked = await api("/api/packing/best", withDeck({ roll: rollText }));
+  await showDeckBest(ranked, decision, names);
   showRanking(ranked);
-  await showPlan(ranked.best);
 }));
 
 drawDice();

@@ -3,7 +3,7 @@
 // the plan with POST /api/packing/plan. A truck can be opened from the deck's pictures
 // (POST /api/packing/deck) or from the address: /loader?truck=#####/###../#####&height=2
 // (&cargo=3,2,3,0,1&name=S15), as the grab helper links it.
-import { api, busy, el, fieldLabels, header, onFileText, picture, showError } from "/static/common.js";
+import { api, busy, el, fieldLabels, header, onFileText, picture, truckButtonParts, truckLabel } from "/static/common.js";
 import { truckGrid } from "/static/truckgrid.js";
 
 header();
@@ -60,12 +60,12 @@ async function loadDeck(text, sourceName) {
   $("deck-source").textContent = `${sourceName}: ${answer.trucks.length} trucks`;
   $("deck-trucks").replaceChildren(...answer.trucks.map((truck) => el("button", {
     type: "button",
-    "aria-label": `open ${truck.name}`,
+    "aria-label": `open ${truckLabel(truck)}`,
     onclick: () => {
       openTruck(truck.mask, truck.height, truck.name);
       $("truck-heading").scrollIntoView({ block: "start" });
     },
-  }, picture(truck.svg, `truck ${truck.name}`), el("span", { text: `${truck.name} · h${truck.height}` }))));
+  }, ...truckButtonParts(truck))));
 }
 $("deck-picker").addEventListener("toggle", () => {
   if ($("deck-picker").open && !deckLoaded) busy(null, errorBox, () => loadDeck("", "the sample deck"));
@@ -89,7 +89,8 @@ $("solve").addEventListener("click", () => busy($("solve"), errorBox, async () =
     ...fact("Left over", `${answer.left_over} cubes`),
     ...fact("Status", status),
   );
-  const drawn = await api("/api/packing/plan", { plan: answer });
+  // The library's tall layout: the level maps under the isometric view, readable on a phone.
+  const drawn = await api("/api/packing/plan", { plan: answer, layout: "tall" });
   $("plan").replaceChildren(picture(drawn.svg, "the load plan: isometric view and level-by-level maps"));
   $("result").hidden = false;
 }));

@@ -1,6 +1,6 @@
 // The grab trainer: deal a roll and revealed trucks (/api/trainer/deal), time the pick from the
 // moment the deal is shown, and let the server grade and keep it (/api/trainer/answer).
-import { api, el, fieldLabels, get, header, number, picture, showError } from "/static/common.js";
+import { api, el, fieldLabels, get, header, number, showError, truckButtonParts, truckLabel } from "/static/common.js";
 
 header();
 // What this page calls the API's fields: its errors name them so.
@@ -50,9 +50,8 @@ function showDeal(question) {
     class: "die", role: "listitem", "aria-label": `length ${i + 1}: ${count} rods`,
   }, el("span", { class: "die-count", text: count }), el("span", { class: "die-length", text: `length ${i + 1}` }))));
   $("trucks").replaceChildren(...question.revealed.map((truck, i) => {
-    const label = `${i + 1}: ${truck.name}, capacity ${truck.capacity}, height ${truck.height}${truck.variant ? " (variant)" : ""}`;
-    const button = el("button", { type: "button", "aria-label": `Grab ${truck.name} (key ${i + 1})`, "aria-keyshortcuts": String(i + 1) },
-      picture(truck.svg, label), el("span", { class: "choice-label", text: `${i + 1} · ${truck.name}` }));
+    const button = el("button", { type: "button", "aria-label": `Grab ${truckLabel(truck)} (key ${i + 1})`, "aria-keyshortcuts": String(i + 1) },
+      ...truckButtonParts(truck, `${i + 1} · ${truck.name}`));
     button.addEventListener("click", () => choose(truck.name, button));
     return button;
   }));
