@@ -27,7 +27,8 @@ class BadRequest(WebError):
 
 
 class NotJson(WebError):
-    """A request body that is not JSON at all."""
+    """A request body that is not JSON, or not JSON the server reads (nested too deep, a number
+    too long: :func:`webapp.api.read_body`)."""
 
     status = 400
 

@@ -69,7 +69,9 @@ def test_lookups_are_bounded_and_registered_tables_stay() -> None:
     three = tuple(SAMPLE_DECK[:3])
     mine = OptimalTable(three, loaded.loaded[:, :3])
     register(mine)
-    unknown = list(itertools.islice(itertools.combinations(SAMPLE_DECK[3:], 2), 2 * registry.FOUND_KEPT))
+    unknown = list(
+        itertools.islice(itertools.combinations(SAMPLE_DECK[3:], 2), 2 * registry.FOUND_KEPT)
+    )
     for deck in unknown:  # decks without a table: each lookup remembered, within the bound
         assert find_table(deck) is None
     assert find_table(three) is mine
