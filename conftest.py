@@ -63,6 +63,7 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "tests/webapp/test_docs_web.py": ("web",),
     "tests/webapp/test_progress_api.py": ("web",),
     "tests/webapp/test_browser.py": ("web",),
+    "tests/webapp/test_bodies.py": ("web",),
 }
 
 #: The doctests (by the name pytest gives them, the object's dotted name) that need an extra.
