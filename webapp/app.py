@@ -112,7 +112,8 @@ def create_app(
 
     app.add_middleware(_Headers)
 
-    @app.get("/", include_in_schema=False)
+    # Pages answer HEAD as GET without the body (FileResponse sends only the headers then).
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def front_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
@@ -153,4 +154,4 @@ def _page_route(app: FastAPI, page: str) -> None:
         return FileResponse(STATIC / f"{page}.html")
 
     serve.__name__ = f"page_{page}"
-    app.add_api_route(f"/{page}", serve, methods=["GET"], include_in_schema=False)
+    app.add_api_route(f"/{page}", serve, methods=["GET", "HEAD"], include_in_schema=False)
