@@ -65,6 +65,7 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "tests/webapp/test_browser.py": ("web",),
     "tests/webapp/test_bodies.py": ("web",),
     "tests/webapp/test_pages.py": ("web",),
+    "tests/webapp/test_picture_limits.py": ("web",),
 }
 
 #: The doctests (by the name pytest gives them, the object's dotted name) that need an extra.

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from webapp import contract, pictures
 from webapp.errors import BadRequest, NotJson, TooLarge
@@ -281,10 +281,24 @@ LARGEST_PICTURE_BODY = 200_000
 """The most bytes a picture request may hold (a deck's text with room to spare)."""
 
 
+def _rendered(answer: Callable[[Any], dict[str, Any]], body: Any) -> bytes:
+    """``answer(body)`` as the JSON bytes sent, refused past :data:`pictures.LARGEST_ANSWER`."""
+    data = json.dumps(
+        answer(body), ensure_ascii=False, allow_nan=False, separators=(",", ":")
+    ).encode()
+    if len(data) > pictures.LARGEST_ANSWER:
+        raise BadRequest(
+            f"the answer would be {len(data):,} bytes, more than this server's limit of "
+            f"{pictures.LARGEST_ANSWER:,} bytes for a picture: ask for a smaller one"
+        )
+    return data
+
+
 def _picture_route(path: str, answer: Callable[[Any], dict[str, Any]], summary: str) -> None:
-    async def serve(request: Request) -> dict[str, Any]:
+    async def serve(request: Request) -> Response:
         body = await read_body(request, limit=LARGEST_PICTURE_BODY)
-        return await runner(request).cheap(answer, body)
+        data = await runner(request).cheap(_rendered, answer, body)
+        return Response(data, media_type="application/json")
 
     serve.__name__ = answer.__name__
     router.add_api_route(
@@ -292,7 +306,10 @@ def _picture_route(path: str, answer: Callable[[Any], dict[str, Any]], summary: 
         serve,
         methods=["POST"],
         summary=summary,
-        description=f"{answer.__doc__}\n\nAt most {LARGEST_PICTURE_BODY:,} bytes.",
+        description=(
+            f"{answer.__doc__}\n\nAt most {LARGEST_PICTURE_BODY:,} bytes in (HTTP 413 past it) "
+            f"and {pictures.LARGEST_ANSWER:,} bytes out (HTTP 422 past it, nothing sent)."
+        ),
         tags=["pictures"],
     )
 
