@@ -4,7 +4,6 @@ takes a body, never a 500."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,31 +11,18 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.webapp._endpoints import JSON, LOCAL, body_endpoints
 from webapp.api import LARGEST_DEPTH, LONGEST_NUMBER
 from webapp.app import create_app
 from webapp.store import Store
-
-JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     store = Store(tmp_path_factory.mktemp("store") / "db.sqlite3")
     app = create_app(store=store, warm_up=False)
-    with TestClient(app, base_url="http://127.0.0.1:8000") as test_client:
+    with TestClient(app, base_url=LOCAL) as test_client:
         yield test_client
-
-
-def body_endpoints(client: TestClient) -> list[tuple[str, str]]:
-    """Every (method, path) of the API that is not a GET (its schema lists every endpoint), a
-    path's parameters filled."""
-    paths = client.get("/openapi.json").json()["paths"]
-    return [
-        (method.upper(), re.sub(r"\{[^}]+\}", "x", path))
-        for path, operations in paths.items()
-        for method in operations
-        if method not in ("get", "head")
-    ]
 
 
 def test_every_body_endpoint_is_found(client: TestClient) -> None:
@@ -81,14 +67,16 @@ def test_a_megabyte_of_nesting_is_refused_quickly(client: TestClient) -> None:
     assert time.perf_counter() - began < 2.0
 
 
-def test_brackets_and_digits_in_strings_are_text() -> None:
+def test_brackets_and_digits_in_strings_are_text(client: TestClient) -> None:
     # Only the structure counts: a deck's name may hold brackets, a label many digits.
-    from webapp.api import _depth_exceeds
-
-    text = b'{"deck": "' + b"[{" * 5000 + b'\\"[[[[", "label": "' + b"9" * 10_000 + b'"}'
-    assert not _depth_exceeds(text, LARGEST_DEPTH)
-    assert _depth_exceeds(b'{"a": "\\\\", "b": ' + b"[" * LARGEST_DEPTH + b"]", LARGEST_DEPTH)
-    assert not _depth_exceeds(b"[" * (LARGEST_DEPTH - 1) + b"]" * 50, LARGEST_DEPTH)
+    text = '{"deck": "' + "[{" * 5_000 + '\\"[[[[", "title": "' + "9" * 10_000 + '"}'
+    response = client.post("/api/packing/deck", content=text, headers=JSON)
+    assert response.status_code == 422 and "levels" not in response.json()["error"]
+    # an escaped backslash ends its escape: the brackets after the string are structure
+    deep = (
+        '{"title": "\\\\", "deck": ' + "[" * (LARGEST_DEPTH + 1) + "]" * (LARGEST_DEPTH + 1) + "}"
+    )
+    one_line_400(client.post("/api/packing/deck", content=deep, headers=JSON), "levels")
 
 
 def test_a_body_just_within_the_bounds_is_read(client: TestClient, tmp_path: Path) -> None:
