@@ -42,6 +42,7 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "webapp/practice_api.py": ("web",),
     "webapp/progress_api.py": ("web",),
     "webapp/designer.py": ("web",),
+    "webapp/guard.py": ("web",),
     # Test modules that import an extra at the top.
     "tests/arena/toy_openspiel.py": ("openspiel",),
     "tests/arena/test_openspiel.py": ("openspiel",),
@@ -66,6 +67,7 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "tests/webapp/test_bodies.py": ("web",),
     "tests/webapp/test_pages.py": ("web",),
     "tests/webapp/test_picture_limits.py": ("web",),
+    "tests/webapp/test_security.py": ("web",),
 }
 
 #: The doctests (by the name pytest gives them, the object's dotted name) that need an extra.

@@ -67,6 +67,7 @@ FOR_EXTRA: Mapping[str, frozenset[str]] = {
     "webapp.practice_api": frozenset({"web"}),
     "webapp.designer": frozenset({"web"}),
     "webapp.progress_api": frozenset({"web"}),
+    "webapp.guard": frozenset({"web"}),
 }
 
 #: Each game's layers, lowest first: a module imports only modules of its own layer or below

@@ -22,7 +22,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import arena
 from webapp import api, designer, practice_api, progress_api
+from webapp.access import Access
 from webapp.errors import WebError
+from webapp.guard import Guard
 from webapp.store import Store
 from webapp.work import Runner
 
@@ -50,13 +52,21 @@ _HEADERS = {
 
 
 def create_app(
-    *, store: Store | None = None, runner: Runner | None = None, warm_up: bool = True
+    *,
+    store: Store | None = None,
+    runner: Runner | None = None,
+    warm_up: bool = True,
+    access: Access | None = None,
 ) -> FastAPI:
     """The application. ``store``: where users' games, trainer sessions and decks are kept (by
     default the SQLite file in the platform's user data folder, :meth:`~webapp.store.Store.default`);
     ``runner``: where answers are computed (:class:`webapp.work.Runner`). ``warm_up`` starts
-    the process that forks the long answers' workers with the server, not on the first one."""
+    the process that forks the long answers' workers with the server, not on the first one.
+    ``access``: who may use it (:class:`webapp.access.Access`; by default this machine only,
+    through ``127.0.0.1``, ``localhost`` or ``[::1]``), applied to every request by
+    :class:`webapp.guard.Guard`."""
     runner = Runner() if runner is None else runner
+    access = Access() if access is None else access
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -83,6 +93,7 @@ def create_app(
     )
     app.state.store = store
     app.state.runner = runner
+    app.state.access = access
     app.include_router(api.router)
     app.include_router(practice_api.router)
     app.include_router(progress_api.router)
@@ -110,6 +121,8 @@ def create_app(
         ]
         return JSONResponse({"error": "; ".join(problems) or "invalid request"}, 422)
 
+    # The guard first, inside the headers: its refusals carry the security headers too.
+    app.add_middleware(Guard, access=access)
     app.add_middleware(_Headers)
 
     # Pages answer HEAD as GET without the body (FileResponse sends only the headers then).

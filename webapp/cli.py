@@ -41,6 +41,15 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def _host_name(text: str) -> str:
+    from webapp.access import host_name
+
+    try:
+        return host_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -59,7 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     with_examples(
         parser,
-        ["tabletop-web", "tabletop-web --port 0", "tabletop-web --host 0.0.0.0 --port 8080"],
+        [
+            "tabletop-web",
+            "tabletop-web --port 0",
+            "tabletop-web --host 0.0.0.0 --port 8080",
+            "tabletop-web --host 0.0.0.0 --allow-host mybox.local",
+        ],
         note="Everything runs on this machine, offline. The address is printed once the "
         "server listens; Ctrl-C stops it.",
     )
@@ -70,6 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 shares "
         "it with the local network, and anyone there can use it)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        type=_host_name,
+        metavar="NAME",
+        help="a name this machine is reached by (e.g. mybox.local) that the server answers to, "
+        "besides its addresses; repeatable",
     )
     parser.add_argument(
         "--port",
@@ -108,6 +131,19 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _served_names(host: str) -> frozenset[str]:
+    """The name ``--host`` gave, which browsers then send as the Host (none for an address:
+    the guard knows the address a connection came in on)."""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        try:
+            return frozenset({_host_name(host)})
+        except argparse.ArgumentTypeError:  # a name no browser sends as a Host
+            return frozenset()
+    return frozenset()
+
+
 def serve(args: argparse.Namespace) -> int:
     from arena.extras import import_extra
 
@@ -115,6 +151,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         uvicorn = import_extra("uvicorn", "web")
         import_extra("fastapi", "web")
+        from webapp.access import Access
         from webapp.app import create_app
         from webapp.store import Store
 
@@ -130,10 +167,14 @@ def serve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
+        access = Access(hosts=frozenset(args.allow_host) | _served_names(args.host))
         # log_config=None: uvicorn's own logging set-up would close every handler the process
         # already has (logging.config.dictConfig); its warnings still reach stderr.
         config = uvicorn.Config(
-            create_app(store=store), log_level="warning", log_config=None, lifespan="on"
+            create_app(store=store, access=access),
+            log_level="warning",
+            log_config=None,
+            lifespan="on",
         )
         uvicorn.Server(config).run(sockets=[sock])
     finally:

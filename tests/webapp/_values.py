@@ -4,6 +4,7 @@ value of ``webapp`` built afresh in a spawned process, compared with the one rec
 from __future__ import annotations
 
 from tests.packing._roundtrip import disagreements
+from webapp.access import Access
 from webapp.contract import Answer, fields
 from webapp.errors import BadRequest, Busy, NotFound, NotJson, OverTime, Stopped, TooLarge
 from webapp.store import SavedDeck, SavedGame, TrainerAnswer
@@ -29,6 +30,7 @@ def sample_values() -> dict[str, object]:
         "saved deck": SavedDeck("abc", "mine", "T1 height 1\n###\n", 3.0),
         "answer": Answer(422, {"error": "a line", "nested": [1, {"b": 2}]}),
         "field": fields("express", "score")[0],
+        "access": Access(hosts=frozenset({"mybox.local", "192.168.1.20"})),
     }
 
 

@@ -25,7 +25,10 @@ from webapp.work import Runner
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     store = Store(tmp_path_factory.mktemp("store") / "db.sqlite3")
-    with TestClient(create_app(store=store, warm_up=False)) as test_client:
+    # A base URL on this machine's own address: the server answers to no other Host.
+    with TestClient(
+        create_app(store=store, warm_up=False), base_url="http://127.0.0.1:8000"
+    ) as test_client:
         yield test_client
 
 
@@ -337,7 +340,7 @@ def test_a_cheap_request_answers_while_long_ones_run(tmp_path: Path) -> None:
     import threading
 
     app = create_app(store=Store(tmp_path / "db.sqlite3"), runner=Runner(heavy_at_once=2))
-    with TestClient(app) as test_client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as test_client:
         advise = {
             "players": 3, "seat": 1, "round": 1, "start_player": 0,
             "hand": "R4|B4,B2|B3,Y3|G3,G2|G2,P4|P4",

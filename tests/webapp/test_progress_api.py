@@ -18,7 +18,7 @@ def _circles(svg: str) -> int:
 
 def test_empty_history(tmp_path: Path) -> None:
     app = create_app(store=Store(tmp_path / "db.sqlite3"), warm_up=False)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
         response = client.get("/api/progress")
     assert response.status_code == 200
     answer = response.json()
@@ -65,7 +65,7 @@ def test_trainer_answers_and_games(tmp_path: Path) -> None:
     )
     store.new_game("express", {"seats": ["you", "optimal"]}, 8)  # nothing graded yet
     app = create_app(store=store, warm_up=False)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
         answer = client.get("/api/progress").json()
     trainer = answer["trainer"]
     assert trainer["count"] == 12

@@ -1,0 +1,88 @@
+"""The request guard: every request passes it before any page or endpoint answers.
+
+The ``Host`` must be this server's (:meth:`webapp.access.Access.allows_host`, which says who
+may): DNS rebinding is refused, HTTP 400.
+
+An API client (a path under ``/api/``, and ``/openapi.json``) is told why in one line,
+``{"error": "…"}``; a browser gets a short page that says what to do.
+"""
+
+from __future__ import annotations
+
+import html
+
+from starlette.datastructures import Headers
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from webapp.access import Access
+
+__all__ = ["Guard"]
+
+
+def _is_api(path: str) -> bool:
+    return path.startswith("/api/") or path == "/openapi.json"
+
+
+def _page(
+    status: int, title: str, *paragraphs: str, headers: dict[str, str] | None = None
+) -> Response:
+    """A short page that needs nothing else from the server (no stylesheet: the server may
+    answer nothing more to this browser)."""
+    body = "".join(f"<p>{html.escape(text)}</p>" for text in paragraphs)
+    return HTMLResponse(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<link rel="icon" href="data:,"><title>{html.escape(title)} — tabletop-web</title>'
+        f"</head><body><main><h1>{html.escape(title)}</h1>{body}</main></body></html>",
+        status_code=status,
+        headers=headers,
+    )
+
+
+def _refusal(api: bool, status: int, error: str, title: str) -> Response:
+    if api:
+        return JSONResponse({"error": error}, status_code=status)
+    return _page(status, title, error[0].upper() + error[1:] + ".")
+
+
+class Guard:
+    """The ASGI middleware that applies an :class:`~webapp.access.Access` to every request."""
+
+    def __init__(self, app: ASGIApp, access: Access) -> None:
+        self.app = app
+        self.access = access
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        answer = self._answer(scope)
+        if answer is None:
+            await self.app(scope, receive, send)
+            return
+        # A refusal: it may not be kept and shown again later.
+        answer.headers["Cache-Control"] = "no-store"
+        await answer(scope, receive, send)
+
+    def _answer(self, scope: Scope) -> Response | None:
+        """The guard's own answer to the request, or None to let it through."""
+        headers = Headers(scope=scope)
+        path: str = scope["path"]
+        api = _is_api(path)
+        scheme: str = scope.get("scheme", "http")
+        server = scope.get("server")
+        host = headers.get("host")
+        if host is None or not self.access.allows_host(
+            host, tuple(server) if server else None, scheme
+        ):
+            shown = "no Host" if host is None else f"the Host {host[:100]!r}"
+            return _refusal(
+                api,
+                400,
+                f"this server answers to its own addresses (127.0.0.1, localhost, [::1] and the "
+                f"ones it was started on) and to the names tabletop-web --allow-host adds, not to "
+                f"{shown}",
+                "Not this server's address",
+            )
+        return None
