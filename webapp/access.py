@@ -1,4 +1,5 @@
-"""Who may use the server: the ``Host`` names it answers to.
+"""Who may use the server: the ``Host`` names it answers to and the origin its state-changing
+requests must come from.
 
 A server on ``127.0.0.1`` (the default) is this machine's alone: it answers to ``127.0.0.1``,
 ``localhost`` and ``[::1]`` on its port, and to nothing else. That closes DNS rebinding: a web
@@ -16,6 +17,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 __all__ = [
     "LOOPBACK_NAMES",
@@ -124,3 +126,29 @@ class Access:
             if _same_address(name, server[0]):
                 return True  # an address, not a name: no rebinding can send it
         return name in LOOPBACK_NAMES or name in self.hosts
+
+    @staticmethod
+    def foreign(origin: str | None, fetch_site: str | None, host: str, scheme: str) -> str | None:
+        """Why a request that changes something (or starts work) comes from another site, or
+        None when it comes from this server's pages or from a client that is no browser.
+        ``origin`` and ``fetch_site`` are its ``Origin`` and ``Sec-Fetch-Site`` headers,
+        ``host`` its (allowed) ``Host``."""
+        if fetch_site is not None and fetch_site.lower() not in ("same-origin", "none"):
+            return f"a {fetch_site.lower()} request"
+        if origin is None:
+            return None
+        own = split_host(host)
+        parts = urlsplit(origin.strip().lower())
+        theirs = split_host(parts.netloc) if parts.scheme == scheme else None
+        default = _DEFAULT_PORTS.get(scheme, 80)
+        if (
+            own is None
+            or theirs is None
+            or (own[0], own[1] or default)
+            != (
+                theirs[0],
+                theirs[1] or default,
+            )
+        ):
+            return f"a request from the origin {origin[:100]!r}"
+        return None

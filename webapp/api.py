@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from webapp import contract, pictures
-from webapp.errors import BadRequest, NotJson, TooLarge
+from webapp.errors import BadRequest, NotJson, NotJsonType, TooLarge
 from webapp.work import Runner
 
 __all__ = [
@@ -105,7 +105,14 @@ async def read_body(request: Request, *, limit: int = LARGEST_BODY) -> object:
     """The request's JSON body (an empty body is ``{}``), read no further than ``limit`` bytes:
     :class:`TooLarge` past it, :class:`NotJson` when it is not JSON, or nests deeper than
     :data:`LARGEST_DEPTH`, or holds a whole number longer than :data:`LONGEST_NUMBER` digits.
-    Every endpoint reads its body here, so these bounds hold for each."""
+    Every endpoint reads its body here, so these bounds hold for each.
+
+    A body must say it is JSON (``Content-Type: application/json``; :class:`NotJsonType`, HTTP
+    415, otherwise): a page of another site can send a form or plain text without the browser
+    asking first, but not that."""
+    kind = request.headers.get("content-type")
+    if kind is not None and kind.partition(";")[0].strip().lower() != "application/json":
+        raise NotJsonType(f"the request's Content-Type is {kind[:100]!r}, not 'application/json'")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise TooLarge(limit)
@@ -119,6 +126,8 @@ async def read_body(request: Request, *, limit: int = LARGEST_BODY) -> object:
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
+    if kind is None:
+        raise NotJsonType("the request sends a body without 'Content-Type: application/json'")
     if _depth_exceeds(raw, LARGEST_DEPTH):
         raise NotJson(f"the request nests arrays and objects more than {LARGEST_DEPTH} levels deep")
     try:

@@ -7,6 +7,7 @@ __all__ = [
     "Busy",
     "NotFound",
     "NotJson",
+    "NotJsonType",
     "OverTime",
     "Stopped",
     "TooLarge",
@@ -31,6 +32,12 @@ class NotJson(WebError):
     too long: :func:`webapp.api.read_body`)."""
 
     status = 400
+
+
+class NotJsonType(WebError):
+    """A request body that does not say it is JSON (``Content-Type: application/json``)."""
+
+    status = 415
 
 
 class NotFound(WebError):

@@ -1,7 +1,12 @@
 """The request guard: every request passes it before any page or endpoint answers.
 
-The ``Host`` must be this server's (:meth:`webapp.access.Access.allows_host`, which says who
-may): DNS rebinding is refused, HTTP 400.
+In order (:mod:`webapp.access` says who may):
+
+1. the ``Host`` must be this server's (:meth:`~webapp.access.Access.allows_host`): DNS
+   rebinding is refused, HTTP 400;
+2. a request that is not ``GET`` or ``HEAD`` (it changes what the server keeps, or starts
+   work) must come from this server's own pages or from a client that is no browser: a
+   foreign ``Origin`` or ``Sec-Fetch-Site: cross-site`` is refused, HTTP 403.
 
 An API client (a path under ``/api/``, and ``/openapi.json``) is told why in one line,
 ``{"error": "…"}``; a browser gets a short page that says what to do.
@@ -18,6 +23,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from webapp.access import Access
 
 __all__ = ["Guard"]
+
+_SAFE = ("GET", "HEAD")
 
 
 def _is_api(path: str) -> bool:
@@ -85,4 +92,16 @@ class Guard:
                 f"{shown}",
                 "Not this server's address",
             )
+        if scope["method"] not in _SAFE:
+            foreign = Access.foreign(
+                headers.get("origin"), headers.get("sec-fetch-site"), host, scheme
+            )
+            if foreign is not None:
+                return _refusal(
+                    api,
+                    403,
+                    f"{foreign} may not {scope['method']} {path!r}: only this server's own "
+                    "pages may change what it keeps or start work",
+                    "Refused",
+                )
         return None

@@ -6,7 +6,16 @@ from __future__ import annotations
 from tests.packing._roundtrip import disagreements
 from webapp.access import Access
 from webapp.contract import Answer, fields
-from webapp.errors import BadRequest, Busy, NotFound, NotJson, OverTime, Stopped, TooLarge
+from webapp.errors import (
+    BadRequest,
+    Busy,
+    NotFound,
+    NotJson,
+    NotJsonType,
+    OverTime,
+    Stopped,
+    TooLarge,
+)
 from webapp.store import SavedDeck, SavedGame, TrainerAnswer
 
 
@@ -39,6 +48,7 @@ def sample_errors() -> dict[str, Exception]:
     return {
         "bad request": BadRequest("field 'x': bad"),
         "not json": NotJson("the request is not JSON"),
+        "not json type": NotJsonType("the request's Content-Type is 'text/plain'"),
         "not found": NotFound("no saved game 'x'"),
         "too large": TooLarge(1000),
         "busy": Busy(2),

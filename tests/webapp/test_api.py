@@ -21,6 +21,8 @@ from webapp.errors import Busy, OverTime
 from webapp.store import Store
 from webapp.work import Runner
 
+JSON = {"Content-Type": "application/json"}
+
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
@@ -207,12 +209,17 @@ def test_the_server_opens_no_path_a_request_names(client: TestClient) -> None:
 
 def test_request_errors_are_one_line_4xx(client: TestClient) -> None:
     cases = [
-        (client.post("/api/packing/best", content=b"{not json"), 400),
+        (client.post("/api/packing/best", content=b"{not json", headers=JSON), 400),
         (client.post("/api/packing/best", json=[1, 2]), 400),
         (client.post("/api/packing/best", json={"rol": "3,2,3,0,1"}), 422),
         (client.post("/api/packing/best", json={"roll": True}), 422),
         (client.post("/api/packing/best", json={"roll": {"a": 1}}), 422),
-        (client.post("/api/packing/best", content=b'{"roll": "3,2,3,0,1", "top": NaN}'), 422),
+        (
+            client.post(
+                "/api/packing/best", content=b'{"roll": "3,2,3,0,1", "top": NaN}', headers=JSON
+            ),
+            422,
+        ),
         (client.post("/api/packing/nothing", json={}), 404),
         (client.get("/api/packing/best"), 405),
         (client.post("/api/packing/deck", json={"deck": "x height 1\n"}), 422),

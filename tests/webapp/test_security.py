@@ -1,6 +1,7 @@
 """The request guard on a server of this machine (the default): it answers only to its own
-``Host`` (DNS rebinding is refused). Each refusal is one line for the API and a short page for a
-browser, never a 500."""
+``Host`` (DNS rebinding is refused), only its own pages may change what it keeps or start work
+(a foreign ``Origin`` or ``Sec-Fetch-Site: cross-site`` is refused), and a body must say it is
+JSON. Each refusal is one line for the API and a short page for a browser, never a 500."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from httpx import Response
 
-from tests.webapp._endpoints import LOCAL
+from tests.webapp._endpoints import JSON, LOCAL, body_endpoints
 from webapp.access import Access
 from webapp.app import create_app
 from webapp.store import Store
@@ -125,3 +126,94 @@ def test_a_dual_stack_server_knows_an_ipv4_address_as_itself(tmp_path: Path) -> 
     app = create_app(store=Store(tmp_path / "db.sqlite3"), warm_up=False)
     with TestClient(app, base_url="http://[::ffff:192.168.1.20]:8000") as shared:
         assert shared.get("/api/health", headers={"Host": "192.168.1.20:8000"}).status_code == 200
+
+
+# --- cross-site requests ---------------------------------------------------------------------------
+
+FOREIGN = [
+    {"Origin": EVIL},
+    {"Origin": "http://127.0.0.1:9000"},  # another server of this machine
+    {"Origin": "https://127.0.0.1:8000"},
+    {"Origin": "null"},  # a sandboxed frame, a file
+    {"Origin": "http://127.0.0.1:8000", "Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "same-site"},  # another port of the same host is the same site
+]
+
+
+@pytest.mark.parametrize("headers", FOREIGN, ids=lambda h: " ".join(h.values()))
+def test_a_foreign_page_may_change_nothing(
+    client: TestClient, store: Store, headers: dict[str, str]
+) -> None:
+    before = len(store.decks())
+    endpoints = body_endpoints(client)
+    assert len(endpoints) >= 20
+    for method, path in endpoints:
+        response = client.request(method, path, json={}, headers=headers)
+        api_refusal(response, 403, f"may not {method} {path!r}")
+    response = client.post("/api/decks", json=DECK, headers=headers)
+    api_refusal(response, 403)
+    assert len(store.decks()) == before
+
+
+@pytest.mark.parametrize("method", ["DELETE", "PATCH", "PUT", "OPTIONS", "POST"])
+def test_every_method_but_get_and_head_is_guarded(client: TestClient, method: str) -> None:
+    # Whatever endpoint a method reaches now or later (deck deletion is coming), and whether it
+    # exists or not, a foreign page is refused before it is routed.
+    for path in ("/api/decks/x", "/api/decks", "/api/anything", "/"):
+        response = client.request(method, path, headers={"Origin": EVIL})
+        assert response.status_code == 403, (method, path, response.text)
+
+
+def test_a_foreign_page_may_still_link_to_the_pages(client: TestClient) -> None:
+    # Reading is harmless: a page of another site cannot read the answer (no CORS header).
+    for path in ("/", "/grab", "/api/health"):
+        response = client.get(path, headers={"Origin": EVIL, "Sec-Fetch-Site": "cross-site"})
+        assert response.status_code == 200
+        assert "access-control-allow-origin" not in response.headers
+
+
+def test_the_own_pages_and_clients_that_are_no_browser_are_answered(client: TestClient) -> None:
+    for headers in (
+        {"Origin": LOCAL, "Sec-Fetch-Site": "same-origin"},  # the server's own page
+        {"Origin": "http://127.0.0.1:8000"},
+        {"Sec-Fetch-Site": "none"},  # typed into the address bar
+        {},  # curl, a script
+    ):
+        response = client.post("/api/packing/best", json={"roll": [3, 2, 3, 0, 1]}, headers=headers)
+        assert response.status_code == 200, (headers, response.text)
+
+
+def test_a_cross_site_refusal_is_a_page_for_a_browser(client: TestClient) -> None:
+    page_refusal(client.post("/grab", headers={"Origin": EVIL}), 403, "attacker.example")
+
+
+# --- the body's Content-Type ----------------------------------------------------------------------
+
+NOT_JSON = [
+    "text/plain",  # a form or fetch() of another site may send these without asking first
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "text/json",
+]
+
+
+@pytest.mark.parametrize("kind", NOT_JSON)
+def test_a_body_that_does_not_say_it_is_json_is_refused(client: TestClient, kind: str) -> None:
+    for method, path in body_endpoints(client):
+        response = client.request(method, path, content=b"{}", headers={"Content-Type": kind})
+        api_refusal(response, 415, repr(kind), "application/json")
+
+
+def test_a_body_without_a_content_type_is_refused(client: TestClient) -> None:
+    for method, path in body_endpoints(client):
+        response = client.request(method, path, content=b'{"roll": "3,2,3,0,1"}')
+        api_refusal(response, 415, "Content-Type", "application/json")
+
+
+def test_json_with_a_charset_and_an_empty_body_are_read(client: TestClient) -> None:
+    kind = {"Content-Type": "application/json; charset=utf-8"}
+    best = client.post("/api/packing/best", content=b'{"roll": "3,2,3,0,1"}', headers=kind)
+    assert best.status_code == 200
+    assert client.post("/api/trainer/deal").status_code == 200  # no body: {}
+    assert client.post("/api/trainer/deal", content=b"{}", headers=JSON).status_code == 200
