@@ -1,5 +1,5 @@
-"""Who may use the server: the ``Host`` names it answers to and the origin its state-changing
-requests must come from.
+"""Who may use the server: the ``Host`` names it answers to, the origin its state-changing
+requests must come from and, on a shared server, the pairing token (kept per data folder).
 
 A server on ``127.0.0.1`` (the default) is this machine's alone: it answers to ``127.0.0.1``,
 ``localhost`` and ``[::1]`` on its port, and to nothing else. That closes DNS rebinding: a web
@@ -9,28 +9,69 @@ machine only when it is the address the connection came in on, which a rebound n
 so a server shared with ``--host 0.0.0.0`` answers to each of its own addresses, and to the
 names ``--allow-host`` adds (``mybox.local``).
 
+A shared server (``--host`` other than a loopback address) answers only paired devices: a
+device is paired by opening the pairing link (``/pair?token=…``), which sets a cookie, and an
+API client sends the token as ``Authorization: Bearer TOKEN``. Requests from this machine need
+it too: a proxy or tunnel on the machine (``ssh -R``, a reverse proxy) makes every client look
+local, so the client's address proves nothing. The token is :data:`TOKEN_BYTES` random bytes
+(:mod:`secrets`), compared in constant time (:func:`hmac.compare_digest`), and kept in the file
+:data:`TOKEN_FILE` of the data folder, readable by its owner only, so a paired phone stays
+paired after a restart; ``tabletop-web --new-token`` (or deleting the file) replaces it, which
+unpairs every device.
+
 Nothing here needs an extra: :mod:`webapp.guard` applies it to every request.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
+import os
 import re
+import secrets
+import stat
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
+
+from webapp.errors import WebError
 
 __all__ = [
     "LOOPBACK_NAMES",
+    "TOKEN_BYTES",
+    "TOKEN_FILE",
     "Access",
     "host_name",
+    "is_loopback",
+    "load_token",
     "split_host",
 ]
 
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 """The names every server answers to (on its own port): this machine's."""
 
+TOKEN_FILE = "pairing-token"
+"""The file of the data folder (beside ``companion.sqlite3``) that keeps the pairing token."""
+
+TOKEN_BYTES = 24
+"""The pairing token's random bytes (192 bits; 32 characters in the link)."""
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 _LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def is_loopback(host: str) -> bool:
+    """Whether listening on ``host`` keeps the server to this machine (``127.0.0.1``,
+    ``localhost``, ``::1``): then it needs no pairing."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def host_name(text: str) -> str:
@@ -106,12 +147,38 @@ def _same_address(name: str, address: str) -> bool:
 
 @dataclass(frozen=True)
 class Access:
-    """What a server lets in: by default this machine's browser and clients only."""
+    """What a server lets in: :meth:`local` by default; a shared server has a ``token``."""
 
     hosts: frozenset[str] = frozenset()
     """The names and addresses it answers to besides :data:`LOOPBACK_NAMES` and the address a
     connection came in on (``--host`` when it is a name, every ``--allow-host``), each as
     :func:`host_name` writes it."""
+    token: str | None = None
+    """The pairing token, when the server is shared; None keeps it to this machine."""
+    links: tuple[str, ...] = ()
+    """The pairing links to open on a phone, the first the one its QR code shows (a shared
+    server's addresses on the network, :mod:`webapp.sharing`)."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether the server answers only paired devices."""
+        return self.token is not None
+
+    @property
+    def cookie(self) -> str:
+        """The name of the pairing cookie: a digest of the token in it, so that two shared
+        servers on one machine (other ports, other data folders) keep cookies of their own."""
+        digest = hashlib.sha256((self.token or "").encode()).hexdigest()[:12]
+        return f"tabletop-pairing-{digest}"
+
+    def paired(self, given: str | None) -> bool:
+        """Whether ``given`` (a cookie's or an ``Authorization`` header's token) is the token,
+        compared in constant time; always true on a server that is not shared."""
+        if self.token is None:
+            return True
+        if given is None:
+            return False
+        return hmac.compare_digest(given.encode("utf-8"), self.token.encode("utf-8"))
 
     def allows_host(self, header: str | None, server: tuple[str, int] | None, scheme: str) -> bool:
         """Whether a request whose ``Host`` is ``header`` is for this server, which ``server``
@@ -152,3 +219,52 @@ class Access:
         ):
             return f"a request from the origin {origin[:100]!r}"
         return None
+
+
+def load_token(folder: Path, *, renew: bool = False) -> str:
+    """The pairing token kept in ``folder`` (:data:`TOKEN_FILE`), made the first time (or when
+    ``renew``: every device paired before must pair again). The file is written whole (a
+    temporary file renamed) and readable by its owner only; one readable by others is made
+    private again. :class:`WebError` in one line when the folder cannot keep it or the file is
+    damaged."""
+    path = folder / TOKEN_FILE
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not renew and path.exists():
+            return _read_token(path)
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".pairing-")
+        try:
+            with os.fdopen(descriptor, "w", encoding="ascii") as file:
+                file.write(token + "\n")
+            os.chmod(temporary, 0o600)  # mkstemp's mode already; said for the reader
+            if renew:
+                os.replace(temporary, path)
+            else:
+                try:
+                    os.link(temporary, path)  # fails when another server made one meanwhile
+                except FileExistsError:
+                    return _read_token(path)
+                except OSError:  # a file system without hard links
+                    os.replace(temporary, path)
+        finally:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+        return token
+    except OSError as error:
+        raise WebError(
+            f"cannot keep the pairing token in {os.fspath(path)!r}: {error.strerror or error}"
+        ) from None
+
+
+def _read_token(path: Path) -> str:
+    mode = path.stat().st_mode
+    if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
+        os.chmod(path, 0o600)
+    text = path.read_text(encoding="ascii", errors="replace").strip()
+    if not _TOKEN.fullmatch(text):
+        raise WebError(
+            f"the pairing token file {os.fspath(path)!r} is damaged: delete it (or start with "
+            "--new-token) and pair again"
+        )
+    return text

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import arena
-from webapp import api, designer, practice_api, progress_api
+from webapp import api, designer, pairing_api, practice_api, progress_api
 from webapp.access import Access
 from webapp.errors import WebError
 from webapp.guard import Guard
@@ -95,6 +95,7 @@ def create_app(
     app.state.runner = runner
     app.state.access = access
     app.include_router(api.router)
+    app.include_router(pairing_api.router)
     app.include_router(practice_api.router)
     app.include_router(progress_api.router)
     app.include_router(designer.router)

@@ -2,7 +2,7 @@
 
     tabletop-web                      # http://127.0.0.1:8000, this machine only
     tabletop-web --port 0             # any free port (the chosen one is printed)
-    tabletop-web --host 0.0.0.0       # share it on the local network (a warning says so)
+    tabletop-web --host 0.0.0.0       # share it with a phone: it prints the pairing link and QR
     tabletop-web --data DIR           # keep games and decks in DIR/companion.sqlite3
 
 It follows the command-line contract of :mod:`arena.cli`: bad input prints one line quoting it
@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import errno
-import ipaddress
 import socket
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -50,15 +48,6 @@ def _host_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``tabletop-web``."""
     parser = Parser(
@@ -72,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
             "tabletop-web",
             "tabletop-web --port 0",
             "tabletop-web --host 0.0.0.0 --port 8080",
-            "tabletop-web --host 0.0.0.0 --allow-host mybox.local",
+            "tabletop-web --host 0.0.0.0 --allow-host mybox.local --new-token",
         ],
         note="Everything runs on this machine, offline. The address is printed once the "
         "server listens; Ctrl-C stops it.",
@@ -83,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="127.0.0.1",
         metavar="ADDRESS",
         help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 shares "
-        "it with the local network, and anyone there can use it)",
+        "it with the local network: only devices paired by the link and QR code it prints can "
+        "use it)",
     )
     parser.add_argument(
         "--allow-host",
@@ -93,6 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="a name this machine is reached by (e.g. mybox.local) that the server answers to, "
         "besides its addresses; repeatable",
+    )
+    parser.add_argument(
+        "--new-token",
+        action="store_true",
+        help="replace the pairing token kept in the data folder: every device paired before "
+        "must pair again",
     )
     parser.add_argument(
         "--port",
@@ -131,19 +127,6 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _served_names(host: str) -> frozenset[str]:
-    """The name ``--host`` gave, which browsers then send as the Host (none for an address:
-    the guard knows the address a connection came in on)."""
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        try:
-            return frozenset({_host_name(host)})
-        except argparse.ArgumentTypeError:  # a name no browser sends as a Host
-            return frozenset()
-    return frozenset()
-
-
 def serve(args: argparse.Namespace) -> int:
     from arena.extras import import_extra
 
@@ -151,23 +134,24 @@ def serve(args: argparse.Namespace) -> int:
     try:
         uvicorn = import_extra("uvicorn", "web")
         import_extra("fastapi", "web")
-        from webapp.access import Access
         from webapp.app import create_app
+        from webapp.sharing import share
         from webapp.store import Store
 
         store = Store.default() if args.data is None else Store.at_folder(Path(args.data))
         port = sock.getsockname()[1]
+        access, sharing = share(
+            args.host,
+            port,
+            folder=store.path.parent,
+            allowed=args.allow_host,
+            new_token=args.new_token,
+        )
         shown = f"[{args.host}]" if ":" in args.host else args.host
         print(f"tabletop-web: serving on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
         print(f"tabletop-web: keeping games and decks in {store.path}", flush=True)
-        if not _is_loopback(args.host):
-            print(
-                f"tabletop-web: warning: listening on {args.host}: anyone on your network can "
-                "use this server",
-                file=sys.stderr,
-                flush=True,
-            )
-        access = Access(hosts=frozenset(args.allow_host) | _served_names(args.host))
+        for line in sharing:
+            print(line, flush=True)
         # log_config=None: uvicorn's own logging set-up would close every handler the process
         # already has (logging.config.dictConfig); its warnings still reach stderr.
         config = uvicorn.Config(

@@ -6,7 +6,11 @@ In order (:mod:`webapp.access` says who may):
    rebinding is refused, HTTP 400;
 2. a request that is not ``GET`` or ``HEAD`` (it changes what the server keeps, or starts
    work) must come from this server's own pages or from a client that is no browser: a
-   foreign ``Origin`` or ``Sec-Fetch-Site: cross-site`` is refused, HTTP 403.
+   foreign ``Origin`` or ``Sec-Fetch-Site: cross-site`` is refused, HTTP 403;
+3. on a shared server, the device must be paired (the pairing cookie, or ``Authorization:
+   Bearer TOKEN``): HTTP 401 otherwise. ``/pair?token=TOKEN``, the pairing link, is the one
+   door: it sets the cookie (HttpOnly, SameSite=Strict) and sends the browser to the front
+   page, so the token leaves the address bar.
 
 An API client (a path under ``/api/``, and ``/openapi.json``) is told why in one line,
 ``{"error": "…"}``; a browser gets a short page that says what to do.
@@ -15,14 +19,22 @@ An API client (a path under ``/api/``, and ``/openapi.json``) is told why in one
 from __future__ import annotations
 
 import html
+from urllib.parse import parse_qs
 
 from starlette.datastructures import Headers
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.requests import cookie_parser
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from webapp.access import Access
 
-__all__ = ["Guard"]
+__all__ = ["COOKIE_SECONDS", "PAIR_PATH", "Guard"]
+
+PAIR_PATH = "/pair"
+"""The pairing link's path: ``/pair?token=TOKEN``."""
+
+COOKIE_SECONDS = 400 * 24 * 3600
+"""How long a paired browser keeps its cookie (400 days: the longest browsers keep one)."""
 
 _SAFE = ("GET", "HEAD")
 
@@ -68,7 +80,7 @@ class Guard:
         if answer is None:
             await self.app(scope, receive, send)
             return
-        # A refusal: it may not be kept and shown again later.
+        # A refusal, a pairing or its page: none may be kept and shown again later.
         answer.headers["Cache-Control"] = "no-store"
         await answer(scope, receive, send)
 
@@ -104,4 +116,64 @@ class Guard:
                     "pages may change what it keeps or start work",
                     "Refused",
                 )
+        if path == PAIR_PATH:
+            return self._pair(scope)
+        if self.access.shared and not self._paired(headers):
+            return self._unpaired(api)
         return None
+
+    def _paired(self, headers: Headers) -> bool:
+        cookie = cookie_parser(headers.get("cookie", "")).get(self.access.cookie)
+        if cookie is not None and self.access.paired(cookie):
+            return True
+        scheme, _, credentials = headers.get("authorization", "").partition(" ")
+        return scheme.lower() == "bearer" and self.access.paired(credentials.strip())
+
+    def _pair(self, scope: Scope) -> Response:
+        """The pairing link: the cookie and the front page for the right token."""
+        if not self.access.shared:
+            return RedirectResponse("/", status_code=303)  # this machine's only: nothing to pair
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        given = query.get("token", [None])[0]
+        if not self.access.paired(given):
+            return _page(
+                403,
+                "Not a pairing link of this server",
+                "This link's token is not this server's: it was replaced (tabletop-web "
+                "--new-token) or the link was copied wrong.",
+                "Open the link tabletop-web printed when it started last, or scan its QR code.",
+            )
+        answer = RedirectResponse("/", status_code=303)
+        answer.set_cookie(
+            self.access.cookie,
+            given or "",
+            max_age=COOKIE_SECONDS,
+            path="/",
+            httponly=True,
+            samesite="strict",
+        )
+        return answer
+
+    def _unpaired(self, api: bool) -> Response:
+        if api:
+            return JSONResponse(
+                {
+                    "error": "this server is shared: pair this device first (open the pairing "
+                    "link tabletop-web printed, or send its token as 'Authorization: Bearer "
+                    "TOKEN')"
+                },
+                status_code=401,
+                headers={"WWW-Authenticate": 'Bearer realm="tabletop-web"'},
+            )
+        return _page(
+            401,
+            "Pair this device",
+            "This tabletop-web is shared with the local network, so it answers only the devices "
+            "paired with it.",
+            "To pair this one, scan the QR code tabletop-web printed in its terminal (a device "
+            "already paired shows it on the front page too), or open the pairing link it "
+            "printed: http://…/pair?token=…",
+            "A paired device stays paired, also after the server restarts, until the token is "
+            "replaced with tabletop-web --new-token.",
+            headers={"WWW-Authenticate": 'Bearer realm="tabletop-web"'},
+        )

@@ -39,7 +39,11 @@ def sample_values() -> dict[str, object]:
         "saved deck": SavedDeck("abc", "mine", "T1 height 1\n###\n", 3.0),
         "answer": Answer(422, {"error": "a line", "nested": [1, {"b": 2}]}),
         "field": fields("express", "score")[0],
-        "access": Access(hosts=frozenset({"mybox.local", "192.168.1.20"})),
+        "access": Access(
+            hosts=frozenset({"mybox.local", "192.168.1.20"}),
+            token="A" * 32,
+            links=("http://192.168.1.20:8000/pair?token=" + "A" * 32,),
+        ),
     }
 
 
