@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.webapp._endpoints import JSON, LOCAL, body_endpoints
+from tests.webapp._endpoints import JSON, LOCAL, UNKNOWN, body_endpoints, unknown_item
 from webapp.api import LARGEST_DEPTH, LONGEST_NUMBER
 from webapp.app import create_app
 from webapp.store import Store
@@ -28,7 +28,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 def test_every_body_endpoint_is_found(client: TestClient) -> None:
     endpoints = body_endpoints(client)
     assert ("POST", "/api/packing/best") in endpoints and ("POST", "/api/decks") in endpoints
-    assert ("POST", "/api/practice/x/move") in endpoints and len(endpoints) >= 20
+    assert ("POST", f"/api/practice/{UNKNOWN}/move") in endpoints and len(endpoints) >= 20
 
 
 def one_line_400(response: object, *words: str) -> None:
@@ -48,6 +48,8 @@ def test_a_body_nested_too_deep_is_refused_by_every_endpoint(
     nested = "[" * depth + "]" * depth
     for method, path in body_endpoints(client):
         response = client.request(method, path, content=f'{{"roll": {nested}}}', headers=JSON)
+        if unknown_item(path, response):
+            continue
         one_line_400(response, f"{LARGEST_DEPTH} levels")
 
 
@@ -56,6 +58,8 @@ def test_a_number_too_long_is_refused_by_every_endpoint(client: TestClient) -> N
         number = "1" * digits
         for method, path in body_endpoints(client):
             response = client.request(method, path, content=f'{{"seed": {number}}}', headers=JSON)
+            if unknown_item(path, response):
+                continue
             one_line_400(response, f"{digits:,} digits", f"at most {LONGEST_NUMBER}")
 
 
