@@ -119,7 +119,7 @@ $(FLOORS_VENV)/.installed: pyproject.toml tools/constraints_from_pyproject.py
 	touch $@
 
 test-floors: $(FLOORS_VENV)/.installed
-	$(FLOORS_VENV)/bin/python -m pip freeze --exclude-editable | grep -i -E '^(ortools|numpy|platformdirs|matplotlib|scipy|openskill|tqdm|shtab|pettingzoo|gymnasium|numba|fastapi|uvicorn|httptools|uvloop|httpx|pytest|pytest-xdist|hypothesis)=='
+	$(FLOORS_VENV)/bin/python -m pip freeze --exclude-editable | grep -i -E '^(ortools|numpy|platformdirs|matplotlib|scipy|openskill|tqdm|shtab|pettingzoo|gymnasium|numba|fastapi|uvicorn|segno|httptools|uvloop|httpx|pytest|pytest-xdist|hypothesis)=='
 	$(FLOORS_VENV)/bin/python -m pytest -p no:cacheprovider -m "not slow" -rfEs
 	$(FLOORS_VENV)/bin/packing plot plan --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3 \
 		--out $(FLOORS_VENV)/plan.png

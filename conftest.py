@@ -42,6 +42,8 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "webapp/practice_api.py": ("web",),
     "webapp/progress_api.py": ("web",),
     "webapp/designer.py": ("web",),
+    "webapp/guard.py": ("web",),
+    "webapp/pairing_api.py": ("web",),
     # Test modules that import an extra at the top.
     "tests/arena/toy_openspiel.py": ("openspiel",),
     "tests/arena/test_openspiel.py": ("openspiel",),
@@ -63,6 +65,11 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "tests/webapp/test_docs_web.py": ("web",),
     "tests/webapp/test_progress_api.py": ("web",),
     "tests/webapp/test_browser.py": ("web",),
+    "tests/webapp/test_bodies.py": ("web",),
+    "tests/webapp/test_pages.py": ("web",),
+    "tests/webapp/test_picture_limits.py": ("web",),
+    "tests/webapp/test_security.py": ("web",),
+    "tests/webapp/test_pairing.py": ("web",),
 }
 
 #: The doctests (by the name pytest gives them, the object's dotted name) that need an extra.

@@ -47,7 +47,7 @@ EXTRA_MODULES: Mapping[str, tuple[str, ...]] = {
     "completion": ("shtab",),
     "rl": ("pettingzoo", "gymnasium"),
     "compiled": ("numba",),
-    "web": ("fastapi", "uvicorn"),
+    "web": ("fastapi", "uvicorn", "segno"),
 }
 """The top-level modules each extra installs: the extra is there when every one of them is."""
 

@@ -46,6 +46,7 @@ EXTRA_MODULES: Mapping[str, str] = {
     "fastapi": "web",
     "starlette": "web",
     "uvicorn": "web",
+    "segno": "web",
 }
 
 #: The modules that exist for an extra, and the extras each may import at module level: a user
@@ -67,6 +68,8 @@ FOR_EXTRA: Mapping[str, frozenset[str]] = {
     "webapp.practice_api": frozenset({"web"}),
     "webapp.designer": frozenset({"web"}),
     "webapp.progress_api": frozenset({"web"}),
+    "webapp.guard": frozenset({"web"}),
+    "webapp.pairing_api": frozenset({"web"}),
 }
 
 #: Each game's layers, lowest first: a module imports only modules of its own layer or below

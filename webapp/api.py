@@ -12,16 +12,34 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from webapp import contract, pictures
-from webapp.errors import BadRequest, NotJson, TooLarge
+from webapp.errors import BadRequest, NotJson, NotJsonType, TooLarge
 from webapp.work import Runner
 
-__all__ = ["LARGEST_BODY", "LIMITS", "Limit", "read_body", "router"]
+__all__ = [
+    "LARGEST_BODY",
+    "LARGEST_DEPTH",
+    "LIMITS",
+    "LONGEST_NUMBER",
+    "Limit",
+    "read_body",
+    "router",
+]
 
 LARGEST_BODY = 1_000_000
 """The most bytes a request body may hold (a deck file's text is far smaller)."""
+
+LARGEST_DEPTH = 20
+"""The most levels of arrays and objects a request body may nest (the deepest body a page sends,
+a load plan's picture request, nests three): checked before the body is parsed, since Python's
+parser recurses once per level and fails past its recursion limit."""
+
+LONGEST_NUMBER = 100
+"""The most digits of a whole number in a request body (a seed has at most 19): Python refuses
+to read one of more than 4,300 digits, and reading a long one costs time quadratic in its
+length."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +103,16 @@ router = APIRouter()
 
 async def read_body(request: Request, *, limit: int = LARGEST_BODY) -> object:
     """The request's JSON body (an empty body is ``{}``), read no further than ``limit`` bytes:
-    :class:`TooLarge` past it, :class:`NotJson` when it is not JSON."""
+    :class:`TooLarge` past it, :class:`NotJson` when it is not JSON, or nests deeper than
+    :data:`LARGEST_DEPTH`, or holds a whole number longer than :data:`LONGEST_NUMBER` digits.
+    Every endpoint reads its body here, so these bounds hold for each.
+
+    A body must say it is JSON (``Content-Type: application/json``; :class:`NotJsonType`, HTTP
+    415, otherwise): a page of another site can send a form or plain text without the browser
+    asking first, but not that."""
+    kind = request.headers.get("content-type")
+    if kind is not None and kind.partition(";")[0].strip().lower() != "application/json":
+        raise NotJsonType(f"the request's Content-Type is {kind[:100]!r}, not 'application/json'")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise TooLarge(limit)
@@ -99,10 +126,63 @@ async def read_body(request: Request, *, limit: int = LARGEST_BODY) -> object:
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
+    if kind is None:
+        raise NotJsonType("the request sends a body without 'Content-Type: application/json'")
+    if _depth_exceeds(raw, LARGEST_DEPTH):
+        raise NotJson(f"the request nests arrays and objects more than {LARGEST_DEPTH} levels deep")
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_int=_whole_number)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise NotJson(f"the request is not JSON: {error}") from None
+
+
+# The characters that open, close or escape something in JSON text: a string is skipped by
+# following its quotes and backslashes, so brackets inside it are text.
+_STRUCTURE = re.compile(rb'[\[\]{}"\\]')
+_OPENING = frozenset(b"[{")
+_CLOSING = frozenset(b"]}")
+_QUOTE, _BACKSLASH = ord('"'), ord("\\")
+
+
+def _depth_exceeds(raw: bytes, limit: int) -> bool:
+    """Whether the JSON text ``raw`` nests arrays and objects more than ``limit`` levels deep
+    (text that is not JSON may answer either way: the parser refuses it next)."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    depth = 0
+    in_string = False
+    escaped = -1  # the position of the character a backslash in a string escapes
+    for found in _STRUCTURE.finditer(raw):
+        at = found.start()
+        char = raw[at]
+        if in_string:
+            if at == escaped:
+                continue
+            if char == _BACKSLASH:
+                escaped = at + 1
+            elif char == _QUOTE:
+                in_string = False
+        elif char == _QUOTE:
+            in_string = True
+        elif char in _OPENING:
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in _CLOSING:
+            depth -= 1
+    return False
+
+
+def _whole_number(text: str) -> int:
+    """A whole number of the body, refused past :data:`LONGEST_NUMBER` digits before Python
+    reads it."""
+    digits = len(text.lstrip("-"))
+    if digits > LONGEST_NUMBER:
+        raise NotJson(
+            f"the request holds a number of {digits:,} digits ({text[:12]}…): at most "
+            f"{LONGEST_NUMBER} are read"
+        )
+    return int(text)
 
 
 def runner(request: Request) -> Runner:
@@ -215,10 +295,24 @@ LARGEST_PICTURE_BODY = 200_000
 """The most bytes a picture request may hold (a deck's text with room to spare)."""
 
 
+def _rendered(answer: Callable[[Any], dict[str, Any]], body: Any) -> bytes:
+    """``answer(body)`` as the JSON bytes sent, refused past :data:`pictures.LARGEST_ANSWER`."""
+    data = json.dumps(
+        answer(body), ensure_ascii=False, allow_nan=False, separators=(",", ":")
+    ).encode()
+    if len(data) > pictures.LARGEST_ANSWER:
+        raise BadRequest(
+            f"the answer would be {len(data):,} bytes, more than this server's limit of "
+            f"{pictures.LARGEST_ANSWER:,} bytes for a picture: ask for a smaller one"
+        )
+    return data
+
+
 def _picture_route(path: str, answer: Callable[[Any], dict[str, Any]], summary: str) -> None:
-    async def serve(request: Request) -> dict[str, Any]:
+    async def serve(request: Request) -> Response:
         body = await read_body(request, limit=LARGEST_PICTURE_BODY)
-        return await runner(request).cheap(answer, body)
+        data = await runner(request).cheap(_rendered, answer, body)
+        return Response(data, media_type="application/json")
 
     serve.__name__ = answer.__name__
     router.add_api_route(
@@ -226,7 +320,10 @@ def _picture_route(path: str, answer: Callable[[Any], dict[str, Any]], summary: 
         serve,
         methods=["POST"],
         summary=summary,
-        description=f"{answer.__doc__}\n\nAt most {LARGEST_PICTURE_BODY:,} bytes.",
+        description=(
+            f"{answer.__doc__}\n\nAt most {LARGEST_PICTURE_BODY:,} bytes in (HTTP 413 past it) "
+            f"and {pictures.LARGEST_ANSWER:,} bytes out (HTTP 422 past it, nothing sent)."
+        ),
         tags=["pictures"],
     )
 

@@ -21,8 +21,10 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import arena
-from webapp import api, designer, practice_api, progress_api
+from webapp import api, designer, pairing_api, practice_api, progress_api
+from webapp.access import Access
 from webapp.errors import WebError
+from webapp.guard import Guard
 from webapp.store import Store
 from webapp.work import Runner
 
@@ -50,13 +52,21 @@ _HEADERS = {
 
 
 def create_app(
-    *, store: Store | None = None, runner: Runner | None = None, warm_up: bool = True
+    *,
+    store: Store | None = None,
+    runner: Runner | None = None,
+    warm_up: bool = True,
+    access: Access | None = None,
 ) -> FastAPI:
     """The application. ``store``: where users' games, trainer sessions and decks are kept (by
     default the SQLite file in the platform's user data folder, :meth:`~webapp.store.Store.default`);
     ``runner``: where answers are computed (:class:`webapp.work.Runner`). ``warm_up`` starts
-    the process that forks the long answers' workers with the server, not on the first one."""
+    the process that forks the long answers' workers with the server, not on the first one.
+    ``access``: who may use it (:class:`webapp.access.Access`; by default this machine only,
+    through ``127.0.0.1``, ``localhost`` or ``[::1]``), applied to every request by
+    :class:`webapp.guard.Guard`."""
     runner = Runner() if runner is None else runner
+    access = Access() if access is None else access
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -83,7 +93,9 @@ def create_app(
     )
     app.state.store = store
     app.state.runner = runner
+    app.state.access = access
     app.include_router(api.router)
+    app.include_router(pairing_api.router)
     app.include_router(practice_api.router)
     app.include_router(progress_api.router)
     app.include_router(designer.router)
@@ -110,9 +122,12 @@ def create_app(
         ]
         return JSONResponse({"error": "; ".join(problems) or "invalid request"}, 422)
 
+    # The guard first, inside the headers: its refusals carry the security headers too.
+    app.add_middleware(Guard, access=access)
     app.add_middleware(_Headers)
 
-    @app.get("/", include_in_schema=False)
+    # Pages answer HEAD as GET without the body (FileResponse sends only the headers then).
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def front_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
@@ -153,4 +168,4 @@ def _page_route(app: FastAPI, page: str) -> None:
         return FileResponse(STATIC / f"{page}.html")
 
     serve.__name__ = f"page_{page}"
-    app.add_api_route(f"/{page}", serve, methods=["GET"], include_in_schema=False)
+    app.add_api_route(f"/{page}", serve, methods=["GET", "HEAD"], include_in_schema=False)

@@ -2,7 +2,7 @@
 
     tabletop-web                      # http://127.0.0.1:8000, this machine only
     tabletop-web --port 0             # any free port (the chosen one is printed)
-    tabletop-web --host 0.0.0.0       # share it on the local network (a warning says so)
+    tabletop-web --host 0.0.0.0       # share it with a phone: it prints the pairing link and QR
     tabletop-web --data DIR           # keep games and decks in DIR/companion.sqlite3
 
 It follows the command-line contract of :mod:`arena.cli`: bad input prints one line quoting it
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import ipaddress
 import socket
 import sys
 from collections.abc import Sequence
@@ -45,13 +44,13 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
+def _host_name(text: str) -> str:
+    from webapp.access import host_name
+
     try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+        return host_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,7 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     with_examples(
         parser,
-        ["tabletop-web", "tabletop-web --port 0", "tabletop-web --host 0.0.0.0 --port 8080"],
+        [
+            "tabletop-web",
+            "tabletop-web --port 0",
+            "tabletop-web --host 0.0.0.0 --port 8080",
+            "tabletop-web --host 0.0.0.0 --allow-host mybox.local --new-token",
+        ],
         note="Everything runs on this machine, offline. The address is printed once the "
         "server listens; Ctrl-C stops it.",
     )
@@ -73,7 +77,23 @@ def build_parser() -> argparse.ArgumentParser:
         default="127.0.0.1",
         metavar="ADDRESS",
         help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 shares "
-        "it with the local network, and anyone there can use it)",
+        "it with the local network: only devices paired by the link and QR code it prints can "
+        "use it)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        type=_host_name,
+        metavar="NAME",
+        help="a name this machine is reached by (e.g. mybox.local) that the server answers to, "
+        "besides its addresses; repeatable",
+    )
+    parser.add_argument(
+        "--new-token",
+        action="store_true",
+        help="replace the pairing token kept in the data folder: every device paired before "
+        "must pair again",
     )
     parser.add_argument(
         "--port",
@@ -126,6 +146,7 @@ def serve(args: argparse.Namespace) -> int:
         import_extra("fastapi", "web")
         from webapp.app import create_app
         from webapp.lock import FolderLock
+        from webapp.sharing import share
         from webapp.store import Store, default_folder
         from webapp.work import Runner
 
@@ -135,20 +156,18 @@ def serve(args: argparse.Namespace) -> int:
             store.prune()
             runner = Runner()
             port = sock.getsockname()[1]
+            access, sharing = share(
+                args.host, port, folder=folder, allowed=args.allow_host, new_token=args.new_token
+            )
             shown = f"[{args.host}]" if ":" in args.host else args.host
             print(f"tabletop-web: serving on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
             print(f"tabletop-web: keeping games and decks in {store.path}", flush=True)
-            if not _is_loopback(args.host):
-                print(
-                    f"tabletop-web: warning: listening on {args.host}: anyone on your network can "
-                    "use this server",
-                    file=sys.stderr,
-                    flush=True,
-                )
+            for line in sharing:
+                print(line, flush=True)
             # log_config=None: uvicorn's own logging set-up would close every handler the process
             # already has (logging.config.dictConfig); its warnings still reach stderr.
             config = uvicorn.Config(
-                create_app(store=store, runner=runner),
+                create_app(store=store, runner=runner, access=access),
                 log_level="warning",
                 log_config=None,
                 lifespan="on",

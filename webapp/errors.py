@@ -8,6 +8,7 @@ __all__ = [
     "Conflict",
     "NotFound",
     "NotJson",
+    "NotJsonType",
     "OverTime",
     "Stopped",
     "Stopping",
@@ -36,9 +37,16 @@ class Conflict(WebError):
 
 
 class NotJson(WebError):
-    """A request body that is not JSON at all."""
+    """A request body that is not JSON, or not JSON the server reads (nested too deep, a number
+    too long: :func:`webapp.api.read_body`)."""
 
     status = 400
+
+
+class NotJsonType(WebError):
+    """A request body that does not say it is JSON (``Content-Type: application/json``)."""
+
+    status = 415
 
 
 class NotFound(WebError):

@@ -1,15 +1,25 @@
 """What the pages draw: the library's SVG pictures of trucks, load plans, cards and trains, and
 the decks the pickers show. Every picture is made by the games' own ``svg`` modules (the pages
 add none), from a value parsed and checked by the library (a plan is verified before it is
-drawn). No extra is needed here: :mod:`webapp.api` serves these answers."""
+drawn). No extra is needed here: :mod:`webapp.api` serves these answers.
+
+An answer is bounded like a request: a deck of more than :data:`MOST_TRUCKS` trucks or a train
+of more than :data:`MOST_TRAIN_CARDS` cards is refused before anything is drawn, a deck's
+pictures stop as soon as they pass :data:`LARGEST_ANSWER` bytes, and the server sends no picture
+answer longer than that (a small request could otherwise ask for megabytes: a 150 KB deck text
+of 9,000 one-cell trucks drew 24 MB of SVG)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from webapp.errors import BadRequest
 
 __all__ = [
+    "LARGEST_ANSWER",
+    "MOST_TRAIN_CARDS",
+    "MOST_TRUCKS",
     "cards_answer",
     "deck_answer",
     "plan_answer",
@@ -18,6 +28,17 @@ __all__ = [
     "truck_answer",
     "truck_entry",
 ]
+
+LARGEST_ANSWER = 2_000_000
+"""The most bytes of a picture answer: the sample deck's 30 trucks take about 520,000, the
+largest truck's picture (100 × 100, every other cell usable) about 1,400,000."""
+
+MOST_TRUCKS = 100
+"""The most trucks of a deck whose pictures one request draws (the sample deck has 30)."""
+
+MOST_TRAIN_CARDS = 32
+"""The most cards of a train one request draws: the deck's 32 (a game's trains hold at most
+seven; the best train of a pool at most the pool)."""
 
 
 def _text(body: Any, name: str, *, required: bool = True, default: str = "") -> str:
@@ -59,20 +80,52 @@ def truck_entry(truck: Any) -> dict[str, Any]:
 
 
 def deck_answer(body: Any) -> dict[str, Any]:
-    """The trucks of the sample deck, or of the deck file's text in ``deck``, with pictures."""
+    """The trucks of the sample deck, or of the deck file's text in ``deck``, with pictures.
+
+    **Limits.** At most 100 trucks (:data:`MOST_TRUCKS`), refused before any is drawn; the
+    answer at most 2,000,000 bytes (:data:`LARGEST_ANSWER`): the drawing stops as soon as the
+    pictures pass it."""
     from packing.deck import SAMPLE_DECK, parse_deck
     from packing.errors import PackingError
 
     text = _text(body, "deck", required=False)
     if not text:
-        return {"source": "sample", "trucks": [truck_entry(t) for t in SAMPLE_DECK]}
+        return {"source": "sample", "trucks": _pictured(SAMPLE_DECK)}
+    # Counted before the deck is read: reading thousands of trucks takes a second.
+    headers = len(_TRUCK_HEADER.findall(text))
+    if headers > MOST_TRUCKS:
+        raise BadRequest(
+            f"field 'deck': {headers:,} trucks, more than the {MOST_TRUCKS} trucks a picture "
+            "request draws"
+        )
     try:
         trucks = parse_deck(text, source="deck")
     except PackingError as error:
         raise _library_error(error) from None
     if not trucks:
         raise BadRequest("field 'deck': the deck holds no truck")
-    return {"source": "uploaded", "trucks": [truck_entry(t) for t in trucks]}
+    return {"source": "uploaded", "trucks": _pictured(trucks)}
+
+
+#: A truck's first line in a deck file (``NAME height N``, :mod:`packing.deck`).
+_TRUCK_HEADER = re.compile(r"^[ \t]*\S+[ \t]+height[ \t]+\S+[ \t]*$", re.MULTILINE)
+
+
+def _pictured(trucks: Any) -> list[dict[str, Any]]:
+    """Each truck's entry with its picture, stopped as soon as the pictures pass
+    :data:`LARGEST_ANSWER` bytes (a deck of large variant trucks)."""
+    entries = []
+    size = 0
+    for index, truck in enumerate(trucks, 1):
+        entry = truck_entry(truck)
+        size += len(entry["svg"])
+        if size > LARGEST_ANSWER:
+            raise BadRequest(
+                f"the pictures of this deck pass this server's limit of {LARGEST_ANSWER:,} bytes "
+                f"at truck {index} of {len(trucks)}: picture fewer or smaller trucks"
+            )
+        entries.append(entry)
+    return entries
 
 
 def truck_answer(body: Any) -> dict[str, Any]:
@@ -179,11 +232,20 @@ def train_answer(body: Any) -> dict[str, Any]:
     ``width`` (optional): the picture's width in units, the cards wrapping onto rows within
     it between two cards (340, a phone's picture column, shows every text at 10 pixels or
     more); at least 199 (the engine and one card), at most 4,000. Without it the train is one
-    row. ``title`` (optional) replaces the heading."""
+    row. ``title`` (optional) replaces the heading.
+
+    **Limits.** At most 32 cards (:data:`MOST_TRAIN_CARDS`, the deck's), refused before the
+    train is read."""
     from express.errors import ExpressError
     from express.svg import train_svg
 
     text = _text(body, "train", required=False)
+    cards = text.count(",") + 1 if text.strip() else 0
+    if cards > MOST_TRAIN_CARDS:
+        raise BadRequest(
+            f"field 'train': {cards:,} cards, more than the {MOST_TRAIN_CARDS} cards a picture "
+            "request draws"
+        )
     try:
         train, hidden = shown_train(text)
     except ExpressError as error:

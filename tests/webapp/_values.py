@@ -4,8 +4,18 @@ value of ``webapp`` built afresh in a spawned process, compared with the one rec
 from __future__ import annotations
 
 from tests.packing._roundtrip import disagreements
+from webapp.access import Access
 from webapp.contract import Answer, fields
-from webapp.errors import BadRequest, Busy, NotFound, NotJson, OverTime, Stopped, TooLarge
+from webapp.errors import (
+    BadRequest,
+    Busy,
+    NotFound,
+    NotJson,
+    NotJsonType,
+    OverTime,
+    Stopped,
+    TooLarge,
+)
 from webapp.store import SavedDeck, SavedGame, TrainerAnswer
 
 
@@ -29,6 +39,11 @@ def sample_values() -> dict[str, object]:
         "saved deck": SavedDeck("abc", "mine", "T1 height 1\n###\n", 3.0),
         "answer": Answer(422, {"error": "a line", "nested": [1, {"b": 2}]}),
         "field": fields("express", "score")[0],
+        "access": Access(
+            hosts=frozenset({"mybox.local", "192.168.1.20"}),
+            token="A" * 32,
+            links=("http://192.168.1.20:8000/pair?token=" + "A" * 32,),
+        ),
     }
 
 
@@ -37,6 +52,7 @@ def sample_errors() -> dict[str, Exception]:
     return {
         "bad request": BadRequest("field 'x': bad"),
         "not json": NotJson("the request is not JSON"),
+        "not json type": NotJsonType("the request's Content-Type is 'text/plain'"),
         "not found": NotFound("no saved game 'x'"),
         "too large": TooLarge(1000),
         "busy": Busy(2),

@@ -18,12 +18,14 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import uvicorn
 
+from webapp.access import Access
 from webapp.app import create_app
 from webapp.store import Store
 
@@ -66,9 +68,11 @@ def missing() -> str | None:
 
 class LiveServer:
     """The web companion served by uvicorn in a background thread on ``127.0.0.1:<free port>``,
-    keeping its data in ``folder``. :meth:`start` returns once ``/api/health`` answers."""
+    keeping its data in ``folder``, letting in whom ``access`` lets in (this machine's browser
+    by default; made from the port by ``access_for``, for links that name it).
+    :meth:`start` returns once ``/api/health`` answers."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, access_for: Callable[[int], Access] | None = None) -> None:
         self.folder = folder
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -76,7 +80,8 @@ class LiveServer:
         self._socket.listen(128)
         self.port: int = self._socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        app = create_app(store=Store(folder / "db.sqlite3"))
+        self.access = Access() if access_for is None else access_for(self.port)
+        app = create_app(store=Store(folder / "db.sqlite3"), access=self.access)
         # log_config=None: uvicorn's logging set-up would close pytest's capture handlers.
         config = uvicorn.Config(app, log_level="warning", log_config=None, lifespan="on")
         self._server = uvicorn.Server(config)
@@ -87,9 +92,12 @@ class LiveServer:
     def start(self, timeout: float = 60.0) -> None:
         self._thread.start()
         deadline = time.monotonic() + timeout
+        # A shared server answers a client that sends its token.
+        token = {"Authorization": f"Bearer {self.access.token}"} if self.access.shared else {}
+        health = urllib.request.Request(f"{self.url}/api/health", headers=token)
         while True:
             try:
-                with urllib.request.urlopen(f"{self.url}/api/health", timeout=5) as answer:
+                with urllib.request.urlopen(health, timeout=5) as answer:
                     if answer.status == 200:
                         return
             except (urllib.error.URLError, ConnectionError, TimeoutError):

@@ -21,11 +21,16 @@ from webapp.errors import Busy, OverTime
 from webapp.store import Store
 from webapp.work import Runner
 
+JSON = {"Content-Type": "application/json"}
+
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     store = Store(tmp_path_factory.mktemp("store") / "db.sqlite3")
-    with TestClient(create_app(store=store, warm_up=False)) as test_client:
+    # A base URL on this machine's own address: the server answers to no other Host.
+    with TestClient(
+        create_app(store=store, warm_up=False), base_url="http://127.0.0.1:8000"
+    ) as test_client:
         yield test_client
 
 
@@ -204,12 +209,17 @@ def test_the_server_opens_no_path_a_request_names(client: TestClient) -> None:
 
 def test_request_errors_are_one_line_4xx(client: TestClient) -> None:
     cases = [
-        (client.post("/api/packing/best", content=b"{not json"), 400),
+        (client.post("/api/packing/best", content=b"{not json", headers=JSON), 400),
         (client.post("/api/packing/best", json=[1, 2]), 400),
         (client.post("/api/packing/best", json={"rol": "3,2,3,0,1"}), 422),
         (client.post("/api/packing/best", json={"roll": True}), 422),
         (client.post("/api/packing/best", json={"roll": {"a": 1}}), 422),
-        (client.post("/api/packing/best", content=b'{"roll": "3,2,3,0,1", "top": NaN}'), 422),
+        (
+            client.post(
+                "/api/packing/best", content=b'{"roll": "3,2,3,0,1", "top": NaN}', headers=JSON
+            ),
+            422,
+        ),
         (client.post("/api/packing/nothing", json={}), 404),
         (client.get("/api/packing/best"), 405),
         (client.post("/api/packing/deck", json={"deck": "x height 1\n"}), 422),
@@ -398,7 +408,7 @@ def test_a_cheap_request_answers_while_long_ones_run(tmp_path: Path) -> None:
     import threading
 
     app = create_app(store=Store(tmp_path / "db.sqlite3"), runner=Runner(heavy_at_once=2))
-    with TestClient(app) as test_client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as test_client:
         advise = {
             "players": 3, "seat": 1, "round": 1, "start_player": 0,
             "hand": "R4|B4,B2|B3,Y3|G3,G2|G2,P4|P4",

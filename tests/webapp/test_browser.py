@@ -908,3 +908,100 @@ def test_practice_of_both_games_reads_on_a_phone(tab: Tab) -> None:
         if game == "packing":  # every truck choice says its capacity and height
             for choice in page.locator("#choices button").all()[:-1]:
                 expect(choice).to_contain_text(re.compile(r"capacity \d+, height \d+"))
+
+
+# --- pairing a phone (a server shared with --host 0.0.0.0) ----------------------------------------
+# The unpaired page, the pairing link's cookie and the front page's QR code at phone size; the
+# screenshots go to the test's folder (pytest --basetemp DIR keeps them where you look).
+
+from playwright.sync_api import BrowserContext  # noqa: E402 - beside the tests that use it
+
+from webapp.access import Access, load_token  # noqa: E402
+from webapp.sharing import pairing_link  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, str]]:
+    """A shared server and its token. Its pairing link names 127.0.0.1 (where this test's
+    browser reaches it); a real one names the machine's address on the network."""
+    folder = tmp_path_factory.mktemp("shared")
+    token = load_token(folder)
+    server = LiveServer(
+        folder,
+        access_for=lambda port: Access(
+            token=token, links=(pairing_link("127.0.0.1", port, token),)
+        ),
+    )
+    server.start()
+    yield server, token
+    server.stop()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[tuple[BrowserContext, Page, Watch]]:
+    """A new phone (390 x 844): its own cookies, a watch for console errors and failed
+    requests."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    watch = Watch()
+    watch.attach(page)
+    yield context, page, watch
+    watch.quiet(page)
+    context.close()
+    assert not watch.problems, "\n".join(watch.problems)
+
+
+def test_an_unpaired_phone_is_told_how_to_pair(
+    shared: tuple[LiveServer, str], phone: tuple[BrowserContext, Page, Watch], tmp_path: Path
+) -> None:
+    server, _ = shared
+    _, page, watch = phone
+    watch.expect(401)
+    response = page.goto(server.url + "/")
+    assert response is not None and response.status == 401
+    expect(page.get_by_role("heading", level=1)).to_have_text("Pair this device")
+    expect(page.get_by_text("scan the QR code tabletop-web printed")).to_be_visible()
+    no_horizontal_scroll(page)
+    page.screenshot(path=tmp_path / "unpaired-phone.png", full_page=True)
+    assert page.request.get(server.url + "/api/health").status == 401
+
+
+def test_the_pairing_link_pairs_a_phone_whose_front_page_shows_the_qr_code(
+    shared: tuple[LiveServer, str], phone: tuple[BrowserContext, Page, Watch], tmp_path: Path
+) -> None:
+    server, token = shared
+    context, page, _ = phone
+    response = page.goto(pairing_link("127.0.0.1", server.port, token))
+    assert response is not None and response.status == 200
+    assert page.url == server.url + "/"  # the token left the address bar
+    cookie = next(c for c in context.cookies() if c["name"].startswith("tabletop-pairing-"))
+    assert cookie["value"] == token and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    box = page.get_by_role("complementary", name="Use it from a phone")
+    expect(box).to_be_visible()
+    expect(box.get_by_role("img", name="QR code of the pairing link")).to_be_visible()
+    expect(box.locator("code.link")).to_have_text(pairing_link("127.0.0.1", server.port, token))
+    size = box.locator("figure.qr svg").bounding_box()
+    assert size is not None and 150 <= size["width"] <= 390  # large enough to scan from a desk
+    no_horizontal_scroll(page)
+    page.screenshot(path=tmp_path / "front-paired-phone.png", full_page=True)
+    # paired: the pages and their answers work as on this machine's own server
+    page.goto(server.url + "/trainer")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    assert page.request.get(server.url + "/api/health").json() == {"status": "ok"}
+
+
+def test_a_server_of_this_machine_says_how_to_share_it(
+    tmp_path: Path, phone: tuple[BrowserContext, Page, Watch]
+) -> None:
+    server = LiveServer(tmp_path)
+    server.start()
+    try:
+        _, page, _ = phone
+        page.goto(server.url + "/")
+        box = page.get_by_role("complementary", name="Use it from a phone")
+        expect(box).to_contain_text("tabletop-web --host 0.0.0.0")
+        assert box.get_by_role("img").count() == 0
+        no_horizontal_scroll(page)
+        page.screenshot(path=tmp_path / "front-local-phone.png", full_page=True)
+    finally:
+        server.stop()

@@ -1,5 +1,6 @@
 """``tabletop-web``: the command-line contract (one line and status 2 for bad input), the address
-it prints, the warning when it is shared beyond this machine."""
+it prints, and that a shared server says how to pair a phone (tests/webapp/test_pairing.py
+checks what it says)."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def test_the_help_is_complete() -> None:
 
 
 @pytest.mark.extra("web")
-def test_it_prints_the_address_and_warns_when_shared(
+def test_it_prints_the_address_and_how_to_pair_when_shared(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import uvicorn
@@ -64,7 +65,9 @@ def test_it_prints_the_address_and_warns_when_shared(
     assert str(tmp_path / "companion.sqlite3") in out
     assert main(["--host", "0.0.0.0", "--port", "0", "--data", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
-    assert "anyone on your network can use" in err and err.count("\n") == 1
+    # Shared, it answers only paired devices (tests/webapp/test_pairing.py): no warning then.
+    assert "answers only the devices paired with it" in out and "/pair?token=" in out
+    assert err == ""
     assert len(served) == 2
 
 

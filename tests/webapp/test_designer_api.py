@@ -27,7 +27,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     from webapp.store import Store
 
     app = create_app(store=Store(tmp_path / "db.sqlite3"), warm_up=False)
-    with TestClient(app) as test_client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as test_client:
         yield test_client
 
 

@@ -18,7 +18,7 @@ def _circles(svg: str) -> int:
 
 def test_empty_history(tmp_path: Path) -> None:
     app = create_app(store=Store(tmp_path / "db.sqlite3"), warm_up=False)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
         response = client.get("/api/progress")
     assert response.status_code == 200
     answer = response.json()
@@ -69,7 +69,7 @@ def test_trainer_answers_and_games(tmp_path: Path) -> None:
     )
     store.new_game("express", {"seats": ["you", "optimal"]}, 8)  # nothing graded yet
     app = create_app(store=store, warm_up=False)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
         answer = client.get("/api/progress").json()
     trainer = answer["trainer"]
     assert trainer["count"] == 12
@@ -101,7 +101,9 @@ def test_the_two_games_points_are_never_averaged_together(tmp_path: Path) -> Non
                 saved.created, saved.updated,
             )
         )  # fmt: skip
-    with TestClient(create_app(store=store, warm_up=False)) as client:
+    with TestClient(
+        create_app(store=store, warm_up=False), base_url="http://127.0.0.1:8000"
+    ) as client:
         practice = client.get("/api/progress").json()["practice"]
     assert "mean_loss" not in practice and "points_lost" not in practice
     assert practice["by_game"]["packing"]["mean_loss"] == 2.0
