@@ -6,8 +6,8 @@ decks, and keep what the user does in a SQLite file. The JSON API under ``/api/`
 exactly what the commands print with ``--json``.
 
 The package is the top floor of the house: it imports both games and ``arena``, and nothing
-imports it. It needs the ``web`` extra (FastAPI, uvicorn): :func:`create_app` imports it on
-use, and a missing one is :class:`arena.extras.MissingExtraError`.
+imports it. It needs the ``web`` extra (FastAPI, uvicorn, segno): :func:`create_app` imports
+it on use, and a missing one is :class:`arena.extras.MissingExtraError`.
 """
 
 from __future__ import annotations
