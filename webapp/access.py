@@ -14,7 +14,7 @@ device is paired by opening the pairing link (``/pair?token=…``), which sets a
 API client sends the token as ``Authorization: Bearer TOKEN``. Requests from this machine need
 it too: a proxy or tunnel on the machine (``ssh -R``, a reverse proxy) makes every client look
 local, so the client's address proves nothing. The token is :data:`TOKEN_BYTES` random bytes
-(:mod:`secrets`), compared in constant time (:func:`hmac.compare_digest`), and kept in the file
+(``secrets``), compared in constant time (``hmac.compare_digest``), and kept in the file
 :data:`TOKEN_FILE` of the data folder, readable by its owner only, so a paired phone stays
 paired after a restart; ``tabletop-web --new-token`` (or deleting the file) replaces it, which
 unpairs every device.
@@ -147,7 +147,7 @@ def _same_address(name: str, address: str) -> bool:
 
 @dataclass(frozen=True)
 class Access:
-    """What a server lets in: :meth:`local` by default; a shared server has a ``token``."""
+    """What a server lets in: this machine only by default; a shared server has a ``token``."""
 
     hosts: frozenset[str] = frozenset()
     """The names and addresses it answers to besides :data:`LOOPBACK_NAMES` and the address a
