@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,16 +21,6 @@ from webapp.store import Store
 from webapp.work import Runner
 
 JSON = {"Content-Type": "application/json"}
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    store = Store(tmp_path_factory.mktemp("store") / "db.sqlite3")
-    # A base URL on this machine's own address: the server answers to no other Host.
-    with TestClient(
-        create_app(store=store, warm_up=False), base_url="http://127.0.0.1:8000"
-    ) as test_client:
-        yield test_client
 
 
 def without_times(value: Any) -> Any:

@@ -5,24 +5,13 @@ takes a body, never a 500."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.webapp._endpoints import JSON, LOCAL, UNKNOWN, body_endpoints, unknown_item
+from tests.webapp._endpoints import JSON, UNKNOWN, body_endpoints, unknown_item
 from webapp.api import LARGEST_DEPTH, LONGEST_NUMBER
-from webapp.app import create_app
-from webapp.store import Store
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    store = Store(tmp_path_factory.mktemp("store") / "db.sqlite3")
-    app = create_app(store=store, warm_up=False)
-    with TestClient(app, base_url=LOCAL) as test_client:
-        yield test_client
 
 
 def test_every_body_endpoint_is_found(client: TestClient) -> None:

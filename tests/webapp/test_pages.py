@@ -3,21 +3,10 @@ and some phone browsers ask so before they load a page)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from fastapi.testclient import TestClient
 
-from webapp.app import PAGES, create_app
-from webapp.store import Store
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    store = Store(tmp_path_factory.mktemp("store") / "db.sqlite3")
-    app = create_app(store=store, warm_up=False)
-    with TestClient(app, base_url="http://127.0.0.1:8000") as test_client:
-        yield test_client
+from webapp.app import PAGES
 
 
 @pytest.mark.parametrize("path", ["/", *(f"/{page}" for page in PAGES), "/static/style.css"])

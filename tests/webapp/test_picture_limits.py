@@ -5,7 +5,6 @@ answer is longer than :data:`webapp.pictures.LARGEST_ANSWER` bytes (one line, HT
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,20 +12,10 @@ from fastapi.testclient import TestClient
 from express.cards import DECK
 from webapp import pictures
 from webapp.api import LARGEST_PICTURE_BODY
-from webapp.app import create_app
 from webapp.pictures import LARGEST_ANSWER, MOST_TRAIN_CARDS, MOST_TRUCKS
-from webapp.store import Store
 
 #: A truck of the largest size with every other cell usable: the longest picture of one truck.
 CHECKERED = "\n".join(["#." * 50] * 100)
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    store = Store(tmp_path_factory.mktemp("store") / "db.sqlite3")
-    app = create_app(store=store, warm_up=False)
-    with TestClient(app, base_url="http://127.0.0.1:8000") as test_client:
-        yield test_client
 
 
 def refused(response: object, *words: str) -> None:
