@@ -70,6 +70,7 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "tests/webapp/test_picture_limits.py": ("web",),
     "tests/webapp/test_security.py": ("web",),
     "tests/webapp/test_pairing.py": ("web",),
+    "tests/webapp/_endpoints.py": ("web",),
 }
 
 #: The doctests (by the name pytest gives them, the object's dotted name) that need an extra.
