@@ -9,14 +9,24 @@ from webapp.contract import Answer, fields
 from webapp.errors import (
     BadRequest,
     Busy,
+    Conflict,
     NotFound,
     NotJson,
     NotJsonType,
     OverTime,
     Stopped,
+    Stopping,
     TooLarge,
 )
-from webapp.store import SavedDeck, SavedGame, TrainerAnswer
+from webapp.lock import FolderInUse
+from webapp.store import (
+    DamagedStoreError,
+    DeckNameTaken,
+    SavedDeck,
+    SavedGame,
+    StoreUnavailable,
+    TrainerAnswer,
+)
 
 
 def sample_values() -> dict[str, object]:
@@ -58,6 +68,12 @@ def sample_errors() -> dict[str, Exception]:
         "busy": Busy(2),
         "over time": OverTime(2.5),
         "stopped": Stopped(),
+        "stopping": Stopping(),
+        "conflict": Conflict("field 'decision': decision 1 was answered already (S03)"),
+        "store unavailable": StoreUnavailable("the database cannot be used now: try again"),
+        "damaged store": DamagedStoreError("the database 'x' is damaged"),
+        "deck name taken": DeckNameTaken("a deck named 'mine' is saved already"),
+        "folder in use": FolderInUse("another tabletop-web is serving from the data folder"),
     }
 
 
