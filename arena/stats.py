@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 from arena.values import whole_number
 
-__all__ = ["CONFIDENCE", "mean_interval", "t_quantile", "wilson_interval"]
+__all__ = ["CONFIDENCE", "mean_interval", "sums_interval", "t_quantile", "wilson_interval"]
 
 CONFIDENCE = 0.95
 """The confidence of :func:`mean_interval`'s intervals."""
@@ -93,6 +94,28 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     variance = math.fsum((x - mean) ** 2 for x in values) / (n - 1)
     half = t_quantile(n - 1) * math.sqrt(variance / n)
     return (mean, mean - half, mean + half)
+
+
+def sums_interval(
+    count: int, total: Fraction | int, squares: Fraction | int
+) -> tuple[float, float, float]:
+    """:func:`mean_interval` of ``count`` values known by their exact ``total`` and the exact
+    sum of their ``squares`` — what a stream of values keeps instead of the values. The
+    variance is computed exactly (``count * squares - total ** 2`` has no cancellation), then
+    rounded once.
+
+    >>> [round(x, 3) for x in sums_interval(3, 6, 14)]
+    [2.0, -0.484, 4.484]
+    """
+    count = whole_number(count, "count", low=1, error=ValueError)
+    mean = Fraction(total) / count
+    if count == 1:
+        return (float(mean), float(mean), float(mean))
+    spread = count * Fraction(squares) - Fraction(total) ** 2  # count * (count - 1) * variance
+    if spread < 0:
+        raise ValueError(f"no {count} values have sum {total} and sum of squares {squares}")
+    half = t_quantile(count - 1) * math.sqrt(spread / (count * count * (count - 1)))
+    return (float(mean), float(mean) - half, float(mean) + half)
 
 
 def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
