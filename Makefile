@@ -106,7 +106,7 @@ SDIST_PYTHON ?= $(PYTHON)
 # What the floors install: the core, the runners, and the extras whose floors the run exercises
 # (with httpx, FastAPI's test client, and SciPy, the tests' reference for the intervals, at the
 # test extra's floors).
-FLOORS_EXTRAS := test-core,plot,progress,tournament,completion,rl,compiled,web
+FLOORS_EXTRAS := test-core,plot,progress,completion,rl,compiled,web
 
 # The declared minimum of every direct dependency, pinned by a constraints file generated from
 # pyproject.toml: the suite without its slow tests (what needs an extra not installed here is
@@ -119,7 +119,7 @@ $(FLOORS_VENV)/.installed: pyproject.toml tools/constraints_from_pyproject.py
 	touch $@
 
 test-floors: $(FLOORS_VENV)/.installed
-	$(FLOORS_VENV)/bin/python -m pip freeze --exclude-editable | grep -i -E '^(ortools|numpy|platformdirs|matplotlib|scipy|openskill|tqdm|shtab|pettingzoo|gymnasium|numba|fastapi|uvicorn|segno|httptools|uvloop|httpx|pytest|pytest-xdist|hypothesis)=='
+	$(FLOORS_VENV)/bin/python -m pip freeze --exclude-editable | grep -i -E '^(ortools|numpy|platformdirs|matplotlib|scipy|tqdm|shtab|pettingzoo|gymnasium|numba|fastapi|uvicorn|segno|httptools|uvloop|httpx|pytest|pytest-xdist|hypothesis)=='
 	$(FLOORS_VENV)/bin/python -m pytest -p no:cacheprovider -m "not slow" -rfEs
 	$(FLOORS_VENV)/bin/packing plot plan --roll 3,2,3,0,1 --truck '#####/###../#####' --height 3 \
 		--out $(FLOORS_VENV)/plan.png

@@ -7,7 +7,7 @@ The core needs only OR-Tools and NumPy, so the suite runs on the core and the te
   doctests) or a test module that imports one at the top. Without the extra the file is not
   imported at all; it shows as one skip, ``needs the 'plot' extra: pip install
   'tabletop-solvers[plot]'`` (``pytest -rs`` lists the reasons);
-* a single test, ``@pytest.mark.extra("tournament")`` (several names: every one is needed),
+* a single test, ``@pytest.mark.extra("plot")`` (several names: every one is needed),
   or a doctest in :data:`DOCTESTS_NEED_EXTRA`.
 
 Everything else must pass without any extra: ``make test-core`` proves it in CI.
@@ -49,8 +49,6 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
     "tests/arena/test_openspiel.py": ("openspiel",),
     "tests/packing/test_openspiel.py": ("openspiel",),
     "tests/express/test_openspiel.py": ("openspiel",),
-    "tests/arena/test_tournament.py": ("tournament",),
-    "tests/arena/test_batched_tournament.py": ("tournament",),
     "tests/test_environments.py": ("rl",),
     "tests/packing/test_plot.py": ("plot",),
     "tests/test_dask.py": ("dask",),
@@ -74,10 +72,7 @@ NEEDS_EXTRA: Mapping[str, tuple[str, ...]] = {
 }
 
 #: The doctests (by the name pytest gives them, the object's dotted name) that need an extra.
-DOCTESTS_NEED_EXTRA: Mapping[str, tuple[str, ...]] = {
-    "packing.bots.tournament": ("tournament",),
-    "express.tournament": ("tournament",),
-}
+DOCTESTS_NEED_EXTRA: Mapping[str, tuple[str, ...]] = {}
 
 
 def skip_reason(extras: Iterable[str]) -> str | None:

@@ -28,7 +28,6 @@ DISTRIBUTION = "tabletop-solvers"
 EXTRAS = (
     "plot",
     "progress",
-    "tournament",
     "dask",
     "openspiel",
     "completion",
@@ -41,7 +40,6 @@ EXTRAS = (
 EXTRA_MODULES: Mapping[str, tuple[str, ...]] = {
     "plot": ("matplotlib",),
     "progress": ("tqdm",),
-    "tournament": ("openskill",),
     "dask": ("dask", "distributed"),
     "openspiel": ("pyspiel",),
     "completion": ("shtab",),
@@ -58,7 +56,7 @@ def has_extra(extra: str) -> bool:
     >>> has_extra("no_such_extra")
     Traceback (most recent call last):
     ...
-    ValueError: unknown extra 'no_such_extra' (expected one of plot, progress, tournament, dask, openspiel, completion, rl, compiled, web)
+    ValueError: unknown extra 'no_such_extra' (expected one of plot, progress, dask, openspiel, completion, rl, compiled, web)
     """
     if extra not in EXTRA_MODULES:
         raise ValueError(f"unknown extra {extra!r} (expected one of {', '.join(EXTRAS)})")

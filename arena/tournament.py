@@ -13,15 +13,16 @@ Seeds are explicit data: deal ``k`` of a tournament seeded ``S`` is played with
 
 and every :class:`GameRecord` carries its seed and seating. Results do not depend on the
 executor, the number of workers or the chunking: each deal is played from its own seed with a
-fresh game and fresh copies of the policies' generators, and the results are combined in deal
-order. (Policies must not change their choices from game to game: a task works on its own
-pickled copy of them.)
+fresh game and fresh copies of the policies' generators, and the results are added up exactly
+(:class:`arena.standings.Tally`), so in any order. (Policies must not change their choices from
+game to game: a task works on its own pickled copy of them.)
 
-The rating needs the ``tournament`` extra (``openskill``), imported when a tournament starts
-(the win-rate intervals are :mod:`arena.stats`', which needs none); progress is shown by
+A tournament keeps counts and sums, not games: its memory does not grow with the deals. The
+ratings are a Bradley–Terry model fitted to every game at once (:mod:`arena.ratings`), the
+win-rate intervals :mod:`arena.stats`'; neither needs an extra. Progress is shown by
 :mod:`arena.progress` (a ``tqdm`` bar on a terminal with the ``progress`` extra, plain lines
-elsewhere). A ``checkpoint`` file lets an interrupted tournament continue where it stopped. For example, with a game's
-``Game`` class and two of its bots::
+elsewhere). A ``checkpoint`` file lets an interrupted tournament continue where it stopped. For
+example, with a game's ``Game`` class and two of its bots::
 
     result = tournament(partial(Game, players=2), {"optimal": optimal, "random": RandomPolicy()},
                         games=2000, seed=1, workers=2)
@@ -36,7 +37,7 @@ import itertools
 import math
 import os
 import time
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -47,15 +48,16 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from arena.batch import ENGINES, BatchEngine, VectorPolicy, engine_for
-from arena.checkpoint import Checkpoint
+from arena.checkpoint import Checkpoint, CheckpointMismatch
 from arena.errors import ArenaError
 from arena.executors import check_workers, interrupts_ignored, process_pool, stop_pool
-from arena.extras import import_extra
 from arena.play import play
 from arena.progress import Progress
 from arena.progress import progress as show_progress
 from arena.protocol import GameState, Policy
-from arena.stats import mean_interval, wilson_interval
+from arena.ratings import fit_ratings
+from arena.standings import Counts, DealSet, Tally
+from arena.stats import sums_interval, wilson_interval
 from arena.text import plural
 from arena.values import seed as check_seed
 from arena.values import whole_number
@@ -112,6 +114,7 @@ def bot_tournament(
     summarise: Callable[[S], Hashable] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     engine: str = "auto",
+    records: bool = False,
 ) -> TournamentResult:
     """A duplicate-deal :func:`tournament` between bots named in ``players``, one per seat:
     each made by the game's ``make_bot(name, **bot_options.get(name, {}))`` and seated under
@@ -140,6 +143,7 @@ def bot_tournament(
         checkpoint=checkpoint,
         summarise=summarise,
         engine=engine,
+        records=records,
     )
 
 
@@ -215,10 +219,11 @@ class PolicyStats:
     - ``win_rate``: ``wins / games``; ``win_interval``: its 95 % confidence interval (see
       :class:`TournamentResult` for how it is computed);
     - ``mean_points``: the mean of the policy's ``returns()`` over its games;
-    - ``mu``, ``sigma``: its openskill Plackett–Luce rating after the whole tournament, and
-      ``rating = mu - 3 * sigma`` (openskill's ``ordinal``: a conservative skill estimate).
+    - ``rating``: its Bradley–Terry rating on the Elo scale, the policies' ratings averaging 0
+      (see :class:`TournamentResult`), and ``rating_interval`` its 95 % interval.
 
-    With no completed deal the rate and mean are 0 and the interval is the whole ``(0, 1)``.
+    With no completed deal the rate, mean and rating are 0 and the intervals are the whole
+    ``(0, 1)`` and unbounded.
     """
 
     name: str
@@ -227,12 +232,11 @@ class PolicyStats:
     win_rate: float
     win_interval: tuple[float, float]
     mean_points: float
-    mu: float
-    sigma: float
     rating: float
+    rating_interval: tuple[float, float]
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (``wins`` as a float)."""
+        """A JSON-ready dict (``wins`` as a float; an unbounded interval's ends as None)."""
         return {
             "name": self.name,
             "games": self.games,
@@ -240,10 +244,17 @@ class PolicyStats:
             "win_rate": self.win_rate,
             "win_interval": list(self.win_interval),
             "mean_points": self.mean_points,
-            "mu": self.mu,
-            "sigma": self.sigma,
             "rating": self.rating,
+            "rating_interval": [x if math.isfinite(x) else None for x in self.rating_interval],
         }
+
+
+def _rating_text(stats: PolicyStats) -> str:
+    """A rating and the half-width of its 95 % interval, in whole Elo points."""
+    low, high = stats.rating_interval
+    if not math.isfinite(high - low):
+        return f"{stats.rating:+.0f}"
+    return f"{stats.rating:+.0f} ± {(high - low) / 2:.0f}"
 
 
 @dataclass(frozen=True)
@@ -253,15 +264,17 @@ class TournamentResult:
     ``policies`` are the names in the order given (policy ``i`` sits in seat ``(i + r) % n`` in
     rotation ``r``); ``stats`` follow that order. ``deals`` deals were completed out of
     ``deals_requested``; ``interrupted`` is True when Ctrl-C stopped the tournament early (the
-    statistics then cover the completed deals only). ``records`` are in (deal, rotation) order.
-    ``engine`` says which engine played the games: ``"scalar"`` (:func:`arena.play`; a record's
+    statistics then cover the completed deals only). ``records`` holds every game in (deal,
+    rotation) order when the tournament was asked to keep them (``records=True``), else
+    nothing; ``summaries`` counts the games each summary came in when the tournament
+    summarised its games (its ``summarise`` hook), else is None. ``engine`` says which engine played the games: ``"scalar"`` (:func:`arena.play`; a record's
     seed replays its game) or ``"batched"`` (the game's :mod:`batched engine <arena.batch>`;
     its chance is the batch's own, so a record's seed names its deal but does not replay it).
 
     **Win-rate interval.** The games of one deal share their luck, so they are not independent;
     deals are. For each deal the policy's mean win share over the rotations is one observation
     in ``[0, 1]``; the interval is Student's t interval on the mean of those observations
-    (:func:`arena.stats.mean_interval`), clipped to ``[0, 1]``. It accounts
+    (:func:`arena.stats.sums_interval`), clipped to ``[0, 1]``. It accounts
     for shared wins, for the correlation inside a deal, and it shrinks as duplicate deals cancel
     the luck. When the observations have no spread (fewer than two deals, or every deal the
     same share) the t interval is degenerate; the interval is then the Wilson score interval
@@ -269,10 +282,16 @@ class TournamentResult:
     shares over the number of deals, which is conservative: a variable in ``[0, 1]`` with mean
     ``p`` has a variance of at most ``p(1 - p)``.
 
-    **Rating.** Each game is one Plackett–Luce match (``openskill.models.PlackettLuce`` with its
-    default parameters), the seats ranked by the rules' winners first (all tied), then by points
-    (``returns()``, higher better; equal points tie). Games are rated in (deal, rotation) order,
-    so the rating is deterministic.
+    **Rating.** Each game ranks its seats: the rules' winners first (level with each other),
+    then by points (``returns()``, higher better; equal points level), as
+    :meth:`GameRecord.ranks`. Every two policies of a game are one comparison (the one ranked
+    higher beat the other; level is a draw, half a win each), and the ratings are the
+    Bradley–Terry model fitted to all the comparisons at once by maximum likelihood
+    (:mod:`arena.ratings`): on the Elo scale, a gap of ``d`` points means the higher finishes
+    above the lower ``1 / (1 + 10 ** (-d / 400))`` of the time. They do not depend on the order
+    the games were played in. Each pair is given one virtual draw, so a clean sweep still has
+    a finite rating; the 95 % interval comes from the deals' spread (the sandwich estimator
+    clustered by deal, Student's t), so it too accounts for the luck a deal's games share.
     """
 
     policies: tuple[str, ...]
@@ -282,8 +301,9 @@ class TournamentResult:
     deals: int
     interrupted: bool
     stats: tuple[PolicyStats, ...]
-    records: tuple[GameRecord, ...]
+    records: tuple[GameRecord, ...] = ()
     engine: str = "scalar"
+    summaries: Counts | None = None
 
     def stat(self, name: str) -> PolicyStats:
         """The statistics of the policy called ``name``."""
@@ -293,7 +313,12 @@ class TournamentResult:
         raise ArenaError(f"no policy named {name!r} in this tournament")
 
     def to_dict(self, *, records: bool = False) -> dict[str, Any]:
-        """A JSON-ready dict; with ``records=True`` it lists every game too."""
+        """A JSON-ready dict; with ``records=True`` it lists every game too (an
+        :class:`ArenaError` when the tournament kept none)."""
+        if records and self.deals and not self.records:
+            raise ArenaError(
+                "this tournament kept no records of its games: run it with records=True"
+            )
         out: dict[str, Any] = {
             "policies": list(self.policies),
             "players": self.players,
@@ -319,7 +344,9 @@ class TournamentResult:
         )
         if self.interrupted:
             head += f", interrupted after {self.deals} of {plural(self.deals_requested, 'deal')}"
-        rows = [("policy", "games", "wins", "win rate", "95% interval", "mean points", "rating")]
+        rows = [
+            ("policy", "games", "wins", "win rate", "95% interval", "mean points", "rating (Elo)")
+        ]
         for s in sorted(self.stats, key=lambda s: (-s.rating, s.name)):
             low, high = s.win_interval
             rows.append(
@@ -330,7 +357,7 @@ class TournamentResult:
                     f"{100 * s.win_rate:.1f}%",
                     f"{100 * low:.1f}-{100 * high:.1f}%",
                     f"{s.mean_points:.2f}",
-                    f"{s.rating:.2f}",
+                    _rating_text(s),
                 )
             )
         widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
@@ -370,13 +397,13 @@ class TournamentResult:
                     f"{100 * s.win_rate:.1f}%",
                     f"{100 * low:.1f}–{100 * high:.1f}%",
                     f"{s.mean_points:.2f}",
-                    f"{s.rating:.2f}",
+                    _rating_text(s),
                 ]
             )
         caption = repr(self)[1:-1].replace(", best rating", "; best rating")
         headers = ["policy", "games", "wins", "win rate", f"{CONFIDENCE:.0%} interval"]
         return html_table(
-            [*headers, "mean points", "rating"], rows, caption=caption, right=range(1, 7)
+            [*headers, "mean points", "rating (Elo)"], rows, caption=caption, right=range(1, 7)
         )
 
 
@@ -389,6 +416,16 @@ class _Task(Generic[S]):
     policies: tuple[Policy, ...]
     deals: tuple[tuple[int, int], ...]  # (deal index, deal seed)
     summarise: Callable[[S], Hashable] | None
+    records: bool = False  # send the games back, not only their tally
+
+
+@dataclass(frozen=True)
+class _Finished:
+    """Deals a worker finished: their numbers, their tally, their games when they are kept."""
+
+    deals: tuple[int, ...]
+    tally: Tally
+    records: tuple[tuple[GameRecord, ...], ...] | None
 
 
 def _play_deal(task: _Task[S], deal: int, seed: int) -> tuple[GameRecord, ...]:
@@ -412,16 +449,24 @@ def _play_deal(task: _Task[S], deal: int, seed: int) -> tuple[GameRecord, ...]:
     return tuple(records)
 
 
-def _play_task(task: _Task[S]) -> tuple[tuple[GameRecord, ...], ...]:
-    """A worker's job: the deals of ``task`` in order."""
-    return tuple(_play_deal(task, deal, seed) for deal, seed in task.deals)
+def _play_task(task: _Task[S]) -> _Finished:
+    """A worker's job: the deals of ``task`` in order, tallied where they were played (a
+    tally is smaller to send back than the games)."""
+    played = tuple(_play_deal(task, deal, seed) for deal, seed in task.deals)
+    return _finished(task.names, tuple(deal for deal, _ in task.deals), played, task)
 
 
-def _rating_model() -> type[Any]:
-    """openskill's Plackett–Luce model, or :class:`MissingExtraError` naming the
-    ``tournament`` extra."""
-    models = import_extra("openskill.models", "tournament")
-    return models.PlackettLuce  # type: ignore[no-any-return]
+def _finished(
+    names: tuple[str, ...],
+    deals: tuple[int, ...],
+    played: tuple[tuple[GameRecord, ...], ...],
+    task: _Task[Any],
+) -> _Finished:
+    tally = Tally(names, len(names))
+    tally.add_records(
+        (record for records in played for record in records), task.summarise is not None
+    )
+    return _Finished(deals, tally, played if task.records else None)
 
 
 def _check_policies(
@@ -471,6 +516,7 @@ def tournament(
     summarise: Callable[[S], Hashable] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     engine: str = "auto",
+    records: bool = False,
 ) -> TournamentResult:
     """Play ``games`` duplicate deals between ``policies`` and return the statistics.
 
@@ -483,8 +529,10 @@ def tournament(
     - ``games``: the number of deals; each is played once per seat rotation, so there are
       ``games * players`` games in all. ``seed``: a non-negative int; deal ``k`` uses
       :func:`deal_seed` ``(seed, k)``. Seeds are made as the deals are handed out, never all
-      in advance, so the cost of a tournament is that of the deals played; the result keeps
-      every game's :class:`GameRecord` (a few hundred bytes each) in memory.
+      in advance, and the games are added up as they finish (:class:`arena.standings.Tally`),
+      so the memory a tournament takes does not grow with its deals.
+    - ``records``: also keep every game's :class:`GameRecord` (a few hundred bytes each) in
+      the result's ``records``, to replay or study games one by one.
     - ``executor``: any :class:`concurrent.futures.Executor`, used as is and left running
       (``workers`` is then only a hint for the chunk size). Without one, ``workers > 1`` makes a
       :class:`~concurrent.futures.ProcessPoolExecutor` of that size (shut down at the end; at
@@ -495,14 +543,15 @@ def tournament(
     - ``progress``: progress on stderr, by :func:`arena.progress.progress`'s rule (a tqdm bar
       on a terminal when tqdm is installed, plain lines elsewhere, nothing for work under two
       seconds); ``False`` shows nothing.
-    - ``summarise``: an optional picklable ``summarise(final_state) -> value`` whose result
-      (hashable, and JSON-ready if ``to_dict(records=True)`` is wanted) is kept in each
-      :class:`GameRecord`, for a game's own statistics.
+    - ``summarise``: an optional picklable ``summarise(final_state) -> value`` (hashable, and
+      JSON-ready if ``to_dict(records=True)`` is wanted), for a game's own statistics: the
+      result's ``summaries`` counts the games each value came in (a hook with few distinct
+      values keeps the memory flat), and each kept :class:`GameRecord` carries its own.
     - ``checkpoint``: a file (:class:`arena.checkpoint.Checkpoint`) where completed deals are
-      saved as they finish (and on Ctrl-C). A rerun with the same game, policies, seed and
-      ``summarise`` continues from it, and its result is the one an uninterrupted run gives;
-      ``games`` may differ (deals the file holds beyond ``games`` are not counted, so a
-      tournament can also be extended). A checkpoint made with other arguments raises
+      saved as they finish (and on Ctrl-C). A rerun with the same game, policies, seed,
+      ``summarise`` and ``records`` continues from it, and its result is the one an
+      uninterrupted run gives; ``games`` may be larger (a tournament can be extended), not
+      smaller than a deal the file holds. A checkpoint made with other arguments raises
       :class:`arena.checkpoint.CheckpointMismatch`.
     - ``engine``: ``"auto"`` (the default) plays with the game's batched engine
       (:mod:`arena.batch`) when it has one for these options and every policy is one of its
@@ -520,8 +569,7 @@ def tournament(
     the deals completed so far, with ``interrupted=True``. Any other error is raised.
 
     Bad input raises :class:`ArenaError` (wrong number of policies, repeated names, ``games`` or
-    ``workers`` below 1, a negative seed) or :class:`TypeError` (wrong types); a missing
-    openskill raises :class:`arena.extras.MissingExtraError` naming the ``tournament`` extra.
+    ``workers`` below 1, a negative seed) or :class:`TypeError` (wrong types).
     """
     if not callable(new_game):
         raise TypeError(f"expected a zero-argument callable returning a game, got {new_game!r}")
@@ -535,12 +583,13 @@ def tournament(
         raise TypeError(f"expected a concurrent.futures.Executor, got {executor!r}")
     if summarise is not None and not callable(summarise):
         raise TypeError(f"expected a callable summarise(state), got {summarise!r}")
+    if not isinstance(records, bool):
+        raise TypeError(f"records must be True or False, not {records!r}")
     first = new_game()
     if not isinstance(first, GameState):
         raise TypeError(f"new_game() returned {first!r}, not a game state")
     if len(seated) != first.num_players:
         raise ArenaError(f"{len(seated)} policies for {first.num_players} players")
-    model = _rating_model()  # fail before playing, not after
     batched = _batched(engine, first, names, seated, summarise)
 
     saved = None
@@ -554,35 +603,31 @@ def tournament(
         }
         if batched is not None:  # its deals are other games than the scalar engine's
             fingerprint["engine"] = "batched"
+        if records:  # a file without the games cannot give them back
+            fingerprint["records"] = True
         saved = Checkpoint(checkpoint, kind="tournament", fingerprint=fingerprint)
-    task = _Task(new_game=new_game, names=names, policies=seated, deals=(), summarise=summarise)
-    done: dict[int, tuple[GameRecord, ...]] = {}
+    task = _Task(new_game, names, seated, (), summarise, records)
+    keep = _Keeper(Tally(names, first.num_players), saved, records)
     if saved is not None:
-        done.update(
-            (deal, records)
-            for deal, records in saved.entries.items()
-            if isinstance(deal, int) and deal < games
-        )
-    remaining = games - len(done)
-    seeds = ((deal, deal_seed(seed, deal)) for deal in range(games) if deal not in done)
+        try:
+            keep.resume(games, os.fspath(saved.path), summarise is not None)
+        except BaseException:
+            saved.close()
+            raise
+    remaining = games - len(keep.done)
     interrupted = False
     with ExitStack() as after_an_interrupt:
         with show_progress(
-            games, desc="tournament", unit="deal", enabled=progress, initial=len(done)
-        ) as bar:
-            keep = _Keeper(done, bar, saved)
+            games, desc="tournament", unit="deal", enabled=progress, initial=len(keep.done)
+        ) as keep.bar:
+            seeds = ((deal, deal_seed(seed, deal)) for deal in keep.done.missing(games))
             try:
                 if remaining and batched is not None:
-                    _run_blocks(
-                        _Block(batched[0], names, batched[1], seed, 0, (), summarise),
-                        games,
-                        keep,
-                        executor=executor,
-                        workers=workers,
-                    )
+                    block = _Block(batched[0], names, batched[1], seed, 0, (), summarise, records)
+                    _run_blocks(block, games, keep, executor=executor, workers=workers)
                 elif remaining and executor is None and workers == 1:
                     for deal, s in seeds:
-                        keep.deal(deal, _play_deal(task, deal, s))
+                        keep.played(task, deal, _play_deal(task, deal, s))
                 elif remaining:
                     _run_parallel(
                         task,
@@ -599,41 +644,105 @@ def tournament(
                 # would lose what the first one kept, so it waits until the result is made.
                 after_an_interrupt.enter_context(interrupts_ignored())
             finally:
-                if saved is not None:
-                    saved.close()
-        records = tuple(record for deal in sorted(done) for record in done[deal])
+                try:
+                    keep.settle()
+                finally:
+                    if saved is not None:
+                        saved.close()
         return _result(
-            names,
-            records,
-            players=first.num_players,
+            keep,
             seed=seed,
             deals_requested=games,
-            deals=len(done),
             interrupted=interrupted,
-            model=model,
             engine="scalar" if batched is None else "batched",
         )
 
 
+#: Deals the serial path plays before it tallies them (or fewer, after ``TASK_SECONDS``): one
+#: deal at a time would spend more on NumPy's call overhead than on the sums.
+SERIAL_TALLY_DEALS = 64
+
+
 class _Keeper:
-    """Where finished deals go: the result's records, the progress, the checkpoint."""
+    """Where finished deals go: the tally, the set of done deals, the records when they are
+    kept, the progress bar and the checkpoint (the tally and the done deals under one key,
+    ``"standing"``, so they are always saved together; each deal's records under its number)."""
 
-    def __init__(
-        self, done: dict[int, tuple[GameRecord, ...]], bar: Progress, saved: Checkpoint | None
-    ) -> None:
-        self.done = done
-        self.bar = bar
+    def __init__(self, tally: Tally, saved: Checkpoint | None, records: bool) -> None:
+        self.tally = tally
+        self.done = DealSet()
+        self.records: dict[int, tuple[GameRecord, ...]] | None = {} if records else None
         self.saved = saved
+        self.bar: Progress | None = None
+        self._serial: list[tuple[int, tuple[GameRecord, ...]]] = []
+        self._serial_task: _Task[Any] | None = None
+        self._serial_since = time.monotonic()
 
-    def deal(self, deal: int, records: tuple[GameRecord, ...]) -> None:
-        self.done[deal] = records
+    def resume(self, games: int, where: str, summarised: bool) -> None:
+        """Take over what the checkpoint holds."""
+        assert self.saved is not None
+        entries = self.saved.entries
+        standing = entries.get("standing")
+        if isinstance(standing, _Standing):
+            self.tally, self.done = standing.tally, standing.done
+        else:  # a file that keeps each deal's games, as tournaments kept them before tallies
+            for deal in sorted(k for k in entries if isinstance(k, int)):
+                self.tally.add_records(entries[deal], summarised)
+                self.done.add(deal)
+        if self.done.last() >= games:
+            raise CheckpointMismatch(
+                f"checkpoint {where!r} holds deals up to {self.done.last() + 1}: run at least "
+                "that many, or choose another file"
+            )
+        if self.records is not None:
+            self.records.update((k, v) for k, v in entries.items() if isinstance(k, int))
+
+    def finished(self, done: _Finished) -> None:
+        """Keep what a worker finished."""
+        self.tally.merge(done.tally)
+        for deal in done.deals:
+            self.done.add(deal)
+        if self.records is not None and done.records is not None:
+            for deal, records in zip(done.deals, done.records):
+                self.records[deal] = records
+                if self.saved is not None:
+                    self.saved.add(deal, records)
         if self.saved is not None:
-            self.saved.add(deal, records)
-        self.bar.update()
+            self.saved.add("standing", _Standing(self.tally, self.done))
+        if self.bar is not None:
+            self.bar.update(len(done.deals))
 
-    def task(self, job: _Task[Any], result: Iterable[tuple[GameRecord, ...]]) -> None:
-        for (deal, _), records in zip(job.deals, result):
-            self.deal(deal, records)
+    def played(self, task: _Task[Any], deal: int, records: tuple[GameRecord, ...]) -> None:
+        """One deal played here: tallied with the next few (see :data:`SERIAL_TALLY_DEALS`)."""
+        self._serial.append((deal, records))
+        self._serial_task = task
+        if self.bar is not None:
+            self.bar.update()
+        since = time.monotonic() - self._serial_since
+        if len(self._serial) >= SERIAL_TALLY_DEALS or since >= TASK_SECONDS:
+            self.settle()
+
+    def settle(self) -> None:
+        """Tally the deals played here and not yet tallied."""
+        self._serial_since = time.monotonic()
+        if not self._serial or self._serial_task is None:
+            return
+        deals = tuple(deal for deal, _ in self._serial)
+        played = tuple(records for _, records in self._serial)
+        self._serial = []
+        bar, self.bar = self.bar, None  # their progress is already shown
+        try:
+            self.finished(_finished(self.tally.names, deals, played, self._serial_task))
+        finally:
+            self.bar = bar
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """What a checkpoint keeps of a tournament: its tally and which deals it holds."""
+
+    tally: Tally
+    done: DealSet
 
 
 def _tasks(task: _Task[S], seeds: Iterator[tuple[int, int]], chunk: int) -> Iterator[_Task[S]]:
@@ -642,7 +751,7 @@ def _tasks(task: _Task[S], seeds: Iterator[tuple[int, int]], chunk: int) -> Iter
         deals = tuple(itertools.islice(seeds, chunk))
         if not deals:
             return
-        yield _Task(task.new_game, task.names, task.policies, deals, task.summarise)
+        yield _Task(task.new_game, task.names, task.policies, deals, task.summarise, task.records)
 
 
 def _run_parallel(
@@ -662,7 +771,7 @@ def _run_parallel(
         # Time one deal here to size the tasks (its result counts like any other).
         start = time.perf_counter()
         deal, s = next(seeds)
-        keep.deal(deal, _play_deal(task, deal, s))
+        keep.finished(_finished(task.names, (deal,), (_play_deal(task, deal, s),), task))
         remaining -= 1
         elapsed = max(time.perf_counter() - start, 1e-6)
         chunk = max(
@@ -671,7 +780,11 @@ def _run_parallel(
     if not remaining:
         return
     _through_executor(
-        _tasks(task, seeds, chunk), _play_task, keep.task, executor=executor, workers=workers
+        _tasks(task, seeds, chunk),
+        _play_task,
+        lambda _, finished: keep.finished(finished),
+        executor=executor,
+        workers=workers,
     )
 
 
@@ -783,9 +896,10 @@ class _Block:
     block: int
     deals: tuple[int, ...]
     summarise: Callable[[Any], Hashable] | None = None
+    records: bool = False
 
 
-def _play_block(block: _Block) -> tuple[tuple[GameRecord, ...], ...]:
+def _play_block(block: _Block) -> _Finished:
     """Every rotation of every deal of ``block``, as one batch (the deals' games share chance)."""
     n, names = len(block.policies), block.names
     # Rotation r puts policy i in seat (i + r) % n, as the scalar engine does.
@@ -797,6 +911,15 @@ def _play_block(block: _Block) -> tuple[tuple[GameRecord, ...], ...]:
     result = block.engine.play(
         seating, block.policies, deals, np.random.default_rng(sequence), block.summarise
     )
+    tally = Tally(names, n)
+    tally.add_games(seating, result.returns, result.winners, result.summaries)
+    return _Finished(block.deals, tally, _block_records(block, result) if block.records else None)
+
+
+def _block_records(block: _Block, result: Any) -> tuple[tuple[GameRecord, ...], ...]:
+    """The games of a played block as records, deal by deal."""
+    n, names = len(block.policies), block.names
+    rotations = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n
     returns, winners = result.returns.tolist(), result.winners.tolist()
     summaries = result.summaries
     out = []
@@ -830,7 +953,7 @@ def _run_blocks(
     size = BATCH_DEALS if here else EXECUTOR_BATCH_DEALS
 
     def blocks() -> Iterator[_Block]:  # made as they are asked for: a tournament may be huge
-        missing = (deal for deal in range(games) if deal not in keep.done)
+        missing = keep.done.missing(games)
         for number in itertools.count():
             deals = tuple(itertools.islice(missing, size))
             if not deals:
@@ -843,90 +966,71 @@ def _run_blocks(
                 number,
                 deals,
                 template.summarise,
+                template.records,
             )
-
-    def kept(block: _Block, result: tuple[tuple[GameRecord, ...], ...]) -> None:
-        for deal, records in zip(block.deals, result):
-            keep.deal(deal, records)
 
     jobs = blocks()
     if here:
         for block in jobs:
-            kept(block, _play_block(block))
+            keep.finished(_play_block(block))
         return
-    _through_executor(jobs, _play_block, kept, executor=executor, workers=workers)
+    _through_executor(
+        jobs,
+        _play_block,
+        lambda _, finished: keep.finished(finished),
+        executor=executor,
+        workers=workers,
+    )
 
 
-def _win_interval(shares: list[float]) -> tuple[float, float]:
-    """The 95 % interval of the mean of per-deal win shares (see :class:`TournamentResult`)."""
-    n = len(shares)
-    if n == 0:
+def _win_interval(tally: Tally, i: int) -> tuple[float, float]:
+    """The 95 % interval of the mean of policy ``i``'s per-deal win shares (see
+    :class:`TournamentResult`)."""
+    deals = tally.deals
+    if deals == 0:
         return (0.0, 1.0)
-    if n >= 2 and any(x != shares[0] for x in shares):
-        _, low, high = mean_interval(shares)
+    per_deal = tally.unit * tally.players  # a deal's share is its wins over this many units
+    total = Fraction(tally.wins[i], per_deal)
+    squares = Fraction(tally.deal_wins_squared[i], per_deal * per_deal)
+    if deals >= 2 and deals * squares != total * total:  # the shares have a spread
+        _, low, high = sums_interval(deals, total, squares)
         return (max(0.0, low), min(1.0, high))
-    return wilson_interval(round(math.fsum(shares)), n)
+    return wilson_interval(round(total), deals)
 
 
 def _result(
-    names: tuple[str, ...],
-    records: tuple[GameRecord, ...],
-    *,
-    players: int,
-    seed: int,
-    deals_requested: int,
-    deals: int,
-    interrupted: bool,
-    model: type[Any],
-    engine: str = "scalar",
+    keep: _Keeper, *, seed: int, deals_requested: int, interrupted: bool, engine: str
 ) -> TournamentResult:
-    """The statistics of ``records`` (in deal order): see :class:`TournamentResult`."""
-    index = {name: i for i, name in enumerate(names)}
-    # Win shares are counted exactly in integer units of 1/unit (every 1/k with k <= players
-    # is a whole number of them): Fraction arithmetic per game would cost more than the games.
-    unit = math.lcm(*range(1, players + 1))
-    wins = [0] * len(names)
-    points: list[list[float]] = [[] for _ in names]
-    deal_wins: list[dict[int, int]] = [{} for _ in names]
-    rater = model()
-    ratings = [rater.rating(name=name) for name in names]
-    for record in records:
-        for seat, name in enumerate(record.seating):
-            i = index[name]
-            share = unit // len(record.winners) if seat in record.winners else 0
-            wins[i] += share
-            points[i].append(record.returns[seat])
-            deal_wins[i][record.deal] = deal_wins[i].get(record.deal, 0) + share
-        seated = [ratings[index[name]] for name in record.seating]
-        rated = rater.rate([[r] for r in seated], ranks=list(record.ranks()))
-        for name, team in zip(record.seating, rated):
-            ratings[index[name]] = team[0]
+    """The statistics of what ``keep`` holds: see :class:`TournamentResult`."""
+    tally = keep.tally
+    fit = fit_ratings(tally.comparisons) if tally.comparisons is not None else None
     stats = []
-    for i, name in enumerate(names):
-        played = len(points[i])
-        # Each deal's mean share over its rotations: one observation per (independent) deal.
-        shares = [deal_wins[i][d] / (unit * players) for d in sorted(deal_wins[i])]
+    for i, name in enumerate(tally.names):
+        played = tally.games[i]
         stats.append(
             PolicyStats(
                 name=name,
                 games=played,
-                wins=Fraction(wins[i], unit),
-                win_rate=wins[i] / (unit * played) if played else 0.0,
-                win_interval=_win_interval(shares),
-                mean_points=math.fsum(points[i]) / played if played else 0.0,
-                mu=float(ratings[i].mu),
-                sigma=float(ratings[i].sigma),
-                rating=float(ratings[i].ordinal()),
+                wins=Fraction(tally.wins[i], tally.unit),
+                win_rate=tally.wins[i] / (tally.unit * played) if played else 0.0,
+                win_interval=_win_interval(tally, i),
+                mean_points=float(tally.points[i] / played) if played else 0.0,
+                rating=fit.ratings[i] if fit is not None else 0.0,
+                rating_interval=fit.intervals[i] if fit is not None else (-math.inf, math.inf),
             )
         )
+    kept = keep.records or {}
     return TournamentResult(
-        policies=names,
-        players=players,
+        policies=tally.names,
+        players=tally.players,
         seed=seed,
         deals_requested=deals_requested,
-        deals=deals,
+        deals=tally.deals,
         interrupted=interrupted,
         stats=tuple(stats),
-        records=records,
+        records=tuple(
+            record for deal in sorted(kept) if deal < deals_requested for record in kept[deal]
+        ),
         engine=engine,
+        summaries=None if tally.summaries is None else Counts(tally.summaries),
     )

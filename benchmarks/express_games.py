@@ -45,10 +45,10 @@ from benchmarks._suite import Timed, percentile, run_sections
 from express import (
     BOT_NAMES,
     Card,
-    Decisive,
     Game,
     SearchLimitReached,
     bot,
+    decided,
     decisive,
     deck_for,
     play_values,
@@ -143,10 +143,8 @@ def tournament(args: argparse.Namespace) -> list[str]:
         summarise=decisive,
     )
     wall = time.perf_counter() - began
-    summaries = [r.summary for r in result.records if isinstance(r.summary, Decisive)]
-    n = len(summaries)
-    runs = sum(1 for s in summaries if s.run_award)
-    cabooses = sum(1 for s in summaries if s.caboose)
+    found = decided(result)
+    n, runs, cabooses = found.games, found.run_award, found.caboose
     return [
         f"tournament: 3 players, a random caboose, {args.deals} deals, {args.workers} worker(s), {wall:.0f} s",
         *str(result).splitlines(),

@@ -97,7 +97,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     decks = [random_deck(seed=f"{args.seed}.{i}") for i in range(args.decks)]
-    deals(1, None)  # warm up: the tournament's statistics import openskill once
+    deals(1, None)  # warm up: the first tournament imports what it needs once
     print(
         f"workload: tables of {args.decks} random decks ({args.decks * COLUMNS_PER_DECK} truck "
         f"columns of 900 solves), a {args.deals}-deal toy tournament (3 players, 3 seatings)"

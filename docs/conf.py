@@ -49,7 +49,7 @@ autodoc_preserve_defaults = True
 nitpicky = True
 _FOREIGN = (
     "abc argparse asyncio collections concurrent contextlib dask dataclasses datetime enum "
-    "fastapi fractions functools gymnasium io json matplotlib numpy openskill os pathlib "
+    "fastapi fractions functools gymnasium io json matplotlib numpy os pathlib "
     "pettingzoo pydantic pyspiel random re starlette tqdm types typing typing_extensions"
 ).split()
 _BUILTINS = [name for name in dir(builtins) if not name.startswith("_")]

@@ -38,20 +38,20 @@ def tournament(
     bot_options: Mapping[str, Mapping[str, Any]] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     engine: str = "auto",
+    records: bool = False,
 ) -> arena.TournamentResult:
     """A duplicate-deal tournament (:func:`arena.bot_tournament`) between the bots named in
     ``players``, one per seat; a name given twice plays as ``name``, ``name#2``, ...
     (:func:`arena.seat_labels`). ``match`` plays the strategic variant (:class:`express.Match`)
     per deal; ``caboose`` is a caboose's name or ``"random"``; ``bot_options`` gives options by
-    bot name (``{"mcts": {"simulations": 100}}``), passed to :func:`express.bot`. Every game's
-    record carries :func:`express.decisive`'s summary (see :func:`decided`).
+    bot name (``{"mcts": {"simulations": 100}}``), passed to :func:`express.bot`. Every game
+    is summarised by :func:`express.decisive` (the result's ``summaries``; see
+    :func:`decided`); ``records`` keeps every game too (see :func:`arena.tournament`).
 
     ``checkpoint`` is a file where completed deals are saved as they finish, so a rerun with
     the same arguments continues (see :func:`arena.tournament`). ``engine``: ``"auto"`` (the
     batched engine when the game and every bot allow it), ``"scalar"`` or ``"batched"`` (see
     :func:`arena.tournament`).
-
-    Needs the ``tournament`` extra (openskill).
     """
     new_game: Callable[[int], Game | Match] = partial(Match if match else Game, caboose=caboose)
     return arena.bot_tournament(
@@ -67,6 +67,7 @@ def tournament(
         checkpoint=checkpoint,
         summarise=decisive,
         engine=engine,
+        records=records,
     )
 
 
@@ -89,9 +90,9 @@ def decided(result: arena.TournamentResult) -> Decided:
         raise TypeError(
             f"decided needs a tournament's result (express.tournament), not {type(result).__name__}"
         )
-    summaries = [r.summary for r in result.records if isinstance(r.summary, Decisive)]
+    counts = {s: n for s, n in (result.summaries or {}).items() if isinstance(s, Decisive)}
     return Decided(
-        games=len(summaries),
-        run_award=sum(1 for s in summaries if s.run_award),
-        caboose=sum(1 for s in summaries if s.caboose),
+        games=sum(counts.values()),
+        run_award=sum(n for s, n in counts.items() if s.run_award),
+        caboose=sum(n for s, n in counts.items() if s.caboose),
     )

@@ -414,6 +414,7 @@ def tournament(
     bot_options: Mapping[str, Mapping[str, Any]] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     engine: str = "auto",
+    records: bool = False,
 ) -> arena.TournamentResult:
     """A duplicate-deal tournament (:func:`arena.bot_tournament`) between bots named in
     ``players``, one per seat; a name given twice plays as ``name``, ``name#2``, ...
@@ -424,9 +425,7 @@ def tournament(
     :func:`arena.tournament`).
 
     ``checkpoint`` is a file where completed deals are saved as they finish, so a rerun with
-    the same arguments continues (see :func:`arena.tournament`).
-
-    Needs the ``tournament`` extra (openskill).
+    the same arguments continues; ``records`` keeps every game (see :func:`arena.tournament`).
 
     >>> result = tournament(["optimal", "random"], games=20, seed=1)
     >>> result.stat("optimal").win_rate > result.stat("random").win_rate
@@ -444,4 +443,5 @@ def tournament(
         progress=progress,
         checkpoint=checkpoint,
         engine=engine,
+        records=records,
     )

@@ -51,7 +51,6 @@ def test_bad_executor_choices_are_one_line(
     assert code == 2 and quoted in json.loads(out)["error"]
 
 
-@pytest.mark.extra("tournament")
 @pytest.mark.parametrize("command", COMMANDS, ids=["packing", "express"])
 def test_a_process_pool_gives_the_serial_result(
     capsys: pytest.CaptureFixture[str], command: tuple[Main, tuple[str, ...]]

@@ -56,7 +56,6 @@ def stop_after(monkeypatch: pytest.MonkeyPatch, deals: int) -> None:
 @pytest.mark.parametrize("engine", ["auto", "scalar"])
 @pytest.mark.parametrize("output", [(), ("--json",)], ids=["text", "json"])
 @pytest.mark.parametrize("command", COMMANDS, ids=IDS)
-@pytest.mark.extra("tournament")
 def test_an_interrupted_tournament_resumes_to_the_uninterrupted_output(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -87,7 +86,6 @@ def test_an_interrupted_tournament_resumes_to_the_uninterrupted_output(
 
 @pytest.mark.parametrize("engine", ["auto", "scalar"])
 @pytest.mark.parametrize("command", COMMANDS, ids=IDS)
-@pytest.mark.extra("tournament")
 def test_an_interrupted_tournament_without_checkpoint_exits_130(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -105,7 +103,6 @@ def test_an_interrupted_tournament_without_checkpoint_exits_130(
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=IDS)
-@pytest.mark.extra("tournament")
 def test_a_checkpoint_of_other_arguments_is_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: tuple[Main, str, tuple[str, ...]]
 ) -> None:

@@ -95,7 +95,9 @@ def test_a_tournament_on_dask_equals_the_serial_run(client: Client) -> None:
     }
 
     def run(**options: Any) -> Any:
-        return tournament(three_players, policies, games=30, seed=4, progress=False, **options)
+        return tournament(
+            three_players, policies, games=30, seed=4, progress=False, records=True, **options
+        )
 
     serial = run()
     assert run(executor=executor(client), chunk=7) == serial

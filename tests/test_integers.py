@@ -64,7 +64,7 @@ def _agents(game: str, players: object) -> list[str]:
 
 
 def _tournament_summary(result: arena.TournamentResult) -> object:
-    return [(r.seating, r.returns, r.seed) for r in result.records]
+    return result.stats
 
 
 ENTRIES: dict[str, Entry] = {
@@ -103,13 +103,11 @@ ENTRIES: dict[str, Entry] = {
         lambda n: _tournament_summary(packing.tournament(["random", "capacity"], games=n, seed=1)),
         2,
         "games",
-        extras=("tournament",),
     ),
     "packing.tournament(seed)": Entry(
         lambda n: _tournament_summary(packing.tournament(["random", "capacity"], games=1, seed=n)),
         2,
         "seed",
-        extras=("tournament",),
     ),
     "random_truck(height)": Entry(lambda n: random_truck(random.Random(1), n), 3, "height"),
     "random_truck(cells)": Entry(
@@ -184,7 +182,6 @@ ENTRIES: dict[str, Entry] = {
         lambda n: _tournament_summary(express.tournament(["random", "greedy"], games=n, seed=1)),
         2,
         "games",
-        extras=("tournament",),
     ),
     # arena
     "arena.play(seed)": Entry(

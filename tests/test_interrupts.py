@@ -103,7 +103,6 @@ def assert_stopped(process: subprocess.Popen[str], err: str, workers: set[int]) 
     assert not any(alive(pid) for pid in workers), "a worker outlived its parent"
 
 
-@pytest.mark.extra("tournament")
 def test_ctrl_c_stops_a_billion_deal_tournament_and_keeps_its_deals(tmp_path: Path) -> None:
     process = start(
         tmp_path,
@@ -117,7 +116,6 @@ def test_ctrl_c_stops_a_billion_deal_tournament_and_keeps_its_deals(tmp_path: Pa
     assert (tmp_path / "deals.ckpt").stat().st_size > 0
 
 
-@pytest.mark.extra("tournament")
 def test_two_quick_ctrl_c_during_a_tournament_keep_its_report_and_deals(tmp_path: Path) -> None:
     # The second press lands while the first one's deals are saved and their result is made.
     process = start(

@@ -5,7 +5,7 @@ module level and inside functions; an ``if TYPE_CHECKING:`` block never runs, so
 count as an import at run time) and checked against these rules:
 
 - ``arena`` imports neither game; ``packing`` and ``express`` never import each other;
-- an optional extra (matplotlib, dask/distributed, pyspiel/open_spiel, openskill, tqdm, numba,
+- an optional extra (matplotlib, dask/distributed, pyspiel/open_spiel, tqdm, numba,
   pettingzoo, gymnasium) is imported at module level, directly or through the modules it
   imports at module level, only by the modules that exist for that extra (:data:`FOR_EXTRA`);
 - within each game the layers point down: rules and values import no solver, the solver
@@ -37,7 +37,6 @@ EXTRA_MODULES: Mapping[str, str] = {
     "distributed": "dask",
     "pyspiel": "openspiel",
     "open_spiel": "openspiel",
-    "openskill": "tournament",
     "tqdm": "progress",
     "pettingzoo": "rl",
     "gymnasium": "rl",
@@ -524,7 +523,7 @@ def synthetic(tmp_path: Path, files: Mapping[str, str]) -> dict[str, list[Import
 CLEAN = {
     "arena/__init__.py": "from arena.play import play\n",
     "arena/play.py": "import math\n",
-    "arena/tournament.py": "def ratings():\n    import openskill\n",
+    "arena/tournament.py": "def progress():\n    import tqdm\n",
     "packing/__init__.py": "from packing.game import Game\n",
     "packing/model.py": "from packing import render\nfrom . import rules\n",
     "packing/render.py": "",

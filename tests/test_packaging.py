@@ -59,7 +59,7 @@ def test_the_test_extra_is_the_runners_and_every_runtime_extra() -> None:
 
 def test_every_direct_dependency_declares_one_floor() -> None:
     pins = floors(PYPROJECT)
-    assert {"ortools", "numpy", "matplotlib", "scipy", "openskill", "tqdm", "dask"} <= set(pins)
+    assert {"ortools", "numpy", "matplotlib", "scipy", "tqdm", "dask"} <= set(pins)
     # The floors CI proves, where an older release is known to break (see pyproject's comments).
     assert pins["ortools"] == "9.9.3963" and pins["matplotlib"] == "3.10"
 
@@ -88,7 +88,7 @@ def test_constraints_pin_each_floor_and_refuse_what_has_none() -> None:
         "open-spiel==2.0.2",
         "ortools==9.9.3963",
     ]
-    optional["tournament"] = ["numpy>=2"]
+    optional["plot"] = ["numpy>=2"]
     with pytest.raises(ValueError, match="numpy has two floors: 1.26 and 2"):
         floors({"project": project})
     with pytest.raises(ValueError, match="'scipy<2' declares no minimum"):

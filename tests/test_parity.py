@@ -157,14 +157,13 @@ def test_numbers_are_read_by_one_rule_in_both_command_lines(
         assert len(err) <= 2 and typed in err[-1], err  # usage line, then the one quoting line
 
 
-@pytest.mark.extra("tournament")
 def test_bots_named_twice_are_seated_alike_in_both_games() -> None:
     players = ["random", "random", "random"]
     expected = arena.seat_labels(players)
     assert expected == ("random", "random#2", "random#3")
     for result in (
-        packing.tournament(players, games=1, seed=1),
-        express.tournament(players, games=1, seed=1),
+        packing.tournament(players, games=1, seed=1, records=True),
+        express.tournament(players, games=1, seed=1, records=True),
     ):
         assert result.policies == expected
         assert sorted({seat for record in result.records for seat in record.seating}) == sorted(

@@ -158,7 +158,7 @@ def test_stated_value_reads_values_and_skips_prose() -> None:
     assert matches((18, True, 21), "(18, True, 21)") and not matches((18, 1, 21), "(18, True, 21)")
 
 
-@pytest.mark.extra("tournament", "openspiel")
+@pytest.mark.extra("openspiel")
 def test_readme_python_blocks_run_and_state_true_values(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -146,7 +146,6 @@ def test_the_duels_refuse_a_rival_that_is_not_a_bot_of_the_tables(
         assert f"argument --duel-rivals: unknown bot {rival!r} in 'greedy,{rival}'" in error
 
 
-@pytest.mark.extra("tournament")
 def test_the_duels_play_greedy_on_the_same_deals_as_the_other_rivals(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -4,6 +4,7 @@ not apply, independent of workers and checkpoints, and in agreement with the sca
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -43,10 +44,11 @@ def test_batched_refuses_in_one_line_what_it_cannot_play() -> None:
 
 
 def test_a_batched_result_depends_on_the_seed_alone() -> None:
-    one = tournament(FOUR, games=40, seed=5)
-    two = tournament(FOUR, games=40, seed=5, workers=2)
+    one = tournament(FOUR, games=40, seed=5, records=True)
+    two = tournament(FOUR, games=40, seed=5, workers=2, records=True)
     assert one.records == two.records and one.stats == two.stats
-    other = tournament(FOUR, games=40, seed=6)
+    assert tournament(FOUR, games=40, seed=5, workers=2).stats == one.stats
+    other = tournament(FOUR, games=40, seed=6, records=True)
     assert other.records != one.records
     assert [r.seed for r in one.records[:4]] == [arena.deal_seed(5, 0)] * 4
 
@@ -54,7 +56,7 @@ def test_a_batched_result_depends_on_the_seed_alone() -> None:
 def test_the_rotations_of_a_deal_share_its_luck() -> None:
     """Two copies of one deterministic bot: both rotations of a deal seat the same bots in the
     same seats, so with the deal's chance shared they are the same game."""
-    result = tournament(["optimal", "optimal"], games=30, seed=2)
+    result = tournament(["optimal", "optimal"], games=30, seed=2, records=True)
     for deal in range(30):
         first, second = (r for r in result.records if r.deal == deal)
         assert first.seating == ("optimal", "optimal#2")
@@ -112,10 +114,11 @@ def test_the_command_takes_an_engine_and_names_it(packing: Run) -> None:
 def test_an_express_tournament_batches_with_its_summaries() -> None:
     import express
 
-    batched = express.tournament(["greedy", "random", "greedy"], games=200, seed=4)
+    batched = express.tournament(["greedy", "random", "greedy"], games=200, seed=4, records=True)
     scalar = express.tournament(["greedy", "random", "greedy"], games=200, seed=4, engine="scalar")
     assert batched.engine == "batched" and scalar.engine == "scalar"
     assert all(record.summary is not None for record in batched.records)
+    assert batched.summaries == Counter(record.summary for record in batched.records)
     for name in ("greedy", "random", "greedy#2"):
         a, b = batched.stat(name).win_interval, scalar.stat(name).win_interval
         assert a[0] <= b[1] and b[0] <= a[1], (name, a, b)

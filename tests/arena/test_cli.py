@@ -171,7 +171,6 @@ def test_parse_bot_list() -> None:
         assert says in str(caught.value)
 
 
-@pytest.mark.extra("tournament")  # the tournament table
 @pytest.mark.parametrize(
     ("prog", "bots", "labels"),
     [
@@ -189,7 +188,6 @@ def test_both_commands_label_a_bot_named_twice_alike(
     assert code == 0 and json.loads(out)["policies"] == labels
 
 
-@pytest.mark.extra("tournament")
 def test_both_libraries_run_a_tournament_by_bot_names() -> None:
     mixed = packing.tournament(players=["random", "random"], games=1, seed=2)
     assert mixed.policies == ("random", "random#2")
@@ -204,18 +202,6 @@ def _hide(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
     """Make ``import MODULE`` fail as if it were not installed (and forget what imported it)."""
     for module in modules:
         monkeypatch.setitem(sys.modules, module, None)
-
-
-@pytest.mark.parametrize("prog", MAINS)
-def test_a_missing_tournament_extra_is_one_line(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, prog: str
-) -> None:
-    _hide(monkeypatch, "openskill.models")
-    code, out, err = run(capsys, prog, "tournament", "--players", BOTS[prog], "--games", "1")
-    line = assert_one_line(code, out, err, prog, "tournament extra")
-    assert line.endswith("(pip install 'tabletop-solvers[tournament]')")
-    code, out, err = run(capsys, prog, "tournament", "--players", BOTS[prog], "--json")
-    assert code == EXIT_USAGE and "tabletop-solvers[tournament]" in json.loads(out)["error"]
 
 
 @pytest.mark.parametrize("prog", MAINS)
@@ -304,7 +290,7 @@ def test_run_main_turns_each_failure_into_its_status(capsys: pytest.CaptureFixtu
     def command(args: argparse.Namespace) -> int:
         raise {
             "game": GameError("bad 'x'"),
-            "extra": arena.MissingExtraError("openskill", "tournament"),
+            "extra": arena.MissingExtraError("matplotlib", "plot"),
         }[args.what]
 
     parser = Parser(prog="demo")
@@ -314,8 +300,8 @@ def test_run_main_turns_each_failure_into_its_status(capsys: pytest.CaptureFixtu
     assert run_main("demo", parser, ["extra"], errors=(GameError,)) == EXIT_USAGE
     assert capsys.readouterr().err.splitlines() == [
         "demo: error: bad 'x'",
-        "demo: error: openskill is not installed: it comes with the tournament extra "
-        "(pip install 'tabletop-solvers[tournament]')",
+        "demo: error: matplotlib is not installed: it comes with the plot extra "
+        "(pip install 'tabletop-solvers[plot]')",
     ]
     assert run_main("demo", parser, ["--help"], errors=()) == 0
 
@@ -335,7 +321,7 @@ def test_the_installed_entry_points_run(prog: str) -> None:
 
 _NO_EXTRAS = """
 import sys
-for name in ("matplotlib", "scipy", "openskill", "distributed", "dask", "pyspiel", "tqdm"):
+for name in ("matplotlib", "scipy", "distributed", "dask", "pyspiel", "tqdm"):
     sys.modules[name] = None  # as if none of the extras were installed
 import arena, express, packing
 from packing.cli import main
@@ -358,9 +344,13 @@ def test_the_core_runs_without_any_extra_and_names_the_missing_one() -> None:
         "solve", "--roll", "3,2,3,0,1", "--truck", "###", "--height", "1"
     )
     assert answered.returncode == 0, answered.stderr
-    refused = packing_without_extras("tournament", "--players", "optimal,random", "--games", "1")
+    table = packing_without_extras("tournament", "--players", "optimal,random", "--games", "3")
+    assert table.returncode == 0 and "rating (Elo)" in table.stdout, table.stderr
+    refused = packing_without_extras(
+        "tournament", "--players", "optimal,random", "--games", "1", "--cluster", "local:1"
+    )
     assert refused.returncode == EXIT_USAGE and refused.stdout == ""
     assert refused.stderr.splitlines() == [
-        "packing: error: openskill.models is not installed: it comes with the tournament extra "
-        "(pip install 'tabletop-solvers[tournament]')"
+        "packing: error: distributed is not installed: it comes with the dask extra "
+        "(pip install 'tabletop-solvers[dask]')"
     ]

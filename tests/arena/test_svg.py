@@ -6,11 +6,10 @@ from __future__ import annotations
 import pickle
 import xml.etree.ElementTree as ET
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena import RandomPolicy, TournamentResult, tournament
+from arena import PolicyStats, RandomPolicy, TournamentResult, tournament
 from arena.svg import Svg, escape, html_table, number, text_width, wrap_text
 from tests.arena.toy import AlwaysBank, AlwaysKeep, DiceRace
 from tests.svgcheck import SVG, outside, parse, with_class
@@ -102,6 +101,11 @@ def test_html_table() -> None:
     assert root.find("./tbody/tr/td").attrib["style"] == "text-align:right"  # type: ignore[union-attr]
 
 
+def interval_half(stats: PolicyStats) -> float:
+    low, high = stats.rating_interval
+    return (high - low) / 2
+
+
 def result() -> TournamentResult:
     return tournament(
         lambda: DiceRace(players=3),
@@ -109,10 +113,10 @@ def result() -> TournamentResult:
         games=30,
         seed=3,
         progress=False,
+        records=True,
     )
 
 
-@pytest.mark.extra("tournament")
 def test_a_tournament_repr_is_a_summary() -> None:
     outcome = result()
     text = repr(outcome)
@@ -125,7 +129,6 @@ def test_a_tournament_repr_is_a_summary() -> None:
     assert copy == outcome and copy.records == outcome.records and repr(copy) == text
 
 
-@pytest.mark.extra("tournament")
 def test_a_tournament_as_html() -> None:
     outcome = result()
     root = ET.fromstring(outcome._repr_html_())
@@ -137,4 +140,5 @@ def test_a_tournament_as_html() -> None:
     for row in rows:
         stats = outcome.stat(row[0].text or "")
         assert row[1].text == str(stats.games)
-        assert row[6].text == f"{stats.rating:.2f}" and row[6].text in str(outcome)
+        assert row[6].text == f"{stats.rating:+.0f} ± {interval_half(stats):.0f}"
+        assert row[6].text in str(outcome)

@@ -101,7 +101,6 @@ def test_play_json_and_hindsight(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["players"] == ["greedy", "greedy#2"]
 
 
-@pytest.mark.extra("tournament")
 def test_tournament_table_and_what_decided(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         capsys,
@@ -177,7 +176,6 @@ def test_bad_input_is_one_line_quoting_it_with_status_2(
     assert len(lines) == 1 and quoted in lines[0] and "Traceback" not in err
 
 
-@pytest.mark.extra("tournament")
 def test_a_library_tournament_by_bot_names_is_the_command_s() -> None:
     """``express.tournament(players=[names])`` is what ``express tournament`` runs."""
     import express

@@ -350,7 +350,6 @@ class Impatient:
 
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])
 @pytest.mark.parametrize("after", [1, 60])
-@pytest.mark.extra("tournament")
 def test_an_interrupted_tournament_exits_130_and_says_what_it_covers(
     after: int, json_flag: list[str], monkeypatch: pytest.MonkeyPatch, express: Run
 ) -> None:

@@ -217,12 +217,11 @@ def test_bot_names_options_and_errors() -> None:
         bot(3)  # type: ignore[arg-type]
 
 
-@pytest.mark.extra("tournament")
 def test_tournament_seats_loaders_with_their_bots() -> None:
     from packing import tournament
     from packing.game import Game
 
-    result = tournament(["greedy-loader", "optimal"], games=3, seed=4)
+    result = tournament(["greedy-loader", "optimal"], games=3, seed=4, records=True)
     assert result.policies == ("greedy-loader", "optimal") and len(result.records) == 6
     for record in result.records:  # replay each game: greedy-loader's plans are its own, any seat
         seated = [bot(name) for name in record.seating]

@@ -88,7 +88,6 @@ def test_bad_input_is_one_line_and_exit_2(
     assert out == ""
 
 
-@pytest.mark.extra("tournament")
 def test_tournament_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         capsys, "tournament", "--players", "optimal,random,capacity", "--games", "4", "--seed", "2"
@@ -98,7 +97,6 @@ def test_tournament_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None
     assert all(name in out for name in ("optimal", "random", "capacity", "win rate", "rating"))
 
 
-@pytest.mark.extra("tournament")
 def test_tournament_json_seats_a_bot_twice(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         capsys,
