@@ -2,8 +2,8 @@
 and OpenSpiel, in decisions per second, with the ratios.
 
 ``python -m benchmarks engines [--games N] [--batches 1000 10000 100000] [--envs N]
-[--only batched vector-env openspiel]`` (``vector-env`` needs the ``rl`` extra, ``openspiel``
-the ``openspiel`` extra)
+[--scalar-deals N] [--batched-deals N] [--only batched commands vector-env openspiel]``
+(``vector-env`` needs the ``rl`` extra, ``openspiel`` the ``openspiel`` extra)
 
 Sections, each for 4-player Pack & Stack and 3-player Yardmaster Express with a random caboose:
 
@@ -16,6 +16,11 @@ Sections, each for 4-player Pack & Stack and 3-player Yardmaster Express with a 
   ``compiled`` (:mod:`packing.batch_loops`, with the ``compiled`` extra), whose first use in
   the process (compiling, or loading numba's cache) is timed apart and printed.
   Targets on the 2-core machine: Pack & Stack ≥ 40×, Express ≥ 100× at 10,000 games.
+- ``commands``: the whole ``tournament`` command as a user runs it (a process of its own, from
+  start to exit, ``--workers 1``), Pack & Stack with ``optimal,capacity,bonus-aware,random`` and
+  Express with ``greedy,greedy,random`` and a random caboose: ``--engine scalar`` over
+  ``--scalar-deals`` deals and ``--engine batched`` over ``--batched-deals`` deals, in deals per
+  second of wall time, and the ratio. Targets: Pack & Stack ≥ 40×, Express ≥ 60×.
 - ``vector-env``: the Gymnasium vector environment (``gym_vector_env``, ``--envs``
   sub-environments, random opponents, the learner picking among its masks), with its chance
   ``seeded`` (the single environment's episodes) and ``shared`` (faster, the same
@@ -32,6 +37,8 @@ The load average is printed first; figures on a loaded machine are lower and noi
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -156,6 +163,44 @@ def _batched_section(args: argparse.Namespace) -> list[str]:
     return lines
 
 
+#: The tournaments of the ``commands`` section: the program and its players' options.
+COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("packing", ("--players", "optimal,capacity,bonus-aware,random")),
+    ("express", ("--players", "greedy,greedy,random", "--caboose", "random")),
+)
+
+
+def _command_seconds(program: str, options: Sequence[str], engine: str, deals: int) -> float:
+    """Wall seconds of ``python -m PROGRAM tournament ...`` from start to exit."""
+    argv = [sys.executable, "-m", program, "tournament", *options, "--workers", "1"]
+    argv += ["--engine", engine, "--games", str(deals), "--seed", "1", "--json"]
+    began = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - began
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv[2:])} failed: {done.stderr.strip()}")
+    return seconds
+
+
+def _commands_section(args: argparse.Namespace) -> list[str]:
+    lines = [
+        f"the whole tournament command (a process, --workers 1): --engine scalar over "
+        f"{args.scalar_deals:,} deals, --engine batched over {args.batched_deals:,}, deals per "
+        "wall second"
+    ]
+    for program, options in COMMANDS:
+        _command_seconds(program, options, "batched", 1)  # numba's cache and the OS's, warm
+        scalar = _command_seconds(program, options, "scalar", args.scalar_deals)
+        batched = _command_seconds(program, options, "batched", args.batched_deals)
+        scalar_rate, batched_rate = args.scalar_deals / scalar, args.batched_deals / batched
+        lines.append(
+            f"  {program} tournament {' '.join(options)}: scalar {scalar:6.1f} s "
+            f"{scalar_rate:8,.0f}/s   batched {batched:6.1f} s {batched_rate:9,.0f}/s "
+            f"{batched_rate / scalar_rate:6.1f}x"
+        )
+    return lines
+
+
 def _aec_rate(env: Any, games: int) -> float:
     """Decisions per CPU second of the ``envs`` suite's random agents in the AEC ``env``."""
     from benchmarks.envs import aec_playouts
@@ -226,6 +271,7 @@ def _openspiel_section(args: argparse.Namespace) -> list[str]:
 
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "batched": _batched_section,
+    "commands": _commands_section,
     "vector-env": _vector_section,
     "openspiel": _openspiel_section,
 }
@@ -247,5 +293,17 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--envs", type=at_least(1), default=1024, help="vector sub-environments (default 1024)"
+    )
+    parser.add_argument(
+        "--scalar-deals",
+        type=at_least(1),
+        default=1_000,
+        help="deals of each scalar tournament command (default 1000)",
+    )
+    parser.add_argument(
+        "--batched-deals",
+        type=at_least(1),
+        default=40_000,
+        help="deals of each batched tournament command (default 40000)",
     )
     return run_sections(parser, argv, SECTIONS, "Both games' engines")

@@ -23,3 +23,12 @@ def test_the_engines_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.count("Yardmaster Express, 3 players") == 1 + 3
     assert out.count("first use") == ways + 1
     assert out.count("KiB") == 2 * 2 * (ways + 1) and out.count("PettingZoo") == 3
+
+
+def test_the_whole_command_section_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--scalar-deals", "2", "--batched-deals", "20", "--only", "commands"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "packing tournament --players optimal,capacity,bonus-aware,random" in out
+    assert "express tournament --players greedy,greedy,random" in out
+    assert out.count("x\n") == 2

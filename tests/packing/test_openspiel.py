@@ -514,7 +514,7 @@ def test_mcts_bot_plays_in_arena_and_tournaments() -> None:
     from packing import tournament
 
     result = tournament(
-        ["mcts", "random"], games=1, seed=3, bot_options={"mcts": {"simulations": 10}}
+        ["mcts", "random"], games=1, seed=3, bot_options={"mcts": {"simulations": 10}}, records=True
     )
     assert result.policies == ("mcts", "random") and len(result.records) == 2
 
