@@ -685,7 +685,7 @@ class _Keeper:
         standing = entries.get("standing")
         if isinstance(standing, _Standing):
             self.tally, self.done = standing.tally, standing.done
-        else:  # a file that keeps each deal's games, as tournaments kept them before tallies
+        else:  # each deal's games under its number: files of versions that kept every game
             for deal in sorted(k for k in entries if isinstance(k, int)):
                 self.tally.add_records(entries[deal], summarised)
                 self.done.add(deal)
@@ -697,8 +697,8 @@ class _Keeper:
         if self.records is not None:
             self.records.update((k, v) for k, v in entries.items() if isinstance(k, int))
 
-    def finished(self, done: _Finished) -> None:
-        """Keep what a worker finished."""
+    def finished(self, done: _Finished, *, shown: bool = False) -> None:
+        """Keep what a worker finished (its progress already ``shown``, or not)."""
         self.tally.merge(done.tally)
         for deal in done.deals:
             self.done.add(deal)
@@ -709,7 +709,7 @@ class _Keeper:
                     self.saved.add(deal, records)
         if self.saved is not None:
             self.saved.add("standing", _Standing(self.tally, self.done))
-        if self.bar is not None:
+        if self.bar is not None and not shown:
             self.bar.update(len(done.deals))
 
     def played(self, task: _Task[Any], deal: int, records: tuple[GameRecord, ...]) -> None:
@@ -730,11 +730,7 @@ class _Keeper:
         deals = tuple(deal for deal, _ in self._serial)
         played = tuple(records for _, records in self._serial)
         self._serial = []
-        bar, self.bar = self.bar, None  # their progress is already shown
-        try:
-            self.finished(_finished(self.tally.names, deals, played, self._serial_task))
-        finally:
-            self.bar = bar
+        self.finished(_finished(self.tally.names, deals, played, self._serial_task), shown=True)
 
 
 @dataclass(frozen=True)
