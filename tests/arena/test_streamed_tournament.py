@@ -18,14 +18,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import packing
-from arena import GameRecord, TournamentResult, tournament
+from arena import GameRecord, Policy, TournamentResult, tournament
 from arena.checkpoint import Checkpoint
 from arena.ratings import Comparisons, fit_ratings
 from arena.standings import Counts, DealSet, Tally
 from arena.stats import mean_interval, sums_interval
 from tests.arena.toy import AlwaysBank, AlwaysKeep, DiceRace
 
-KEEP_BANK = {"keep": AlwaysKeep(), "bank": AlwaysBank()}
+KEEP_BANK: dict[str, Policy] = {"keep": AlwaysKeep(), "bank": AlwaysBank()}
 
 
 def dice(state: DiceRace) -> int:
