@@ -35,6 +35,7 @@ Ints = npt.NDArray[np.int64]
 Bytes = npt.NDArray[np.int8]
 Words = npt.NDArray[np.uint64]
 Flags = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
 
 #: Where a truck is (``Batch.place``): the pile, the discards, in front of player p (FRONT + p,
 #: drawn and not taken), taken by player p (FRONT + n + p).
@@ -335,80 +336,198 @@ def _bonus_aware(
     penalties: Ints,
     options: Ints,
     open_: Flags,
+    room: tuple[Ints, Ints, Ints, Flags, Ints, Floats, Floats],
 ) -> int:
     """BonusAwareBot's choice, with the NumPy engine's arithmetic (``Batch._bonus_aware``); -1,
-    the pile."""
+    the pile. ``room``: the arrays it fills, made once by :func:`_run`."""
+    pool, at_least, pile_total, left, fixed, chances, values = room
     n, d, trucks = drawn.shape[1], drawn.shape[2], place.shape[1]
-    slots = n * d
+    slots, highest = n * d, at_least.shape[1] - 2
     now = step[g]
-    pen = np.empty((n, trucks), np.int64)  # everyone's penalties on every truck
-    for q in range(n):
-        pen[q] = penalties[cargo[g, q]]
-    mine = pen[order[g, now]]
-    pool = place[g] == _pool(g, place)
-    pool_size = pool.sum()
-    pile_total = np.zeros(n, np.int64)
-    above = np.zeros((n, trucks))  # the chance q's penalty from the pile is at least mine on t
-    for q in range(n):
-        for u in range(trucks):
-            if pool[u]:
-                pile_total[q] += pen[q, u]
-        for t in range(trucks):
-            count = 0
-            for u in range(trucks):
-                if pool[u] and pen[q, u] >= mine[t]:
-                    count += 1
-            above[q, t] = count / pool_size
-    # My choices: each revealed truck, then the pile; what my penalty may be, weighted.
-    weights = np.zeros((slots + 1, trucks))
-    for a in range(slots):
-        weights[a, options[a]] = 1.0 if open_[a] else 0.0
+    if now == n - 1:  # the last grabber takes the pile
+        return -1
+    my_roll = cargo[g, order[g, now]]
+    where = _pool(g, place)
+    pool_size = 0
     for t in range(trucks):
-        weights[slots, t] = (1.0 if pool[t] else 0.0) / pool_size
-    survive = np.ones((slots + 1, trucks))
-    for i in range(now):  # the players who grabbed before me: their penalties are known
+        if place[g, t] == where:
+            pool[pool_size] = t
+            pool_size += 1
+    # The players who grabbed before me: their penalties are known, only the lowest matters.
+    known = _NO_TRUCK
+    for i in range(now):
         q = order[g, i]
-        known = pen[q, taken[g, q]]
-        for t in range(trucks):
-            if known < mine[t]:
-                survive[:, t] = 0.0
-    # The players after me, each predicted to grab like ``optimal`` from what is left.
-    left = np.zeros((slots + 1, slots), np.bool_)
-    for s in range(slots):
-        still = place[g, options[s]] == FRONT + s // d
-        for a in range(slots + 1):
-            left[a, s] = still and a != s
+        known = min(known, penalties[cargo[g, q], taken[g, q]])
     for at in range(now + 1, n):
-        q = order[g, at]
-        last = at == n - 1
-        for a in range(slots + 1):
-            best, low = -1, _NO_TRUCK
-            if not last:
-                for s in range(slots):
-                    if left[a, s] and s // d != q and pen[q, options[s]] < low:
-                        best, low = s, pen[q, options[s]]
-            if best < 0 or pile_total[q] < low * pool_size:  # q takes the pile
-                for t in range(trucks):
-                    survive[a, t] *= above[q, t]
-            else:
-                left[a, best] = False
-                for t in range(trucks):
-                    survive[a, t] *= 1.0 if low >= mine[t] else 0.0
+        roll = cargo[g, order[g, at]]
+        total = 0
+        for j in range(pool_size):
+            total += penalties[roll, pool[j]]
+        pile_total[at] = total
+        at_least[at, 0] = -1  # not counted yet (see _count)
+    # The players after me, each predicted to grab like ``optimal`` from what is left, if I take
+    # the pile: row 0 of ``left``, ``fixed`` and ``chances``. A truck I take changes that
+    # prediction only when one of them was predicted to take it (each one's first lowest is
+    # still there otherwise): row 1, made again for each such truck.
+    lowest = _predict(
+        g, now, slots, place, cargo, order, penalties, options, pile_total, pool_size, room
+    )
+    floor = min(known, lowest)
+    limit = min(floor, highest)
+    _chances(g, now, 0, 0, limit, cargo, order, penalties, pool_size, room)
+    # My choices: each open revealed truck, then the pile (slot ``slots``), valued by the chance
+    # that no one's penalty is below mine (the bonus) and my expected penalty.
     best_value = -np.inf
-    values = np.empty(slots + 1)
     for a in range(slots + 1):
-        p_bonus, expected = 0.0, 0.0
-        for t in range(trucks):
-            p_bonus += weights[a, t] * survive[a, t]
-            expected += weights[a, t] * mine[t]
-        valid = a == slots or open_[a]
-        values[a] = ROUND_WIN_BONUS * p_bonus - expected if valid else -np.inf
+        values[a] = -np.inf
+        if a < slots and not open_[a]:
+            continue
+        if a < slots:
+            mine = penalties[my_roll, options[a]]
+            if left[0, a]:  # the prediction stands (above ``limit``, the chance is 0)
+                p_bonus = chances[0, min(mine, limit + 1)]
+            else:  # someone after me was predicted to take it: they grab otherwise
+                p_bonus = 0.0
+                if mine <= known:
+                    then = _predict(
+                        g,
+                        now,
+                        a,
+                        place,
+                        cargo,
+                        order,
+                        penalties,
+                        options,
+                        pile_total,
+                        pool_size,
+                        room,
+                    )
+                    if mine <= then:  # the one chance needed, at my penalty
+                        _chances(g, now, 1, mine, mine, cargo, order, penalties, pool_size, room)
+                        p_bonus = chances[1, mine]
+            # The NumPy engine's sum over the deck of a weight (1 on this truck, 0 elsewhere)
+            # times the chance is this one term: the zeros it adds change no bit.
+            expected = float(mine)
+        else:
+            # Each truck of the pool equally likely, summed in deck order as the NumPy engine's
+            # ``weights * survive`` is: the trucks outside the pool add zeros there, and so do
+            # those on which someone else is sure to do better here; a zero changes no bit.
+            weight = 1.0 / pool_size
+            p_bonus, expected = 0.0, 0.0
+            for j in range(pool_size):
+                mine = penalties[my_roll, pool[j]]
+                p_bonus += weight * chances[0, min(mine, limit + 1)]
+                expected += weight * mine
+        values[a] = ROUND_WIN_BONUS * p_bonus - expected
         best_value = max(best_value, values[a])
     # The first option within 1e-12 of the best, as the scalar bot's ``> best + 1e-12``.
     for a in range(slots):
         if values[a] >= best_value - 1e-12:
             return int(options[a])
     return -1
+
+
+def _predict(
+    g: int,
+    now: int,
+    mine: int,
+    place: Bytes,
+    cargo: Ints,
+    order: Ints,
+    penalties: Ints,
+    options: Ints,
+    pile_total: Ints,
+    pool_size: int,
+    room: tuple[Ints, Ints, Ints, Flags, Ints, Floats, Floats],
+) -> int:
+    """The players after ``now`` grabbing like ``optimal`` once the player at ``now`` took slot
+    ``mine`` (``slots``: the pile), into row ``k`` (0 for the pile, else 1) of ``left``, the
+    revealed trucks still there after them, and of ``fixed``: ``fixed[k, at]``, the penalty the
+    player grabbing at ``at`` takes (:data:`_NO_TRUCK`: one from the pile). Returns the lowest
+    of those (:data:`_NO_TRUCK` when all take the pile)."""
+    left, fixed = room[3], room[4]
+    n, slots = order.shape[1], left.shape[1]
+    d, k = slots // n, 0 if mine == slots else 1
+    # Slot s is owner s // d's, found by counting (a division each would cost more than the rest).
+    for owner in range(n):
+        for s in range(owner * d, owner * d + d):
+            left[k, s] = place[g, options[s]] == FRONT + owner and s != mine
+    lowest = _NO_TRUCK
+    for at in range(now + 1, n):
+        q = order[g, at]
+        best, low = -1, _NO_TRUCK
+        if at < n - 1:  # the last grabber takes the pile
+            for owner in range(n):
+                if owner == q:
+                    continue
+                for s in range(owner * d, owner * d + d):
+                    x = penalties[cargo[g, q], options[s]]
+                    if left[k, s] and x < low:
+                        best, low = s, x
+        # As ``optimal``: the pile only when its mean is strictly below every revealed truck.
+        if best < 0 or pile_total[at] < low * pool_size:
+            fixed[k, at] = _NO_TRUCK
+        else:
+            left[k, best] = False
+            fixed[k, at] = low
+            lowest = min(lowest, low)
+    return lowest
+
+
+def _chances(
+    g: int,
+    now: int,
+    k: int,
+    first: int,
+    limit: int,
+    cargo: Ints,
+    order: Ints,
+    penalties: Ints,
+    pool_size: int,
+    room: tuple[Ints, Ints, Ints, Flags, Ints, Floats, Floats],
+) -> None:
+    """Into ``chances[k, m]`` for each penalty ``m`` from ``first`` to ``limit``, and 0 at
+    ``limit + 1``: the chance that none of the players after ``now`` takes a penalty below
+    ``m``, given that none of the penalties row ``k`` of ``fixed`` predicts is. That is the
+    product of the pile's odds (a count over the pool's size) of those who take the pile,
+    multiplied in grab order from 1.0, as the NumPy engine's ``survive`` is (its factors of 1.0
+    change no bit)."""
+    at_least, fixed, chances = room[1], room[4], room[5]
+    chances[k, limit + 1] = 0.0
+    if first > limit:
+        return
+    for m in range(first, limit + 1):
+        chances[k, m] = 1.0
+    for at in range(now + 1, order.shape[1]):
+        if fixed[k, at] == _NO_TRUCK:
+            _count(g, at, cargo, order, penalties, pool_size, room)
+            for m in range(first, limit + 1):
+                chances[k, m] *= at_least[at, m] / pool_size
+
+
+def _count(
+    g: int,
+    at: int,
+    cargo: Ints,
+    order: Ints,
+    penalties: Ints,
+    pool_size: int,
+    room: tuple[Ints, Ints, Ints, Flags, Ints, Floats, Floats],
+) -> None:
+    """Into ``at_least[at, v]``, unless it is there already, how many trucks of the pool give
+    the player grabbing at ``at`` a penalty of at least ``v``, for every ``v``: a histogram
+    summed from the top (penalties are never negative, and none is as high as the last ``v``)."""
+    pool, at_least = room[0], room[1]
+    if at_least[at, 0] >= 0:
+        return
+    top = at_least.shape[1] - 1
+    roll = cargo[g, order[g, at]]
+    for v in range(top + 1):
+        at_least[at, v] = 0
+    for j in range(pool_size):
+        at_least[at, penalties[roll, pool[j]]] += 1
+    for v in range(top - 1, -1, -1):
+        at_least[at, v] += at_least[at, v + 1]
 
 
 # --- the loop ----------------------------------------------------------------------------------
@@ -432,6 +551,20 @@ def _run(
     options = np.empty(n * d, np.int64)  # a decision's revealed trucks, and which are open
     open_ = np.empty(n * d, np.bool_)
     scratch = (np.empty(trucks, np.bool_), np.empty(trucks, np.uint64))  # room for a reshuffle
+    # Room for the bonus-aware bot's decisions: the trucks of the pool; for each grabber, how
+    # many of them give at least each penalty (up to one above the highest), and their sum;
+    # two predictions of the revealed trucks left, the penalties taken and the chances of the
+    # bonus by my penalty; each option's value.
+    highest = penalties.max()
+    room = (
+        np.empty(trucks, np.int64),
+        np.empty((n, highest + 2), np.int64),
+        np.empty(n, np.int64),
+        np.empty((2, n * d), np.bool_),
+        np.empty((2, n), np.int64),
+        np.empty((2, highest + 2)),
+        np.empty(n * d + 1),
+    )
     for g in range(len(over)):
         while not over[g]:
             player = order[g, step[g]]
@@ -445,7 +578,17 @@ def _run(
                 grab = _optimal(g, place, penalties[cargo[g, player]], options, open_)
             else:
                 grab = _bonus_aware(
-                    g, step, cargo, place, drawn, order, taken, penalties, options, open_
+                    g,
+                    step,
+                    cargo,
+                    place,
+                    drawn,
+                    order,
+                    taken,
+                    penalties,
+                    options,
+                    open_,
+                    room,
                 )
             _take(
                 g,
@@ -502,13 +645,20 @@ _LOOPS: Final = (
     "_random",
     "_capacity",
     "_optimal",
+    "_predict",
+    "_count",
+    "_chances",
     "_bonus_aware",
     "_run",
 )
 
 
 # The loops that allocate arrays (numba's runtime, with its reference counts, is on in them only).
-_ALLOCATING: Final = ("_bonus_aware", "_run")
+_ALLOCATING: Final = ("_run",)
+
+# The bonus-aware bot's helpers, compiled into it (numba calls a compiled function with every
+# field of every array argument; inlined, they cost no call).
+_INLINED: Final = ("_predict", "_chances", "_count")
 
 
 _COMPILING: Final = threading.Lock()
@@ -526,7 +676,10 @@ def _compiled() -> Callable[..., None]:
             if not isinstance(names[name], numba.core.dispatcher.Dispatcher):
                 # numba counts references to arrays (atomic operations) wherever its runtime is
                 # on: off, where nothing is allocated, the loops run some 2.5 times as fast.
-                names[name] = numba.njit(cache=True, _nrt=name in _ALLOCATING)(names[name])
+                inline = "always" if name in _INLINED else "never"
+                names[name] = numba.njit(cache=True, _nrt=name in _ALLOCATING, inline=inline)(
+                    names[name]
+                )
     run: Callable[..., None] = names["_run"]
     return run
 

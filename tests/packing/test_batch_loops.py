@@ -20,6 +20,7 @@ from arena.batch import SharedChance, seeded
 from arena.protocol import show_seating
 from packing import SAMPLE_DECK, Cargo, Game, bot
 from packing.batch import Batch, Engine, VectorBot, rolls_of_faces
+from packing.batch_loops import PILE
 from packing.errors import PackingError
 from packing.game import Draw, GrabOrder
 from packing.odds import roll_outcomes
@@ -126,6 +127,34 @@ def test_a_batch_stepped_part_of_the_way_ends_alike() -> None:
     twins[0].run(seating, policies, compiled=False)
     twins[1].run(seating, policies, compiled=True)
     _assert_same_games(*twins)
+
+
+@COMPILED
+@pytest.mark.parametrize("players", range(2, 7))
+def test_bonus_aware_everywhere_from_random_states_plays_alike(players: int) -> None:
+    """Every seat ``bonus-aware``, from states reached by a different number of random grabs in
+    each game (piles run down, some emptied and the discards the pool, trucks taken from anyone):
+    thousands of its decisions per player count, from every seat, each of which the compared
+    state would show if the loops chose another truck."""
+    engine = Engine(players)
+    games = 400
+    twins = _twins(engine, games, 20 + players)
+    rng = np.random.default_rng(players)
+    grabs = rng.integers(0, 6 * players, games)  # up to six rounds' grabs
+    for k in range(6 * players):
+        mask = twins[0].legal_mask()
+        ids = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        for batch in twins:
+            batch.apply(ids, ~batch.over & (grabs > k))
+    # Each grab of a round is to be decided somewhere, and some piles are empty.
+    assert len(np.unique(twins[0].step[~twins[0].over])) == players
+    assert not (twins[0].place == PILE).any(axis=1).all()
+    seating = np.full((games, players), BOTS.index("bonus-aware"))
+    policies = _policies(engine)
+    twins[0].run(seating, policies, compiled=False)
+    twins[1].run(seating, policies, compiled=True)
+    _assert_same_games(*twins)
+    assert twins[0].round.sum() > games * 4
 
 
 def _scalar_game(engine: Engine, chance: SharedChance, g: int, seats: list[int]) -> Game:
