@@ -9,17 +9,27 @@ is closed-form. The tests compare all three with SciPy, which the library itself
 
 >>> [round(x, 3) for x in mean_interval([1.0, 2.0, 3.0])]
 [2.0, -0.484, 4.484]
+>>> counted_mean_interval({1.0: 1, 2.0: 1, 3.0: 1}) == mean_interval([1.0, 2.0, 3.0])
+True
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from arena.values import whole_number
 
-__all__ = ["CONFIDENCE", "mean_interval", "sums_interval", "t_quantile", "wilson_interval"]
+__all__ = [
+    "CONFIDENCE",
+    "counted_mean_interval",
+    "mean_interval",
+    "sums_interval",
+    "t_quantile",
+    "wilson_interval",
+]
 
 CONFIDENCE = 0.95
 """The confidence of :func:`mean_interval`'s intervals."""
@@ -88,10 +98,42 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     n = len(values)
     if n == 0:
         raise ValueError("the mean of no values")
-    mean = math.fsum(values) / n
+    return _interval(lambda: values, n)
+
+
+def counted_mean_interval(counts: Mapping[float, int]) -> tuple[float, float, float]:
+    """:func:`mean_interval` of a sample given as how often each value occurs (``{value:
+    count}``): the same three numbers as of the values listed out, for a memory that holds the
+    distinct values only (a mean over any number of worlds whose values are a few dozen
+    scores). The same because :func:`math.fsum` rounds the exact sum once, whatever the order
+    of its terms.
+
+    >>> counted_mean_interval({2.0: 3, 5.0: 0}) == mean_interval([2.0, 2.0, 2.0])
+    True
+    """
+    n = 0
+    for value, count in counts.items():
+        count = whole_number(count, f"the count of {value!r}")
+        if count < 0:
+            raise ValueError(f"the count of {value!r} is negative: {count!r}")
+        n += count
+    if n == 0:
+        raise ValueError("the mean of no values")
+
+    def listed() -> Iterable[float]:
+        return itertools.chain.from_iterable(
+            itertools.repeat(value, count) for value, count in counts.items()
+        )
+
+    return _interval(listed, n)
+
+
+def _interval(listed: Callable[[], Iterable[float]], n: int) -> tuple[float, float, float]:
+    """The mean and its interval of the ``n`` values ``listed()`` gives (each time the same)."""
+    mean = math.fsum(listed()) / n
     if n == 1:
         return (mean, mean, mean)
-    variance = math.fsum((x - mean) ** 2 for x in values) / (n - 1)
+    variance = math.fsum((x - mean) ** 2 for x in listed()) / (n - 1)
     half = t_quantile(n - 1) * math.sqrt(variance / n)
     return (mean, mean - half, mean + half)
 

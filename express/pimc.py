@@ -41,6 +41,7 @@ from __future__ import annotations
 import functools
 import itertools
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +51,7 @@ import numpy as np
 from arena import Action
 from arena.memo import HashedOnce
 from arena.progress import progress as show_progress
-from arena.stats import mean_interval
+from arena.stats import counted_mean_interval
 from arena.text import plural
 from arena.values import generator, seconds, whole_number
 from express.batch import Engine, VectorGreedy
@@ -101,6 +102,14 @@ DEFAULT_EXACT_NODES = 500
 """The states an exact search of a world may take before the decision's worlds are valued by
 playouts instead (a few tens of milliseconds): what keeps the early turns of three to five
 players, whose exact search takes minutes, within a decision's time."""
+
+PLAYOUT_BATCH = 1_000
+"""The most worlds :func:`estimate_plays` values by playouts in one batch
+(:func:`batched_playout_values`) when no time limit stops it. A batch holds a game per world and
+candidate play, so its memory grows with its size, while past a few dozen worlds a larger batch
+is no faster per world. A thousand worlds keep a decision's memory the same whatever ``worlds``
+asks (a few megabytes at five players' first turn, the longest playouts) and take well under a
+second, so the progress moves."""
 
 RULES = ("paranoid", "maxn")
 """What a world's value is for three to five players (see the module docstring)."""
@@ -319,8 +328,10 @@ def estimate_plays(
     (fewer if ``time_limit`` seconds run out first, or once the exact searches have taken
     ``states`` states in all; at least one), in the legal order: exactly when a search of at
     most ``exact_nodes`` states settles the first world (None: always), else by playouts (see
-    the module docstring). ``progress``: the worlds valued so far on stderr
-    (:func:`arena.progress.progress`: nothing for work shorter than two seconds)."""
+    the module docstring; worlds played out without a time limit are valued
+    ``PLAYOUT_BATCH`` at a time, so the memory does not grow with ``worlds``). ``progress``:
+    the worlds valued so far on stderr (:func:`arena.progress.progress`: nothing for work
+    shorter than two seconds)."""
     worlds, time_limit = _check(worlds, time_limit, rule)
     states = _check_states(states)
     exact_nodes = _check_exact_nodes(exact_nodes)
@@ -331,7 +342,7 @@ def estimate_plays(
             raise ExpressError("the game is over: every train is complete, nothing is left to play")
         raise ExpressError("it is not this player's turn: it holds no hand to play from")
     began = time.perf_counter()
-    sums: dict[Play, list[float]] = {}
+    tallies: dict[Play, Counter[float]] = {}
     plays: tuple[Play, ...] = ()
     exact = True
     searched = 0
@@ -350,15 +361,16 @@ def estimate_plays(
                     exact = False  # the worlds of one decision are alike: the rest play out too
             if not exact and time_limit is None:
                 # Every world left is valued by playouts (no clock to stop them, and the
-                # states budget counts exact searches only): all of them as one batch.
-                rest = [world, *drawn]
-                for world, values in zip(rest, batched_playout_values(rest, rule)):
-                    plays, sums = _record(world, values, plays, sums)
-                    bar.update()
+                # states budget counts exact searches only), PLAYOUT_BATCH worlds at a time.
+                rest = itertools.chain([world], drawn)
+                while batch := list(itertools.islice(rest, PLAYOUT_BATCH)):
+                    for world, values in zip(batch, batched_playout_values(batch, rule)):
+                        plays, tallies = _record(world, values, plays, tallies)
+                    bar.update(len(batch))
                 break
             if not exact:
                 values = playout_values(world, rule)
-            plays, sums = _record(world, values, plays, sums)
+            plays, tallies = _record(world, values, plays, tallies)
             bar.update()
             if time_limit is not None and time.perf_counter() - began > time_limit:
                 break
@@ -366,8 +378,8 @@ def estimate_plays(
                 break
     estimates = []
     for play in plays:
-        mean, low, high = mean_interval(sums[play])
-        estimates.append(PlayEstimate(play, mean, low, high, len(sums[play]), exact))
+        mean, low, high = counted_mean_interval(tallies[play])
+        estimates.append(PlayEstimate(play, mean, low, high, tallies[play].total(), exact))
     return tuple(estimates)
 
 
@@ -375,15 +387,17 @@ def _record(
     world: Game,
     values: dict[Play, int],
     plays: tuple[Play, ...],
-    sums: dict[Play, list[float]],
-) -> tuple[tuple[Play, ...], dict[Play, list[float]]]:
-    """Add one world's values to ``sums`` (the plays are the first world's, in its legal order)."""
+    tallies: dict[Play, Counter[float]],
+) -> tuple[tuple[Play, ...], dict[Play, Counter[float]]]:
+    """Add one world's values to ``tallies`` (the plays are the first world's, in its legal
+    order). A tally counts each value, so its memory holds the few distinct scores, not one
+    entry per world."""
     if not plays:
         plays = tuple(action for action in world.legal_actions() if isinstance(action, Play))
-        sums = {play: [] for play in plays}
+        tallies = {play: Counter() for play in plays}
     for play in plays:
-        sums[play].append(float(values[play]))
-    return plays, sums
+        tallies[play][float(values[play])] += 1
+    return plays, tallies
 
 
 @dataclass(frozen=True)

@@ -44,13 +44,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from arena.text import plural
 from arena.values import whole_number
 from express.cabooses import caboose_named
 from express.cards import Card, Color, deck_for
-from express.errors import ParseError, PoolError, RulesError
+from express.errors import ParseError, PoolError, RulesError, type_error
 from express.game import Observation
 from express.rules import TWO_PLAYER_LEFT_OUT, check_players, hand_size_for, rounds_for
 from express.train import Play, Train, check_plays
@@ -98,8 +99,9 @@ def position_text(view: Observation) -> str:
     )
 
 
-def _seat(value: object, what: str, players: int) -> int:
-    value = whole_number(value, what)
+def _seat(value: object, name: str, what: str, players: int) -> int:
+    """``value``, the argument ``name``, as a seat of the game (``what`` in the message)."""
+    value = whole_number(value, name)
     if not 0 <= value < players:
         raise RulesError(
             f"{what} {value!r} does not exist in a {players}-player game "
@@ -191,17 +193,34 @@ def table_observation(
     ``pass_left``: the hand goes clockwise (the rules; game 2 of the strategic variant passes
     right); ``caboose``: the caboose in play, by name; ``rounds``: the game's rounds when not
     9 − N. Raises :class:`express.ExpressError` (one line quoting the input) for a view no game
-    can show.
+    can show, and ``TypeError`` (one line naming the argument) for a value of the wrong type.
 
     >>> view = table_observation(players=2, seat=0, round=1, hand="B2|B2,R4|B4,G3|B3", trains=["", ""])
     >>> view.turn, view.hand == view.seen, view.turns_left
     (0, True, 7)
     """
     players = check_players(players)
-    seat = _seat(seat, "seat", players)
-    start_player = _seat(start_player, "start player", players)
+    seat = _seat(seat, "seat", "seat", players)
+    start_player = _seat(start_player, "start_player", "start player", players)
     if not isinstance(pass_left, bool):
-        raise TypeError(f"pass_left must be a bool, not {type(pass_left).__name__}")
+        raise type_error("pass_left", "a bool (True: the hand goes clockwise)", pass_left)
+    if caboose is not None and not isinstance(caboose, str):
+        raise type_error("caboose", "a caboose's name (str), like 'Two-Timer', or None", caboose)
+    for what, value in (("hand", hand), ("seen", seen)):
+        if not isinstance(value, str):
+            raise type_error(what, "text (cards like 'R4|B4,B2|B3')", value)
+    # Any ordered collection of texts (a list, a tuple, NumPy's strings), never text itself,
+    # nor a mapping or a set, which would give the seats no order.
+    if isinstance(trains, (str, bytes, Mapping, AbstractSet)) or not isinstance(trains, Iterable):
+        raise type_error(
+            "trains", "a list of texts, one train per seat, like ['B2|B2,~', '']", trains
+        )
+    trains = list(trains)
+    for number, text in enumerate(trains):
+        if not isinstance(text, str):
+            raise type_error(
+                f"trains[{number}]", "text (a train like 'B2|B2,~', '' for just the engine)", text
+            )
     total_rounds = rounds_for(players) if rounds is None else whole_number(rounds, "rounds")
     if total_rounds < 1:
         raise RulesError(f"rounds {total_rounds!r}: a game has at least 1 round")
@@ -219,11 +238,6 @@ def table_observation(
             f"(rounds are numbered 1..{total_rounds})"
         )
     caboose_name = None if caboose is None else caboose_named(caboose).name
-    for what, value in (("hand", hand), ("seen", seen)):
-        if not isinstance(value, str):
-            raise TypeError(f"{what} must be text (cards like 'R4|B4,B2|B3'), not {value!r}")
-    if isinstance(trains, str) or not all(isinstance(text, str) for text in trains):
-        raise TypeError(f"trains must be a sequence of texts, one per seat, not {trains!r}")
 
     held = [deck.card(token, f"hand {hand!r}") for token in _tokens(hand)]
     size = hand_size_for(players) + 1

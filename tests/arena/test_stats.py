@@ -6,8 +6,10 @@ import math
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from arena.stats import mean_interval, t_quantile, wilson_interval
+from arena.stats import counted_mean_interval, mean_interval, t_quantile, wilson_interval
 
 
 @pytest.fixture
@@ -45,6 +47,34 @@ def test_no_spread_no_width_and_bad_input() -> None:
         with pytest.raises(TypeError, match="degrees of freedom must be a whole number"):
             t_quantile(wrong)  # type: ignore[arg-type]
     assert math.isfinite(t_quantile(31))
+
+
+@given(
+    st.dictionaries(
+        st.integers(-60, 60).map(float) | st.floats(-1e6, 1e6, allow_nan=False),
+        st.integers(0, 40),
+        min_size=1,
+    ).filter(lambda counts: sum(counts.values()) > 0)
+)
+def test_a_counted_sample_has_the_interval_of_its_values_listed_out(
+    counts: dict[float, int],
+) -> None:
+    # Exactly equal, not approximately: the advisor's answer must not change with how it keeps
+    # its values. The listed values go in sorted, another order than the counts give them.
+    listed = sorted(value for value, count in counts.items() for _ in range(count))
+    assert counted_mean_interval(counts) == mean_interval(listed)
+
+
+def test_a_counted_sample_refuses_what_counts_nothing() -> None:
+    for empty in ({}, {1.0: 0, 2.0: 0}):
+        with pytest.raises(ValueError, match="the mean of no values"):
+            counted_mean_interval(empty)
+    with pytest.raises(ValueError, match=r"the count of 2\.0 is negative: -1"):
+        counted_mean_interval({1.0: 3, 2.0: -1})
+    with pytest.raises(
+        TypeError, match=r"the count of 1\.0 must be a whole number, not float 2\.5"
+    ):
+        counted_mean_interval({1.0: 2.5})  # type: ignore[dict-item]
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,16 @@ import numpy as np
 import pytest
 
 from arena import sample_outcome
+from arena.stats import mean_interval
 from express import ExpressError, Game, PimcBot, Play, bot, pimc
 from express.exact import play_values_with_states
-from express.pimc import RULES, batched_playout_values, estimate_plays, playout_values
+from express.pimc import (
+    RULES,
+    PlayEstimate,
+    batched_playout_values,
+    estimate_plays,
+    playout_values,
+)
 from express.worlds import game_view, sample_world, sample_worlds
 
 
@@ -205,6 +212,94 @@ def test_estimate_plays_values_the_same_with_the_batched_playouts(
 
     monkeypatch.setattr(pimc, "batched_playout_values", scalar)
     assert estimate_plays(view, worlds=24, rng=np.random.default_rng(5)) == batched
+
+
+@pytest.mark.parametrize("batch", [1, 5, 24, 1_000])
+def test_worlds_valued_in_batches_of_any_size_give_the_same_estimates(
+    monkeypatch: pytest.MonkeyPatch, batch: int
+) -> None:
+    # The same worlds and values whether the worlds are played out one at a time, in batches
+    # that do not divide them, or all at once (24 and 1,000: one list, as before batching);
+    # the expected estimates are made here from the sampled worlds' scalar playouts.
+    start = advance(Game(4, caboose="random"), np.random.default_rng(3), turns=2)
+    view = start.observation(start.current_player())
+    worlds = sample_worlds(view, 24, np.random.default_rng(5))
+    values = [playout_values(world) for world in worlds]
+    legal = [action for action in worlds[0].legal_actions() if isinstance(action, Play)]
+    expected = tuple(
+        PlayEstimate(play, *mean_interval([float(v[play]) for v in values]), 24, exact=False)
+        for play in legal
+    )
+    monkeypatch.setattr(pimc, "PLAYOUT_BATCH", batch)
+    assert estimate_plays(view, worlds=24, rng=np.random.default_rng(5)) == expected
+
+
+def test_the_memory_of_worlds_played_out_does_not_grow_with_their_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ten times the worlds, in batches of 8: the memory the valuation holds at its peak stays
+    # that of a batch. Measured above what is still allocated when it returns (the interpreter
+    # keeps freed tuples for reuse, more of them after a longer run), with the garbage
+    # collector paused (a collection allocates for a moment, more often in a longer run) and
+    # after a first run of the same worlds (which fills the cache of their census). One batch
+    # of all the worlds grew it about tenfold, one list of values per play by half.
+    import gc
+    import tracemalloc
+
+    start = advance(Game(4), np.random.default_rng(3), turns=2)
+    view = start.observation(start.current_player())
+    monkeypatch.setattr(pimc, "PLAYOUT_BATCH", 8)
+
+    def working_memory(worlds: int) -> int:
+        gc.collect()
+        gc.disable()
+        tracemalloc.start()
+        try:
+            estimates = estimate_plays(view, worlds=worlds, rng=np.random.default_rng(1))
+            held, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+            gc.enable()
+        assert estimates[0].worlds == worlds and not estimates[0].exact
+        return peak - held
+
+    estimate_plays(view, worlds=320, rng=np.random.default_rng(1))
+    few, many = working_memory(32), working_memory(320)
+    assert many < 1.15 * few, (few, many)
+
+
+def test_progress_moves_as_each_batch_of_worlds_is_valued(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import arena.progress
+
+    start = advance(Game(4), np.random.default_rng(3), turns=2)
+    view = start.observation(start.current_player())
+    events: list[tuple[str, int]] = []
+    valued = pimc.batched_playout_values
+    advance_to = arena.progress.Progress.advance_to
+
+    def batched(worlds: list[Game], rule: str) -> list[dict[Play, int]]:
+        events.append(("valuing", len(worlds)))
+        return valued(worlds, rule)
+
+    def reported(self: arena.progress.Progress, done: int) -> None:
+        events.append(("done", done))
+        advance_to(self, done)
+
+    monkeypatch.setattr(pimc, "batched_playout_values", batched)
+    monkeypatch.setattr(arena.progress.Progress, "advance_to", reported)
+    monkeypatch.setattr(arena.progress, "DELAY", 0.0)
+    monkeypatch.setattr(pimc, "PLAYOUT_BATCH", 8)
+    estimate_plays(view, worlds=20, rng=np.random.default_rng(1), progress=True)
+    # Each batch's worlds are reported before the next batch is valued.
+    assert events == [
+        ("valuing", 8), ("done", 8), ("valuing", 8), ("done", 16), ("valuing", 4), ("done", 20)
+    ]  # fmt: skip
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(" worlds")[0] for line in lines] == [
+        "advise: 8/20", "advise: 16/20", "advise: 20/20"
+    ]  # fmt: skip
 
 
 def test_three_players_are_exact_at_the_end_and_played_out_at_the_start() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -164,8 +164,72 @@ def test_a_view_no_game_can_show_is_one_line_quoting_it(
     assert "\n" not in message and quoted in message, message
 
 
-def test_wrong_types_are_type_errors() -> None:
-    with pytest.raises(TypeError):
-        table_observation(players=2, seat=True, round=1, hand="", trains=["", ""])
-    with pytest.raises(TypeError):
-        table_observation(players=2, seat=0, round=1, hand="", trains="B2|B2")
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"players": None}, "players must be a whole number, not NoneType None"),
+        ({"players": "2"}, "players must be a whole number, not str '2'"),
+        ({"seat": True}, "seat must be a whole number, not bool True"),
+        ({"seat": 1.0}, "seat must be a whole number, not float 1.0"),
+        ({"round": None}, "round must be a whole number, not NoneType None"),
+        ({"start_player": "1"}, "start_player must be a whole number, not str '1'"),
+        ({"rounds": 6.0}, "rounds must be a whole number, not float 6.0"),
+        (
+            {"pass_left": None},
+            "pass_left must be a bool (True: the hand goes clockwise), not NoneType",
+        ),
+        ({"pass_left": 1}, "pass_left must be a bool (True: the hand goes clockwise), not int 1"),
+        (
+            {"pass_left": "left"},
+            "pass_left must be a bool (True: the hand goes clockwise), not str",
+        ),
+        ({"caboose": 5}, "caboose must be a caboose's name (str), like 'Two-Timer', or None, not"),
+        ({"caboose": ["Lightweight"]}, "caboose must be a caboose's name (str), like"),
+        ({"hand": None}, "hand must be text (cards like 'R4|B4,B2|B3'), not NoneType None"),
+        ({"hand": ["Y2|Y2"]}, "hand must be text (cards like 'R4|B4,B2|B3'), not list ['Y2|Y2']"),
+        ({"seen": None}, "seen must be text (cards like 'R4|B4,B2|B3'), not NoneType None"),
+        ({"seen": b"B2|B2"}, "seen must be text (cards like 'R4|B4,B2|B3'), not bytes b'B2|B2'"),
+        ({"trains": None}, "trains must be a list of texts, one train per seat, like"),
+        ({"trains": 2}, "trains must be a list of texts, one train per seat, like"),
+        ({"trains": "B2|B2"}, "trains must be a list of texts, one train per seat, like"),
+        ({"trains": {"B2|B2": 0, "~R4|B4": 1}}, "trains must be a list of texts, one train per"),
+        ({"trains": {"B2|B2", "~R4|B4"}}, "trains must be a list of texts, one train per seat"),
+        ({"trains": ["B2|B2", None]}, "trains[1] must be text (a train like 'B2|B2,~', '' for"),
+        ({"trains": [1, "~R4|B4"]}, "trains[0] must be text (a train like 'B2|B2,~', '' for"),
+        ({"trains": ["B2|B2", ["~R4|B4"]]}, "trains[1] must be text (a train like"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_a_type_error_naming_the_argument(
+    changes: dict[str, object], message: str
+) -> None:
+    given: dict[str, object] = {
+        "players": 2,
+        "seat": 1,
+        "round": 2,
+        "start_player": 1,
+        "hand": "Y2|Y2,R2|R3,G2|G2",
+        "trains": ["B2|B2", "~R4|B4"],
+        "seen": "B2|B2",
+        **changes,
+    }
+    with pytest.raises(TypeError) as error:
+        table_observation(**given)  # type: ignore[arg-type]
+    text = str(error.value)
+    assert "\n" not in text and text.startswith(message), text
+
+
+@pytest.mark.parametrize("collection", [tuple, iter, np.array], ids=["tuple", "iterator", "numpy"])
+def test_the_trains_may_come_in_any_ordered_collection(
+    collection: Callable[[list[str]], object],
+) -> None:
+    given: dict[str, object] = {
+        "players": 2,
+        "seat": 1,
+        "round": 2,
+        "start_player": 1,
+        "hand": "Y2|Y2,R2|R3,G2|G2",
+        "seen": "B2|B2",
+    }
+    expected = table_observation(trains=["B2|B2", "~R4|B4"], **given)  # type: ignore[arg-type]
+    trains = collection(["B2|B2", "~R4|B4"])
+    assert table_observation(trains=trains, **given) == expected  # type: ignore[arg-type]
