@@ -1,5 +1,5 @@
-"""arena.tournament: duplicate deals, any executor, split wins, intervals as SciPy's, openskill ratings,
-Ctrl-C, bad input."""
+"""arena.tournament: duplicate deals, any executor, split wins, intervals as SciPy's,
+Bradley–Terry ratings, Ctrl-C, bad input."""
 
 from __future__ import annotations
 
