@@ -21,16 +21,6 @@ from arena.ratings import (
 )
 
 
-@pytest.fixture
-def optimize() -> Any:
-    """SciPy's optimiser, the independent reference (the test extra brings it; the run on the
-    core alone skips what compares with it)."""
-    return pytest.importorskip(
-        "scipy.optimize",
-        reason="SciPy comes with the test extra: pip install 'tabletop-solvers[test]'",
-    )
-
-
 def random_deals(
     rng: np.random.Generator, strengths: npt.NDArray[np.float64], deals: int, games: int
 ) -> list[npt.NDArray[np.int64]]:
@@ -79,7 +69,7 @@ def log_likelihood(theta: npt.NDArray[np.float64], beats: npt.NDArray[np.int64])
 
 
 @pytest.mark.parametrize("m", [2, 3, 4, 5])
-def test_the_fit_is_scipys_maximum_likelihood(m: int, optimize: Any) -> None:
+def test_the_fit_is_scipys_maximum_likelihood(m: int, scipy_optimize: Any) -> None:
     rng = np.random.default_rng(m)
     strengths = rng.normal(0, 1, m)
     table = table_of(random_deals(rng, strengths, deals=30, games=m), m)
@@ -89,7 +79,7 @@ def test_the_fit_is_scipys_maximum_likelihood(m: int, optimize: Any) -> None:
         theta = np.concatenate([[0.0], free])
         return -log_likelihood(theta, table.beats)
 
-    found = optimize.minimize(loss, np.zeros(m - 1), method="BFGS", options={"gtol": 1e-10})
+    found = scipy_optimize.minimize(loss, np.zeros(m - 1), method="BFGS", options={"gtol": 1e-10})
     theta = np.concatenate([[0.0], found.x])
     expected = ELO * (theta - theta.mean())
     assert np.allclose(fit.ratings, expected, atol=1e-3)

@@ -12,25 +12,17 @@ from hypothesis import strategies as st
 from arena.stats import counted_mean_interval, mean_interval, t_quantile, wilson_interval
 
 
-@pytest.fixture
-def stats() -> Any:
-    """SciPy's statistics, the independent reference: the test extra brings it, and the run on
-    the core alone (make test-core) skips what compares with it."""
-    return pytest.importorskip(
-        "scipy.stats",
-        reason="SciPy comes with the test extra: pip install 'tabletop-solvers[test]'",
-    )
-
-
 @pytest.mark.parametrize("df", [*range(1, 41), 50, 75, 100, 1000, 10**6])
-def test_the_quantile_is_scipys(df: int, stats: Any) -> None:
-    assert t_quantile(df) == pytest.approx(float(stats.t.ppf(0.975, df)), abs=2e-6)
+def test_the_quantile_is_scipys(df: int, scipy_stats: Any) -> None:
+    assert t_quantile(df) == pytest.approx(float(scipy_stats.t.ppf(0.975, df)), abs=2e-6)
 
 
-def test_the_interval_is_scipys(stats: Any) -> None:
+def test_the_interval_is_scipys(scipy_stats: Any) -> None:
     values = [3.0, -1.0, 4.0, 1.0, 5.0, -9.0, 2.0, 6.0]
     mean, low, high = mean_interval(values)
-    expected = stats.t.interval(0.95, len(values) - 1, loc=mean, scale=stats.sem(values))
+    expected = scipy_stats.t.interval(
+        0.95, len(values) - 1, loc=mean, scale=scipy_stats.sem(values)
+    )
     assert (low, high) == pytest.approx(expected)
     assert mean == pytest.approx(sum(values) / len(values))
 
@@ -80,8 +72,8 @@ def test_a_counted_sample_refuses_what_counts_nothing() -> None:
 @pytest.mark.parametrize(
     ("successes", "trials"), [(0, 1), (1, 1), (12, 25), (0, 10), (10, 10), (3, 1000)]
 )
-def test_the_wilson_interval_is_scipys(successes: int, trials: int, stats: Any) -> None:
-    expected = stats.binomtest(successes, trials).proportion_ci(method="wilson")
+def test_the_wilson_interval_is_scipys(successes: int, trials: int, scipy_stats: Any) -> None:
+    expected = scipy_stats.binomtest(successes, trials).proportion_ci(method="wilson")
     assert wilson_interval(successes, trials) == pytest.approx((expected.low, expected.high))
 
 

@@ -176,16 +176,6 @@ def per_deal_shares(result: TournamentResult, name: str) -> list[float]:
     return [float(shares[d] / result.players) for d in sorted(shares)]
 
 
-@pytest.fixture
-def scipy_stats() -> Any:
-    """SciPy's statistics, the independent reference (the test extra brings it; the run on the
-    core alone skips what compares with it)."""
-    return pytest.importorskip(
-        "scipy.stats",
-        reason="SciPy comes with the test extra: pip install 'tabletop-solvers[test]'",
-    )
-
-
 def test_the_interval_is_scipys_t_interval_on_deal_shares_and_contains_the_rate(
     scipy_stats: Any,
 ) -> None:
