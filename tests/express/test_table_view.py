@@ -115,6 +115,18 @@ def test_the_own_face_down_card_is_known_and_others_are_hidden() -> None:
     assert "Y3|G3" not in [str(card) for card in view.unknown_cards()]
 
 
+A_VIEW: dict[str, object] = {
+    "players": 2,
+    "seat": 1,
+    "round": 2,
+    "start_player": 1,
+    "hand": "Y2|Y2,R2|R3,G2|G2",
+    "trains": ["B2|B2", "~R4|B4"],
+    "seen": "B2|B2",
+}
+"""A view a game can show, which each case below changes in one argument."""
+
+
 @pytest.mark.parametrize(
     ("changes", "quoted"),
     [
@@ -148,16 +160,7 @@ def test_the_own_face_down_card_is_known_and_others_are_hidden() -> None:
 def test_a_view_no_game_can_show_is_one_line_quoting_it(
     changes: dict[str, object], quoted: str
 ) -> None:
-    given: dict[str, object] = {
-        "players": 2,
-        "seat": 1,
-        "round": 2,
-        "start_player": 1,
-        "hand": "Y2|Y2,R2|R3,G2|G2",
-        "trains": ["B2|B2", "~R4|B4"],
-        "seen": "B2|B2",
-        **changes,
-    }
+    given = {**A_VIEW, **changes}
     with pytest.raises(ExpressError) as error:
         table_observation(**given)  # type: ignore[arg-type]
     message = str(error.value)
@@ -202,16 +205,7 @@ def test_a_view_no_game_can_show_is_one_line_quoting_it(
 def test_a_value_of_the_wrong_type_is_a_type_error_naming_the_argument(
     changes: dict[str, object], message: str
 ) -> None:
-    given: dict[str, object] = {
-        "players": 2,
-        "seat": 1,
-        "round": 2,
-        "start_player": 1,
-        "hand": "Y2|Y2,R2|R3,G2|G2",
-        "trains": ["B2|B2", "~R4|B4"],
-        "seen": "B2|B2",
-        **changes,
-    }
+    given = {**A_VIEW, **changes}
     with pytest.raises(TypeError) as error:
         table_observation(**given)  # type: ignore[arg-type]
     text = str(error.value)
