@@ -105,7 +105,7 @@ def counted_mean_interval(counts: Mapping[float, int]) -> tuple[float, float, fl
     """:func:`mean_interval` of a sample given as how often each value occurs (``{value:
     count}``): the same three numbers as of the values listed out, for a memory that holds the
     distinct values only (a mean over any number of worlds whose values are a few dozen
-    scores). The same because :func:`math.fsum` rounds the exact sum once, whatever the order
+    scores). The same because ``math.fsum`` rounds the exact sum once, whatever the order
     of its terms.
 
     >>> counted_mean_interval({2.0: 3, 5.0: 0}) == mean_interval([2.0, 2.0, 2.0])
