@@ -17,7 +17,7 @@ from packing.model import Cargo, Engine, LoadPlan, Placement, Status, Truck
 from packing.odds import ROLLS, roll_counts, roll_distribution, volume_distribution
 from packing.queries import best_truck, expected_penalty, rank_trucks
 from packing.rules import DICE, LENGTHS, SUPPLY, penalty, penalty_floor
-from packing.solver import solve, upper_bound
+from packing.solver import DEFAULT_STRATEGY, PLAIN_STRATEGY, Strategy, solve, upper_bound
 from packing.verify import problems, verify
 
 if TYPE_CHECKING:
@@ -28,9 +28,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOT_NAMES",
+    "DEFAULT_STRATEGY",
     "DICE",
     "LENGTHS",
     "OPENSPIEL_BOTS",
+    "PLAIN_STRATEGY",
     "SAMPLE_DECK",
     "SEARCH_SIMULATIONS",
     "SUPPLY",
@@ -49,6 +51,7 @@ __all__ = [
     "Placement",
     "RoundRecord",
     "Status",
+    "Strategy",
     "Truck",
     "best_truck",
     "bot",

@@ -2,14 +2,16 @@
 
 Two stages, and every answer is proven:
 
-1. **Bound-proven fast path.** ``upper_bound`` is a volume no loading can exceed:
-   min(capacity, volume of the rods that fit the truck at all). A short depth-first search
-   looks for a loading that reaches it; if it finds one, that loading is optimal by the bound
-   and no model is built. Most cargos end here.
+1. **Bound-proven fast path.** ``upper_bound`` is a volume no loading can exceed: the largest
+   sum of lengths of rods that fit the truck at all within its capacity. A short depth-first
+   search looks for a loading that reaches it; if it finds one, that loading is optimal by
+   the bound and no model is built. Most cargos end here. On a truck larger than the cards,
+   a miss is tried again in other orders of rods (:class:`Strategy`).
 2. **CP-SAT.** Otherwise a CP-SAT model with one Boolean per rod placement (length × position
    × axis) maximises the loaded volume, with the objective capped at the bound. It gets no
    hint (measured faster than hinting the search's loading); the search's loading is kept only
-   when a time limit stops CP-SAT before it does as well.
+   when a time limit stops CP-SAT before it does as well. On a truck larger than the cards it
+   first runs briefly with the support rows in its LP (:class:`Strategy`).
 
 The search's key fact: since every cube above the floor rests on the cube below it, each
 column of the truck is filled from the floor up without gaps, so a loading is a height map.
@@ -30,8 +32,9 @@ from arena.executors import MAX_WORKERS
 from arena.values import whole_number
 from packing.checks import cargo_arg, positive_int_arg, time_limit_arg, truck_arg
 from packing.errors import InternalError, PackingError
+from packing.layered import layered_loading
 from packing.model import AXES, Axis, Cargo, Engine, LoadPlan, Placement, Status, Truck
-from packing.rules import LENGTHS
+from packing.rules import GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -48,6 +51,87 @@ FAST_PATH_NODES = 400
 LARGEST_MODEL = 200_000
 #: Under a time limit the search reads the clock every this many nodes (a node costs ~1 µs).
 _CLOCK_EVERY = 16
+#: The largest capacity of a printed card (3 × 5 cells, height 4): larger trucks are variants.
+_CARD_CAPACITY = GRID_ROWS * GRID_COLUMNS * MAX_HEIGHT
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """How :func:`solve` looks for its proof. Every strategy proves the same optimum (a plan's
+    ``loaded`` when it is ``optimal``): they differ in time only. :data:`DEFAULT_STRATEGY` is
+    what :func:`solve` uses; :data:`PLAIN_STRATEGY` turns the levers below off, so that
+    ``python -m benchmarks hard`` measures what each brings.
+
+    - ``subset_sum_bound``: the bound the search aims at and CP-SAT's objective is capped at is
+      the largest sum of the fitting rods' lengths within the capacity (off: the smaller of
+      the capacity and their volume). A cargo no sum of whose rods reaches the capacity is
+      then settled by the quick search instead of CP-SAT.
+    - ``large_capacity``: trucks of at least this capacity (beyond every printed card) count
+      as large; the three levers below work on large trucks only, where they pay.
+    - ``wide_orders``, ``wide_nodes``: when the quick search's first order of rods misses the
+      bound, this many more orders (the lengths the other way round, the axes in other
+      orders) get this many nodes each: a fill one order misses another often finds at once.
+    - ``layered_seconds``: when the search misses, up to this long goes to a loading of the
+      bound built level by level (:mod:`packing.layered`: slabs of upright rods, full levels
+      of rods along the rows or the columns, a last level partly filled), a small integer
+      programme where the search would need luck and the full model seconds.
+    - ``lp_support_seconds``: CP-SAT first spends up to this long with the support rows in its
+      LP (``linearization_level=2``). At the default level its presolve keeps them out of the
+      LP, which then lets rods float and cannot prove a loading below the bound; with them it
+      often proves one at the root. The rest of the time goes to the default level, which
+      finds fills faster.
+    """
+
+    subset_sum_bound: bool = True
+    large_capacity: int = _CARD_CAPACITY + 1
+    layered_seconds: float = 0.2
+    wide_orders: int = 5
+    wide_nodes: int = 3000
+    lp_support_seconds: float = 0.5
+
+
+DEFAULT_STRATEGY = Strategy()
+"""The strategy :func:`solve` uses unless told otherwise."""
+
+PLAIN_STRATEGY = Strategy(
+    subset_sum_bound=False, layered_seconds=0.0, wide_orders=0, wide_nodes=0, lp_support_seconds=0.0
+)
+"""No subset-sum bound, one order of the quick search, CP-SAT at its default LP: the yardstick
+the benchmark measures :data:`DEFAULT_STRATEGY` against."""
+
+
+_FIRST_ORDER: tuple[tuple[int, tuple[Axis, ...]], ...] = tuple(
+    (length, ("x", "y", "z") if length > 1 else ("z",)) for length in (5, 4, 3, 2, 1)
+)
+
+
+def _other_orders(cargo: Cargo) -> list[tuple[tuple[int, tuple[Axis, ...]], ...]]:
+    """The quick search's orders besides the first, most different first: the cargo's lengths
+    the other way round (short rods first), then the axes in other orders."""
+    present = [length for length in (5, 4, 3, 2, 1) if cargo.count(length)]
+    out: list[tuple[tuple[int, tuple[Axis, ...]], ...]] = []
+    for axes in _AXIS_ORDERS:
+        for lengths in (present, present[::-1]):
+            order = tuple((length, axes if length > 1 else ("z",)) for length in lengths)
+            if order not in out and order != _present(_FIRST_ORDER, present):
+                out.append(order)
+    return out
+
+
+def _present(
+    order: tuple[tuple[int, tuple[Axis, ...]], ...], lengths: list[int]
+) -> tuple[tuple[int, tuple[Axis, ...]], ...]:
+    return tuple((length, axes) for length, axes in order if length in lengths)
+
+
+_AXIS_ORDERS: tuple[tuple[Axis, ...], ...] = (
+    ("x", "y", "z"),
+    ("y", "x", "z"),
+    ("z", "x", "y"),
+    ("x", "z", "y"),
+    ("y", "z", "x"),
+    ("z", "y", "x"),
+)
 
 
 @dataclass(frozen=True)
@@ -85,15 +169,44 @@ def _geometry(truck: Truck) -> _Geometry:
 
 
 def upper_bound(cargo: Cargo, truck: Truck) -> int:
-    """A volume no loading of ``cargo`` onto ``truck`` can exceed.
+    """A volume no loading of ``cargo`` onto ``truck`` can exceed: the largest sum of lengths
+    of rods that fit the truck at all that is at most the truck's capacity.
 
     >>> upper_bound(Cargo({5: 1, 1: 2}), Truck.parse("####/####/####", height=4))
     2
+    >>> upper_bound(Cargo({2: 5}), Truck.parse("###/###/###", height=1))  # even rods, 9 cubes
+    8
     """
     cargo = cargo_arg(cargo, "upper_bound")
     truck = truck_arg(truck, "upper_bound")
+    return _upper_bound(cargo, truck)
+
+
+def _counting_bound(cargo: Cargo, truck: Truck) -> int:
+    """min(capacity, volume of the rods that fit the truck at all): a weaker bound."""
     fitting = sum(length * cargo.count(length) for length in LENGTHS if truck.fits(length))
     return min(truck.capacity, fitting)
+
+
+def _upper_bound(cargo: Cargo, truck: Truck, subset_sum: bool = True) -> int:
+    counting = _counting_bound(cargo, truck)
+    capacity = truck.capacity
+    if counting < capacity or not subset_sum:
+        return counting  # every fitting rod can count: no subset does better
+    # The rods' lengths that can add up to each volume up to the capacity, as the bits of one
+    # integer (bit v: volume v is some sub-multiset's sum): a bounded subset sum, each length's
+    # count split into powers of two so a length costs log2(count) shifts.
+    sums = 1
+    within = (1 << (capacity + 1)) - 1
+    for length in LENGTHS:
+        count = cargo.count(length) if truck.fits(length) else 0
+        part = 1
+        while count > 0:
+            take = min(part, count)
+            sums = (sums | sums << (length * take)) & within
+            count -= take
+            part *= 2
+    return sums.bit_length() - 1
 
 
 def solve(
@@ -104,6 +217,7 @@ def solve(
     seed: int = 0,
     workers: int = 1,
     fast_path: bool = True,
+    strategy: Strategy = DEFAULT_STRATEGY,
 ) -> LoadPlan:
     """The loading of ``cargo`` onto ``truck`` that loads the most volume (least penalty).
 
@@ -112,7 +226,8 @@ def solve(
     plan cut short is the best loading found, with status ``feasible`` and the proven
     ``bound`` (``optimal`` when that loading already meets the bound). ``fast_path=False``
     always builds and solves the CP-SAT model, with no search and no hint: slower, and an
-    independent check of the fast path.
+    independent check of the fast path. ``strategy``: how the proof is looked for (see
+    :class:`Strategy`; every strategy proves the same optimum).
 
     >>> plan = solve(Cargo({4: 3}), Truck.parse("#####/#####/#####", height=1))
     >>> plan.loaded, plan.penalty, plan.optimal
@@ -130,15 +245,35 @@ def solve(
         raise PackingError(f"invalid workers {workers!r}: at most {MAX_WORKERS}")
     if not isinstance(fast_path, bool):
         raise TypeError(f"solve: fast_path must be True or False, not {fast_path!r}")
+    if not isinstance(strategy, Strategy):
+        raise TypeError(f"solve: strategy must be a packing.Strategy, not {strategy!r}")
     deadline = None if limit is None else start + limit
+    large = truck.capacity >= strategy.large_capacity
 
-    bound = upper_bound(cargo, truck)
+    bound = _upper_bound(cargo, truck, strategy.subset_sum_bound)
     best: tuple[Placement, ...] = ()
     if fast_path:
         nodes = FAST_PATH_NODES + min(sum(cargo.counts), truck.capacity)
-        best = _search(cargo, truck, target=bound, node_limit=nodes, deadline=deadline)
-        if _volume(best) >= bound or _expired(deadline):
-            return _plan(truck, cargo, best, bound, start, Engine.BOUND)
+        searches = [(_FIRST_ORDER, nodes)]
+        if large:
+            searches += [(order, strategy.wide_nodes) for order in _other_orders(cargo)]
+            del searches[1 + strategy.wide_orders :]
+        for order, node_limit in searches:
+            found = _search(
+                cargo, truck, target=bound, node_limit=node_limit, deadline=deadline, order=order
+            )
+            if _volume(found) > _volume(best):
+                best = found
+            if _volume(best) >= bound or _expired(deadline):
+                return _plan(truck, cargo, best, bound, start, Engine.BOUND)
+        if large and strategy.layered_seconds > 0:
+            layered_deadline = time.perf_counter() + strategy.layered_seconds
+            if deadline is not None:
+                layered_deadline = min(layered_deadline, deadline)
+            layered = layered_loading(cargo, truck, bound, deadline=layered_deadline, seed=seed)
+            best = max(best, layered, key=_volume)
+            if _volume(best) >= bound or _expired(deadline):
+                return _plan(truck, cargo, best, bound, start, Engine.BOUND)
     size = model_size(cargo, truck)
     if size > LARGEST_MODEL:
         if limit is not None:
@@ -150,7 +285,13 @@ def solve(
             f"best loading the search finds, with its proven bound"
         )
     placements, bound = _cp_sat(
-        cargo, truck, bound=bound, deadline=deadline, seed=seed, workers=workers
+        cargo,
+        truck,
+        bound=bound,
+        deadline=deadline,
+        seed=seed,
+        workers=workers,
+        lp_support_seconds=strategy.lp_support_seconds if large else 0.0,
     )
     if _volume(placements) >= _volume(best):  # else a time limit stopped CP-SAT early
         best = placements
@@ -179,12 +320,19 @@ def _expired(deadline: float | None) -> bool:
 
 
 def _search(
-    cargo: Cargo, truck: Truck, *, target: int, node_limit: int, deadline: float | None = None
+    cargo: Cargo,
+    truck: Truck,
+    *,
+    target: int,
+    node_limit: int,
+    deadline: float | None = None,
+    order: tuple[tuple[int, tuple[Axis, ...]], ...] = _FIRST_ORDER,
 ) -> tuple[Placement, ...]:
     """Depth-first search for a loading of volume ``target``; the best loading seen.
 
     Stops at the first loading that reaches ``target``, after ``node_limit`` nodes, or at
-    ``deadline`` (a ``time.perf_counter()`` value, looked at every few nodes).
+    ``deadline`` (a ``time.perf_counter()`` value, looked at every few nodes). ``order``: the
+    rods tried at each open cell, first to last, each length with its axes in turn.
     """
     geo = _geometry(truck)
     n, h = len(geo.cells), geo.height
@@ -226,11 +374,11 @@ def _search(
             keep(loaded)
             return False
         c, z = pos % n, pos // n
-        for length in (5, 4, 3, 2, 1):
+        for length, axes in order:
             if not counts[length - 1]:
                 continue
             counts[length - 1] -= 1
-            for axis in ("x", "y", "z") if length > 1 else ("z",):
+            for axis in axes:
                 if axis == "z":
                     if z + length > h:
                         continue
@@ -313,6 +461,7 @@ def _cp_sat(
     deadline: float | None,
     seed: int,
     workers: int,
+    lp_support_seconds: float = 0.0,
 ) -> tuple[tuple[Placement, ...], int]:
     """The CP-SAT model's best loading and the proven bound on any loading's volume.
 
@@ -353,45 +502,59 @@ def _cp_sat(
     model.add(volume <= bound)
     model.maximize(volume)
 
-    cp = cp_model.CpSolver()
-    cp.parameters.num_workers = workers
-    cp.parameters.random_seed = seed
-    # CP-SAT's own Ctrl-C handler outlives the solve and aborts the process on a later Ctrl-C
-    # (std::bad_function_call): leave SIGINT to Python, which raises KeyboardInterrupt.
-    cp.parameters.catch_sigint_signal = False
-    if deadline is not None:
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            return (), bound
-        cp.parameters.max_time_in_seconds = remaining
-    result = cp.solve(model)
-    # Every status CP-SAT can give, spelled out: none falls through to a default.
-    if result == cp_model.OPTIMAL:
-        placements = _chosen(cp, chosen)
-        return placements, _volume(placements)
-    if result == cp_model.FEASIBLE:
-        placements = _chosen(cp, chosen)
-        # The objective is integral, so the float bound rounds down to a proven integer bound.
-        proven = min(bound, int(cp.best_objective_bound + 1e-6))
-        return placements, max(proven, _volume(placements))
-    if result == cp_model.UNKNOWN:
-        if deadline is None:
+    # Phases: the support in the LP for a short while (``lp_support_seconds``), then the
+    # default level for the rest; each later phase keeps what an earlier one found and proved.
+    phases = [(2, lp_support_seconds), (1, None)] if lp_support_seconds > 0 else [(1, None)]
+    found: tuple[Placement, ...] = ()
+    for level, seconds in phases:
+        cp = cp_model.CpSolver()
+        cp.parameters.num_workers = workers
+        cp.parameters.random_seed = seed
+        cp.parameters.linearization_level = level
+        # CP-SAT's own Ctrl-C handler outlives the solve and aborts the process on a later
+        # Ctrl-C (std::bad_function_call): leave SIGINT to Python (KeyboardInterrupt).
+        cp.parameters.catch_sigint_signal = False
+        limits = [] if seconds is None else [seconds]
+        if deadline is not None:
+            limits.append(deadline - time.perf_counter())
+        if limits and min(limits) <= 0:
+            return found, bound
+        if limits:
+            cp.parameters.max_time_in_seconds = min(limits)
+        result = cp.solve(model)
+        # Every status CP-SAT can give, spelled out: none falls through to a default.
+        if result == cp_model.OPTIMAL:
+            placements = _chosen(cp, chosen)
+            return placements, _volume(placements)
+        if result == cp_model.FEASIBLE:
+            placements = _chosen(cp, chosen)
+            if _volume(placements) >= _volume(found):
+                found = placements
+            # The objective is integral: the float bound rounds down to a proven integer bound.
+            bound = max(min(bound, int(cp.best_objective_bound + 1e-6)), _volume(found))
+            if _volume(found) >= bound:
+                return found, bound
+            model.add(volume <= bound)
+            continue
+        if result == cp_model.UNKNOWN:
+            if seconds is None and deadline is None:
+                raise InternalError(
+                    f"CP-SAT stopped without a result and without a time limit "
+                    f"(cargo {cargo}, truck {truck} height {truck.height}): please report it"
+                )
+            continue  # the phase's time ran out before any loading
+        if result == cp_model.INFEASIBLE:
             raise InternalError(
-                f"CP-SAT stopped without a result and without a time limit "
-                f"(cargo {cargo}, truck {truck} height {truck.height}): please report it"
+                f"CP-SAT calls the loading model infeasible, but loading nothing is always a "
+                f"solution: a bug in the model (cargo {cargo}, truck {truck} height {truck.height})"
             )
-        return (), bound  # the time limit came before any loading
-    if result == cp_model.INFEASIBLE:
-        raise InternalError(
-            f"CP-SAT calls the loading model infeasible, but loading nothing is always a "
-            f"solution: a bug in the model (cargo {cargo}, truck {truck} height {truck.height})"
-        )
-    if result == cp_model.MODEL_INVALID:
-        raise InternalError(
-            f"CP-SAT rejects the loading model as invalid ({model.validate()!r}): a bug in the "
-            f"model (cargo {cargo}, truck {truck} height {truck.height})"
-        )
-    raise InternalError(f"unknown CP-SAT status {result!r}: this solver does not know it")
+        if result == cp_model.MODEL_INVALID:
+            raise InternalError(
+                f"CP-SAT rejects the loading model as invalid ({model.validate()!r}): a bug in the "
+                f"model (cargo {cargo}, truck {truck} height {truck.height})"
+            )
+        raise InternalError(f"unknown CP-SAT status {result!r}: this solver does not know it")
+    return found, bound  # the time limit came before a proof
 
 
 def _chosen(

@@ -1,5 +1,7 @@
 """The solver's answers: always valid, proven optimal, and equal to an independent brute force."""
 
+import itertools
+import pickle
 import random
 import time
 from typing import Any
@@ -10,6 +12,9 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from packing import (
+    DEFAULT_STRATEGY,
+    LENGTHS,
+    PLAIN_STRATEGY,
     SAMPLE_DECK,
     Cargo,
     Engine,
@@ -18,6 +23,7 @@ from packing import (
     PackingError,
     Placement,
     Status,
+    Strategy,
     Truck,
     penalty_floor,
     solve,
@@ -53,17 +59,114 @@ def test_solver_agrees_with_brute_force_on_300_small_cases() -> None:
 def test_cp_sat_stage_agrees_with_brute_force() -> None:
     # Cargos whose bound is out of reach, so the fast path cannot prove them and CP-SAT must.
     cases = [
-        (Cargo({2: 5}), Truck.parse("###/###/###", height=1)),  # odd floor, even rods
         (Cargo({2: 3, 3: 3}), Truck.parse(".###/#.##/#.#.", height=2)),
-        (Cargo({2: 1, 3: 3, 4: 2}), Truck.parse("####/.#.#", height=3)),
         (Cargo({1: 1, 4: 3, 5: 3}), Truck.parse("####/###./#...", height=2)),
         (Cargo({2: 1, 3: 3, 4: 1}), Truck.parse("###/##.", height=2)),
     ]
     for cargo, truck in cases:
+        for strategy in (DEFAULT_STRATEGY, PLAIN_STRATEGY, EVERY_LEVER):
+            plan = verify(solve(cargo, truck, strategy=strategy))
+            assert plan.loaded < upper_bound(cargo, truck)  # CP-SAT really was needed
+            assert plan.engine is Engine.CP_SAT
+            assert plan.optimal and plan.bound == plan.loaded
+            assert plan.loaded == brute_force_loaded(cargo, truck)
+
+
+#: The default strategy with every lever on whatever the truck's size, so that small trucks
+#: (which the brute force finishes) exercise the wider search and CP-SAT's support phase.
+EVERY_LEVER = Strategy(large_capacity=1)
+
+
+def test_what_no_sum_of_the_rods_reaches_the_search_settles_without_cp_sat() -> None:
+    cases = [
+        (Cargo({2: 5}), Truck.parse("###/###/###", height=1)),  # even rods, nine cubes: 8
+        (Cargo({2: 1, 3: 3, 4: 2}), Truck.parse("####/.#.#", height=3)),  # no sum is 18: 17
+    ]
+    for cargo, truck in cases:
         plan = verify(solve(cargo, truck))
-        assert plan.loaded < upper_bound(cargo, truck)  # CP-SAT really was needed
-        assert plan.optimal and plan.bound == plan.loaded
-        assert plan.loaded == brute_force_loaded(cargo, truck)
+        assert plan.engine is Engine.BOUND and plan.optimal
+        assert plan.loaded == upper_bound(cargo, truck) == brute_force_loaded(cargo, truck)
+        plain = verify(solve(cargo, truck, strategy=PLAIN_STRATEGY))
+        assert plain.engine is Engine.CP_SAT and plain.loaded == plan.loaded
+
+
+def largest_sum_by_enumeration(cargo: Cargo, truck: Truck) -> int:
+    """The largest total length of a sub-multiset of the fitting rods within the capacity, by
+    listing every sub-multiset: the subset-sum bound, computed without the solver."""
+    fitting = [(length, cargo.count(length)) for length in LENGTHS if truck.fits(length)]
+    best = 0
+    for taken in itertools.product(*(range(count + 1) for _, count in fitting)):
+        total = sum(length * n for (length, _), n in zip(fitting, taken, strict=True))
+        if total <= truck.capacity:
+            best = max(best, total)
+    return best
+
+
+@given(
+    st.tuples(*(st.integers(0, 6) for _ in LENGTHS)),
+    st.integers(1, 3),
+    st.integers(1, 5),
+    st.integers(1, 6),
+)
+def test_the_bound_is_the_largest_sum_of_fitting_rods_within_the_capacity(
+    counts: tuple[int, ...], rows: int, columns: int, height: int
+) -> None:
+    cargo, truck = Cargo(counts), Truck(((True,) * columns,) * rows, height)
+    bound = upper_bound(cargo, truck)
+    assert bound == largest_sum_by_enumeration(cargo, truck)
+    assert bound <= min(truck.capacity, cargo.volume)
+
+
+def test_the_bound_is_never_below_the_optimum_and_every_strategy_proves_it() -> None:
+    rng = random.Random(20261205)
+    for _ in range(120):
+        truck = random_small_truck(rng)
+        cargo = Cargo(tuple(rng.randint(0, 3) for _ in range(5)))
+        optimum = brute_force_loaded(cargo, truck)
+        assert optimum <= upper_bound(cargo, truck), (str(truck), truck.height, cargo)
+        for strategy in (DEFAULT_STRATEGY, PLAIN_STRATEGY, EVERY_LEVER):
+            plan = verify(solve(cargo, truck, strategy=strategy))
+            assert plan.optimal and plan.loaded == optimum, (str(truck), cargo, strategy)
+
+
+def test_on_variant_trucks_the_default_strategy_proves_what_the_plain_model_proves() -> None:
+    # Larger than the cards (so the wider search and the support phase run), with cargos of
+    # two lengths about the capacity, many of which need CP-SAT; the plain model alone (no
+    # subset-sum bound, no search) is the independent optimum.
+    rng = random.Random(5)
+    through_cp_sat = 0
+    for _ in range(40):
+        truck = Truck(tuple(tuple(rng.random() < 0.9 for _ in range(6)) for _ in range(4)), 4)
+        lengths = rng.sample(LENGTHS, 2)
+        counts = [0] * len(LENGTHS)
+        while sum(n * length for n, length in zip(counts, LENGTHS, strict=True)) < (
+            truck.capacity * rng.uniform(0.9, 1.2)
+        ):
+            counts[rng.choice(lengths) - 1] += 1
+        cargo = Cargo(tuple(counts))
+        plan = verify(solve(cargo, truck))
+        plain = verify(solve(cargo, truck, strategy=PLAIN_STRATEGY, fast_path=False))
+        assert plan.optimal and plain.optimal and plan.loaded == plain.loaded, (str(truck), cargo)
+        through_cp_sat += plan.engine is Engine.CP_SAT
+    assert through_cp_sat >= 10  # the cases reach every stage
+
+
+def test_a_support_proof_the_default_lp_does_not_find_is_found_with_the_support_in_the_lp() -> None:
+    # Sixty-three 3-rods on a holed 5x8 truck of height 5: the bound 183 is 6 cubes above the
+    # optimum, which CP-SAT at its default LP does not prove in seconds.
+    truck = Truck.parse("###.####/#.######/##.#####/########/########", height=5)
+    cargo = Cargo({3: 63})
+    plan = verify(solve(cargo, truck, time_limit=60))
+    assert plan.optimal and plan.engine is Engine.CP_SAT and plan.loaded < upper_bound(cargo, truck)
+    plain = verify(solve(cargo, truck, strategy=PLAIN_STRATEGY, time_limit=1))
+    assert plain.bound is not None and plain.loaded <= plan.loaded <= plain.bound
+
+
+def test_a_strategy_is_a_value() -> None:
+    assert Strategy() == DEFAULT_STRATEGY and hash(Strategy()) == hash(DEFAULT_STRATEGY)
+    assert pickle.loads(pickle.dumps(PLAIN_STRATEGY)) == PLAIN_STRATEGY
+    with pytest.raises(TypeError, match="strategy must be a packing.Strategy, not 'fast'"):
+        solve(Cargo({1: 1}), Truck.parse("#", height=1), strategy="fast")  # type: ignore[arg-type]
 
 
 def test_sample_deck_solves_are_valid_and_optimal() -> None:
@@ -139,8 +242,10 @@ def test_fast_path_and_cp_sat_alone_agree(cargo: Cargo, truck: Truck) -> None:
 
 # --- what the solver proved, and time limits ---------------------------------------------------
 
-HARD_CARGO = Cargo({2: 5})  # ten cubes of even rods on an odd floor of nine: the bound 9 is
-HARD_TRUCK = Truck.parse("###/###/###", height=1)  # out of reach, so CP-SAT must prove 8
+# Rods adding up to 9 of the truck's 10 cubes (2 + 3 + 4), which no loading can place: the
+# bound is out of reach, so CP-SAT must prove 8.
+HARD_CARGO = Cargo({2: 1, 3: 3, 4: 1})
+HARD_TRUCK = Truck.parse("###/##.", height=2)
 
 
 class _Status(cp_model.CpSolver):
@@ -263,7 +368,7 @@ def test_the_normal_path_gives_no_hint_either(monkeypatch: pytest.MonkeyPatch) -
 def test_a_time_limited_plan_shows_its_bound() -> None:
     plan = LoadPlan(HARD_TRUCK, HARD_CARGO, (Placement.parse("2x@0,0,0"),), Status.FEASIBLE, 9)
     assert (
-        "penalty 23 (feasible, not proven optimal: any loading loads at most 9, penalty at least 2)"
+        "penalty 34 (feasible, not proven optimal: any loading loads at most 9, penalty at least 13)"
         in str(plan)
     )
     assert "(optimal)" in str(verify(solve(HARD_CARGO, HARD_TRUCK)))

@@ -1,0 +1,216 @@
+"""Loadings built level by level: a quick way to a full (or nearly full) large truck.
+
+A loading whose levels are all full, but for a last partly filled one at the top, needs no
+thought about support: every cube rests on a full level. Such a loading is a stack of units:
+slabs where every cell holds an upright rod of the same length, then single levels. Each level
+is the truck's rows
+(or its columns) cut into runs of usable cells, and filling a run of ``b`` cells with rods
+lying along it is choosing a *pattern*: a multiset of lengths adding up to ``b`` (at most ``b``
+in the top level, whose gaps nothing rests on). Which pattern goes in which run does not
+matter, only how many runs of each length get each pattern, within the rods the cargo has: a
+small integer programme (a cutting-stock problem) CP-SAT settles in milliseconds, where the
+loading's own model has a Boolean per rod position.
+
+Fills that need upright rods in some cells only, or levels mixing rows and columns, are not
+found this way; :func:`layered_loading` then says so by returning nothing, and the caller goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from packing.model import Axis, Cargo, Placement, Truck
+from packing.rules import LENGTHS
+
+#: The longest run the patterns are listed for: a run's patterns grow with its length to the
+#: fourth power (30 for 10 cells, about 2,000 for 30).
+LONGEST_RUN = 16
+
+#: A run: (x, y) of its first cell, its length, and its direction ("x" along a row).
+_Run = tuple[int, int, int, Axis]
+
+
+def layered_loading(
+    cargo: Cargo, truck: Truck, target: int, *, deadline: float | None, seed: int = 0
+) -> tuple[Placement, ...]:
+    """A loading of volume ``target`` whose levels are full from the floor up but the last,
+    with every rod lying along a row or a column of its level; ``()`` when there is none
+    (or it is not found before ``deadline``, a ``time.perf_counter()`` value)."""
+    cells = len(truck.cells)
+    full, rest = divmod(target, cells)
+    if target <= 0 or full + (rest > 0) > truck.height:
+        return ()
+    runs: dict[Axis, list[_Run]] = {"x": _runs(truck, "x"), "y": _runs(truck, "y")}
+    if any(run[2] > LONGEST_RUN for direction in runs.values() for run in direction):
+        return ()
+    lengths = tuple(length for length in LENGTHS if cargo.count(length))
+    sizes = sorted({run[2] for direction in runs.values() for run in direction})
+    chosen = _choose(cargo, lengths, runs, sizes, full, rest, deadline=deadline, seed=seed)
+    if chosen is None:
+        return ()
+    # Slabs first, from the floor: every unit is full, so each rests on the one below.
+    placements: list[Placement] = []
+    z = 0
+    for length, count in chosen.slabs.items():
+        for _ in range(count):
+            placements += [Placement(length, x, y, z, "z") for x, y in truck.cells]
+            z += length
+    levels: tuple[tuple[Axis, int], ...] = (("x", chosen.along_x), ("y", chosen.along_y))
+    for direction, count in levels:
+        for _ in range(count):
+            for run in runs[direction]:
+                placements += _lay(chosen.exact[run[2]].pop(), run, z)
+            z += 1
+    if rest:
+        for run in runs["x" if chosen.top_along_x else "y"]:
+            placements += _lay(chosen.partial[run[2]].pop(), run, z)
+    return tuple(placements)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A solution of the integer programme: the units from the floor up, and the patterns."""
+
+    slabs: dict[int, int]  # length: how many slabs of upright rods of that length
+    along_x: int  # full levels of rods along the rows
+    along_y: int  # full levels along the columns
+    exact: dict[int, list[tuple[int, ...]]]  # run length: the full levels' patterns
+    partial: dict[int, list[tuple[int, ...]]]  # run length: the top level's
+    top_along_x: bool
+
+
+def _choose(
+    cargo: Cargo,
+    lengths: tuple[int, ...],
+    runs: dict[Axis, list[_Run]],
+    sizes: list[int],
+    full: int,
+    rest: int,
+    *,
+    deadline: float | None,
+    seed: int,
+) -> _Layout | None:
+    """The integer programme: how many slabs of upright rods of each length, how many full
+    levels along rows and along columns, which patterns fill the runs of each length in the
+    full levels (exactly) and in the top level (at most), within the cargo. ``None`` when it
+    has no solution, or none is found in time."""
+    from ortools.sat.python import cp_model  # the caller's CP-SAT: imported on first use
+
+    model = cp_model.CpModel()
+    along_x = model.new_int_var(0, full, "levels along rows")
+    along_y = model.new_int_var(0, full, "levels along columns")
+    top_along_x = model.new_bool_var("top along rows")
+    count_x = Counter(run[2] for run in runs["x"])
+    count_y = Counter(run[2] for run in runs["y"])
+    used: dict[int, list[cp_model.LinearExprT]] = {length: [] for length in lengths}
+    slabs = {
+        length: model.new_int_var(0, full // length, f"slabs of {length}")
+        for length in lengths
+        if length > 1
+    }
+    cells = sum(count_x[size] * size for size in count_x)
+    for length, var in slabs.items():
+        used[length].append(cells * var)
+    model.add(along_x + along_y + sum(length * var for length, var in slabs.items()) == full)
+    exact: dict[int, list[tuple[tuple[int, ...], cp_model.IntVar]]] = {}
+    partial: dict[int, list[tuple[tuple[int, ...], cp_model.IntVar]]] = {}
+    top_volume: list[cp_model.LinearExprT] = []
+    for size in sizes:
+        in_full = along_x * count_x[size] + along_y * count_y[size]
+        exact[size] = [
+            (pattern, model.new_int_var(0, full * max(count_x[size], count_y[size]), ""))
+            for pattern in _patterns(size, lengths, exact=True)
+        ]
+        model.add(sum(var for _, var in exact[size]) == in_full)
+        if rest:
+            in_top = top_along_x * count_x[size] + (1 - top_along_x) * count_y[size]
+            partial[size] = [
+                (pattern, model.new_int_var(0, max(count_x[size], count_y[size]), ""))
+                for pattern in _patterns(size, lengths, exact=False)
+            ]
+            model.add(sum(var for _, var in partial[size]) == in_top)
+            top_volume += [sum(pattern) * var for pattern, var in partial[size]]
+        for pattern, var in exact[size] + partial.get(size, []):
+            for length, times in Counter(pattern).items():
+                used[length].append(times * var)
+    for length, terms in used.items():
+        model.add(sum(terms) <= cargo.count(length))
+    if rest:
+        model.add(sum(top_volume) == rest)
+    else:
+        model.add(top_along_x == 0)  # no top level: one answer, not two
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed
+    solver.parameters.catch_sigint_signal = False
+    if deadline is not None:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return None
+        solver.parameters.max_time_in_seconds = remaining
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+
+    def pool(chosen: list[tuple[tuple[int, ...], cp_model.IntVar]]) -> list[tuple[int, ...]]:
+        return [pattern for pattern, var in chosen for _ in range(solver.value(var))]
+
+    return _Layout(
+        {length: solver.value(var) for length, var in slabs.items()},
+        solver.value(along_x),
+        solver.value(along_y),
+        {size: pool(exact[size]) for size in sizes},
+        {size: pool(partial[size]) for size in partial},
+        bool(solver.value(top_along_x)),
+    )
+
+
+def _runs(truck: Truck, direction: Axis) -> list[_Run]:
+    """The maximal runs of usable cells along every row (``"x"``) or column (``"y"``)."""
+    out: list[_Run] = []
+    outer, inner = (truck.rows, truck.columns) if direction == "x" else (truck.columns, truck.rows)
+    for a in range(outer):
+        start = None
+        for b in range(inner + 1):
+            x, y = (b, a) if direction == "x" else (a, b)
+            if b < inner and truck.usable(x, y):
+                if start is None:
+                    start = b
+            elif start is not None:
+                first = (start, a) if direction == "x" else (a, start)
+                out.append((first[0], first[1], b - start, direction))
+                start = None
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _patterns(size: int, lengths: tuple[int, ...], *, exact: bool) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of ``lengths`` (largest first) adding up to ``size`` (``exact``) or to at
+    most ``size``."""
+
+    def grow(left: int, largest: int) -> Iterator[tuple[int, ...]]:
+        if not exact or left == 0:
+            yield ()
+        for length in lengths:
+            if length <= min(left, largest):
+                for tail in grow(left - length, length):
+                    yield (length, *tail)
+
+    return tuple(sorted(set(grow(size, max(lengths, default=0))), reverse=True))
+
+
+def _lay(pattern: tuple[int, ...], run: _Run, z: int) -> Iterator[Placement]:
+    """The rods of ``pattern`` end to end along ``run`` at level ``z``, from its first cell."""
+    x, y, _, direction = run
+    offset = 0
+    for length in pattern:
+        if direction == "x":
+            at = (x + offset, y)
+        else:
+            at = (x, y + offset)
+        yield Placement(length, at[0], at[1], z, direction if length > 1 else "z")
+        offset += length
