@@ -3,16 +3,18 @@
 A loading whose levels are all full, but for a last partly filled one at the top, needs no
 thought about support: every cube rests on a full level. Such a loading is a stack of units:
 slabs where every cell holds an upright rod of the same length, then single levels. Each level
-is the truck's rows
-(or its columns) cut into runs of usable cells, and filling a run of ``b`` cells with rods
-lying along it is choosing a *pattern*: a multiset of lengths adding up to ``b`` (at most ``b``
-in the top level, whose gaps nothing rests on). Which pattern goes in which run does not
-matter, only how many runs of each length get each pattern, within the rods the cargo has: a
-small integer programme (a cutting-stock problem) CP-SAT settles in milliseconds, where the
-loading's own model has a Boolean per rod position.
+is the truck's rows (or its columns) cut into runs of usable cells, and filling a run of ``b``
+cells with rods lying along it is choosing a *pattern*: a multiset of lengths adding up to
+``b`` (at most ``b`` in the top level, whose gaps nothing rests on). Which pattern goes in
+which run does not matter, only how many runs of each length get each pattern, within the
+rods the cargo has: a small integer programme (a cutting-stock problem) CP-SAT settles in
+milliseconds, where the loading's own model has a Boolean per rod position.
 
-Fills that need upright rods in some cells only, or levels mixing rows and columns, are not
-found this way; :func:`layered_loading` then says so by returning nothing, and the caller goes on.
+Holes cut rows into runs whose lengths the rods may not add up to; such a run can instead be
+a row of columns of upright rods as high as the full levels, when every full level lies in
+its direction. Other fills (upright rods in some cells of a run, a slab under levels with
+upright columns) are not found this way: :func:`layered_loading` then returns nothing, and
+the caller goes on.
 """
 
 from __future__ import annotations
@@ -35,11 +37,18 @@ _Run = tuple[int, int, int, Axis]
 
 
 def layered_loading(
-    cargo: Cargo, truck: Truck, target: int, *, deadline: float | None, seed: int = 0
+    cargo: Cargo,
+    truck: Truck,
+    target: int,
+    *,
+    deadline: float | None,
+    work: float | None = None,
+    seed: int = 0,
 ) -> tuple[Placement, ...]:
     """A loading of volume ``target`` whose levels are full from the floor up but the last,
     with every rod lying along a row or a column of its level; ``()`` when there is none
-    (or it is not found before ``deadline``, a ``time.perf_counter()`` value)."""
+    (or it is not found before ``deadline``, a ``time.perf_counter()`` value, or within
+    ``work``, CP-SAT's deterministic time for each of its integer programmes)."""
     cells = len(truck.cells)
     full, rest = divmod(target, cells)
     if target <= 0 or full + (rest > 0) > truck.height:
@@ -47,28 +56,18 @@ def layered_loading(
     runs: dict[Axis, list[_Run]] = {"x": _runs(truck, "x"), "y": _runs(truck, "y")}
     if any(run[2] > LONGEST_RUN for direction in runs.values() for run in direction):
         return ()
-    lengths = tuple(length for length in LENGTHS if cargo.count(length))
-    sizes = sorted({run[2] for direction in runs.values() for run in direction})
-    chosen = _choose(cargo, lengths, runs, sizes, full, rest, deadline=deadline, seed=seed)
-    if chosen is None:
-        return ()
-    # Slabs first, from the floor: every unit is full, so each rests on the one below.
-    placements: list[Placement] = []
-    z = 0
-    for length, count in chosen.slabs.items():
-        for _ in range(count):
-            placements += [Placement(length, x, y, z, "z") for x, y in truck.cells]
-            z += length
-    levels: tuple[tuple[Axis, int], ...] = (("x", chosen.along_x), ("y", chosen.along_y))
-    for direction, count in levels:
-        for _ in range(count):
-            for run in runs[direction]:
-                placements += _lay(chosen.exact[run[2]].pop(), run, z)
-            z += 1
-    if rest:
-        for run in runs["x" if chosen.top_along_x else "y"]:
-            placements += _lay(chosen.partial[run[2]].pop(), run, z)
-    return tuple(placements)
+    # First slabs and levels in either direction; then, for runs no pattern fills (holes cut
+    # rows into lengths the rods do not add up to), levels of one direction whose runs may
+    # each be filled instead by columns of upright rods as high as the full levels.
+    for upright in (None, *(("x", "y") if full else ())):
+        layout = _choose(
+            cargo, truck, runs, full, rest, upright, deadline=deadline, work=work, seed=seed
+        )
+        if layout is not None:
+            return tuple(_build(truck, runs, layout, full, rest))
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    return ()
 
 
 @dataclass(frozen=True)
@@ -81,73 +80,99 @@ class _Layout:
     exact: dict[int, list[tuple[int, ...]]]  # run length: the full levels' patterns
     partial: dict[int, list[tuple[int, ...]]]  # run length: the top level's
     top_along_x: bool
+    upright: Axis | None  # the direction whose runs may be columns of upright rods instead
+    flat_runs: dict[int, int]  # with ``upright``: run length: how many runs lie flat
+    columns: list[tuple[int, ...]]  # the upright columns' patterns, bottom first
 
 
 def _choose(
     cargo: Cargo,
-    lengths: tuple[int, ...],
+    truck: Truck,
     runs: dict[Axis, list[_Run]],
-    sizes: list[int],
     full: int,
     rest: int,
+    upright: Axis | None,
     *,
     deadline: float | None,
+    work: float | None,
     seed: int,
 ) -> _Layout | None:
     """The integer programme: how many slabs of upright rods of each length, how many full
     levels along rows and along columns, which patterns fill the runs of each length in the
-    full levels (exactly) and in the top level (at most), within the cargo. ``None`` when it
-    has no solution, or none is found in time."""
+    full levels (exactly) and in the top level (at most), within the cargo; with ``upright``,
+    every full level along that direction and each of its runs either flat in every level
+    or a row of upright columns. ``None`` when it has no solution, or none is found in time."""
     from ortools.sat.python import cp_model  # the caller's CP-SAT: imported on first use
 
+    lengths = tuple(length for length in LENGTHS if cargo.count(length))
+    count = {direction: Counter(run[2] for run in runs[direction]) for direction in runs}
+    sizes = sorted(set(count["x"]) | set(count["y"]))
+    most = {size: max(count["x"][size], count["y"][size]) for size in sizes}
+    cells = len(truck.cells)
+
     model = cp_model.CpModel()
+    used: dict[int, list[cp_model.LinearExprT]] = {length: [] for length in lengths}
     along_x = model.new_int_var(0, full, "levels along rows")
     along_y = model.new_int_var(0, full, "levels along columns")
-    top_along_x = model.new_bool_var("top along rows")
-    count_x = Counter(run[2] for run in runs["x"])
-    count_y = Counter(run[2] for run in runs["y"])
-    used: dict[int, list[cp_model.LinearExprT]] = {length: [] for length in lengths}
     slabs = {
-        length: model.new_int_var(0, full // length, f"slabs of {length}")
+        length: model.new_int_var(0, 0 if upright else full // length, f"slabs of {length}")
         for length in lengths
         if length > 1
     }
-    cells = sum(count_x[size] * size for size in count_x)
     for length, var in slabs.items():
         used[length].append(cells * var)
     model.add(along_x + along_y + sum(length * var for length, var in slabs.items()) == full)
+    if upright:
+        model.add((along_y if upright == "x" else along_x) == 0)
+    flat: dict[int, cp_model.IntVar] = {}
     exact: dict[int, list[tuple[tuple[int, ...], cp_model.IntVar]]] = {}
-    partial: dict[int, list[tuple[tuple[int, ...], cp_model.IntVar]]] = {}
-    top_volume: list[cp_model.LinearExprT] = []
+    standing: list[cp_model.LinearExprT] = []
     for size in sizes:
-        in_full = along_x * count_x[size] + along_y * count_y[size]
         exact[size] = [
-            (pattern, model.new_int_var(0, full * max(count_x[size], count_y[size]), ""))
+            (pattern, model.new_int_var(0, full * most[size], ""))
             for pattern in _patterns(size, lengths, exact=True)
         ]
-        model.add(sum(var for _, var in exact[size]) == in_full)
-        if rest:
-            in_top = top_along_x * count_x[size] + (1 - top_along_x) * count_y[size]
+        filled = sum(var for _, var in exact[size])
+        if upright:
+            flat[size] = model.new_int_var(0, count[upright][size], f"flat runs of {size}")
+            model.add(filled == full * flat[size])
+            standing.append(size * (count[upright][size] - flat[size]))
+        else:
+            model.add(filled == along_x * count["x"][size] + along_y * count["y"][size])
+    columns: list[tuple[tuple[int, ...], cp_model.IntVar]] = []
+    if upright:
+        upright_lengths = tuple(length for length in lengths if length <= truck.height)
+        columns = [
+            (pattern, model.new_int_var(0, cells, ""))
+            for pattern in _patterns(full, upright_lengths, exact=True)
+        ]
+        model.add(sum(var for _, var in columns) == sum(standing))
+    top_along_x = model.new_bool_var("top along rows")
+    partial: dict[int, list[tuple[tuple[int, ...], cp_model.IntVar]]] = {}
+    if rest:
+        for size in sizes:
             partial[size] = [
-                (pattern, model.new_int_var(0, max(count_x[size], count_y[size]), ""))
+                (pattern, model.new_int_var(0, most[size], ""))
                 for pattern in _patterns(size, lengths, exact=False)
             ]
+            in_top = top_along_x * count["x"][size] + (1 - top_along_x) * count["y"][size]
             model.add(sum(var for _, var in partial[size]) == in_top)
-            top_volume += [sum(pattern) * var for pattern, var in partial[size]]
-        for pattern, var in exact[size] + partial.get(size, []):
-            for length, times in Counter(pattern).items():
-                used[length].append(times * var)
-    for length, terms in used.items():
-        model.add(sum(terms) <= cargo.count(length))
-    if rest:
-        model.add(sum(top_volume) == rest)
+        model.add(sum(sum(p) * var for size in sizes for p, var in partial[size]) == rest)
     else:
         model.add(top_along_x == 0)  # no top level: one answer, not two
+    chosen = [*columns, *(pair for size in sizes for pair in exact[size] + partial.get(size, []))]
+    for pattern, var in chosen:
+        for length, times in Counter(pattern).items():
+            used[length].append(times * var)
+    for length, terms in used.items():
+        model.add(sum(terms) <= cargo.count(length))
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed
     solver.parameters.catch_sigint_signal = False
+    if work is not None:
+        solver.parameters.max_deterministic_time = work
     if deadline is not None:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
@@ -166,7 +191,52 @@ def _choose(
         {size: pool(exact[size]) for size in sizes},
         {size: pool(partial[size]) for size in partial},
         bool(solver.value(top_along_x)),
+        upright,
+        {size: solver.value(var) for size, var in flat.items()},
+        pool(columns),
     )
+
+
+def _build(
+    truck: Truck, runs: dict[Axis, list[_Run]], layout: _Layout, full: int, rest: int
+) -> Iterator[Placement]:
+    """The layout's rods, from the floor up: every unit below the top is full, so each rests
+    on the one below."""
+    z = 0
+    for length, count in layout.slabs.items():
+        for _ in range(count):
+            yield from (Placement(length, x, y, z, "z") for x, y in truck.cells)
+            z += length
+    if layout.upright:
+        flat_left = dict(layout.flat_runs)
+        for run in runs[layout.upright]:
+            if flat_left[run[2]]:
+                flat_left[run[2]] -= 1
+                for level in range(full):
+                    yield from _lay(layout.exact[run[2]].pop(), run, z + level)
+            else:
+                for x, y in _cells(run):
+                    height = z
+                    for length in layout.columns.pop():
+                        yield Placement(length, x, y, height, "z")
+                        height += length
+        z += full
+    else:
+        levels: tuple[tuple[Axis, int], ...] = (("x", layout.along_x), ("y", layout.along_y))
+        for direction, count in levels:
+            for _ in range(count):
+                for run in runs[direction]:
+                    yield from _lay(layout.exact[run[2]].pop(), run, z)
+                z += 1
+    if rest:
+        for run in runs["x" if layout.top_along_x else "y"]:
+            yield from _lay(layout.partial[run[2]].pop(), run, z)
+
+
+def _cells(run: _Run) -> Iterator[tuple[int, int]]:
+    x, y, size, direction = run
+    for offset in range(size):
+        yield (x + offset, y) if direction == "x" else (x, y + offset)
 
 
 def _runs(truck: Truck, direction: Axis) -> list[_Run]:

@@ -71,30 +71,34 @@ class Strategy:
     - ``wide_orders``, ``wide_nodes``: when the quick search's first order of rods misses the
       bound, this many more orders (the lengths the other way round, the axes in other
       orders) get this many nodes each: a fill one order misses another often finds at once.
-    - ``layered_seconds``: when the search misses, up to this long goes to a loading of the
+    - ``layered_work``: when the search misses, up to this much work goes to a loading of the
       bound built level by level (:mod:`packing.layered`: slabs of upright rods, full levels
       of rods along the rows or the columns, a last level partly filled), a small integer
       programme where the search would need luck and the full model seconds.
-    - ``lp_support_seconds``: CP-SAT first spends up to this long with the support rows in its
-      LP (``linearization_level=2``). At the default level its presolve keeps them out of the
-      LP, which then lets rods float and cannot prove a loading below the bound; with them it
-      often proves one at the root. The rest of the time goes to the default level, which
-      finds fills faster.
+    - ``lp_support_work``: CP-SAT first spends up to this much work with the support rows in
+      its LP (``linearization_level=2``). At the default level its presolve keeps them out of
+      the LP, which then lets rods float and cannot prove a loading below the bound; with
+      them it often proves one at the root. The rest of the time goes to the default level,
+      which finds fills faster.
+
+    Work is CP-SAT's deterministic time (``max_deterministic_time``; a unit is roughly a
+    second of one core), not the clock: a busy machine does the same work and gives the same
+    loading, only later. A ``time_limit`` of :func:`solve` still stops everything on the clock.
     """
 
     subset_sum_bound: bool = True
     large_capacity: int = _CARD_CAPACITY + 1
-    layered_seconds: float = 0.2
+    layered_work: float = 0.2
     wide_orders: int = 5
     wide_nodes: int = 3000
-    lp_support_seconds: float = 0.5
+    lp_support_work: float = 1.0
 
 
 DEFAULT_STRATEGY = Strategy()
 """The strategy :func:`solve` uses unless told otherwise."""
 
 PLAIN_STRATEGY = Strategy(
-    subset_sum_bound=False, layered_seconds=0.0, wide_orders=0, wide_nodes=0, lp_support_seconds=0.0
+    subset_sum_bound=False, layered_work=0.0, wide_orders=0, wide_nodes=0, lp_support_work=0.0
 )
 """No subset-sum bound, one order of the quick search, CP-SAT at its default LP: the yardstick
 the benchmark measures :data:`DEFAULT_STRATEGY` against."""
@@ -266,11 +270,10 @@ def solve(
                 best = found
             if _volume(best) >= bound or _expired(deadline):
                 return _plan(truck, cargo, best, bound, start, Engine.BOUND)
-        if large and strategy.layered_seconds > 0:
-            layered_deadline = time.perf_counter() + strategy.layered_seconds
-            if deadline is not None:
-                layered_deadline = min(layered_deadline, deadline)
-            layered = layered_loading(cargo, truck, bound, deadline=layered_deadline, seed=seed)
+        if large and strategy.layered_work > 0:
+            layered = layered_loading(
+                cargo, truck, bound, deadline=deadline, work=strategy.layered_work, seed=seed
+            )
             best = max(best, layered, key=_volume)
             if _volume(best) >= bound or _expired(deadline):
                 return _plan(truck, cargo, best, bound, start, Engine.BOUND)
@@ -291,7 +294,7 @@ def solve(
         deadline=deadline,
         seed=seed,
         workers=workers,
-        lp_support_seconds=strategy.lp_support_seconds if large else 0.0,
+        lp_support_work=strategy.lp_support_work if large else 0.0,
     )
     if _volume(placements) >= _volume(best):  # else a time limit stopped CP-SAT early
         best = placements
@@ -461,7 +464,7 @@ def _cp_sat(
     deadline: float | None,
     seed: int,
     workers: int,
-    lp_support_seconds: float = 0.0,
+    lp_support_work: float = 0.0,
 ) -> tuple[tuple[Placement, ...], int]:
     """The CP-SAT model's best loading and the proven bound on any loading's volume.
 
@@ -502,11 +505,11 @@ def _cp_sat(
     model.add(volume <= bound)
     model.maximize(volume)
 
-    # Phases: the support in the LP for a short while (``lp_support_seconds``), then the
+    # Phases: the support in the LP for a short while (``lp_support_work``), then the
     # default level for the rest; each later phase keeps what an earlier one found and proved.
-    phases = [(2, lp_support_seconds), (1, None)] if lp_support_seconds > 0 else [(1, None)]
+    phases = [(2, lp_support_work), (1, None)] if lp_support_work > 0 else [(1, None)]
     found: tuple[Placement, ...] = ()
-    for level, seconds in phases:
+    for level, work in phases:
         cp = cp_model.CpSolver()
         cp.parameters.num_workers = workers
         cp.parameters.random_seed = seed
@@ -514,13 +517,15 @@ def _cp_sat(
         # CP-SAT's own Ctrl-C handler outlives the solve and aborts the process on a later
         # Ctrl-C (std::bad_function_call): leave SIGINT to Python (KeyboardInterrupt).
         cp.parameters.catch_sigint_signal = False
-        limits = [] if seconds is None else [seconds]
+        if work is not None:
+            # Deterministic time, not wall time: the phase does the same work however busy the
+            # machine is, so the same question gets the same answer the same way.
+            cp.parameters.max_deterministic_time = work
         if deadline is not None:
-            limits.append(deadline - time.perf_counter())
-        if limits and min(limits) <= 0:
-            return found, bound
-        if limits:
-            cp.parameters.max_time_in_seconds = min(limits)
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return found, bound
+            cp.parameters.max_time_in_seconds = remaining
         result = cp.solve(model)
         # Every status CP-SAT can give, spelled out: none falls through to a default.
         if result == cp_model.OPTIMAL:
@@ -537,7 +542,7 @@ def _cp_sat(
             model.add(volume <= bound)
             continue
         if result == cp_model.UNKNOWN:
-            if seconds is None and deadline is None:
+            if work is None and deadline is None:
                 raise InternalError(
                     f"CP-SAT stopped without a result and without a time limit "
                     f"(cargo {cargo}, truck {truck} height {truck.height}): please report it"

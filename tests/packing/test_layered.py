@@ -61,6 +61,8 @@ def test_small_cases_never_load_more_than_the_brute_force_optimum() -> None:
         (Cargo({2: 60}), "######/######/######/######", 5, 100),
         # Holes: runs of 3 and 4 along the rows.
         (Cargo({3: 20, 4: 20}), "###.####/####.###", 4, 56),
+        # A run of 2 no rod lies in: two columns of upright 3-rods beside 5-rods lying flat.
+        (Cargo({3: 2, 5: 3}), "#####.##", 3, 21),
     ],
 )
 def test_level_by_level_loadings_are_found(

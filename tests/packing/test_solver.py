@@ -147,6 +147,8 @@ def test_on_variant_trucks_the_default_strategy_proves_what_the_plain_model_prov
         plan = verify(solve(cargo, truck))
         plain = verify(solve(cargo, truck, strategy=PLAIN_STRATEGY, fast_path=False))
         assert plan.optimal and plain.optimal and plan.loaded == plain.loaded, (str(truck), cargo)
+        # Every stage stops on work, not on the clock: the same question, the same loading.
+        assert solve(cargo, truck).placements == plan.placements
         through_cp_sat += plan.engine is Engine.CP_SAT
     assert through_cp_sat >= 10  # the cases reach every stage
 
