@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -150,7 +151,10 @@ def test_a_dual_stack_server_knows_an_ipv4_address_as_itself(tmp_path: Path) -> 
     async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    # In a thread of its own: a browser test of the same worker may hold a running event loop
+    # in this one (Playwright's sync API), where asyncio.run refuses to start.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
     assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 200
 
 
