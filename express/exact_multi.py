@@ -213,22 +213,22 @@ class World:
             row = row + (self.cars[pair[0]], self.cars[pair[1]])
         return self._intern(last, run, longest, row, self.plays[position] + ((card, face_up),))
 
+    def end_key(self, position: int) -> Hashable:
+        """What of a final position the end-of-game terms read: the run award only the longest
+        run; a caboose its summary, the last car and the run. Final positions with the same
+        key score the same end terms against any other trains."""
+        last, run, longest, summary, _ = self.info[position]
+        if self.caboose is None:
+            return longest
+        return (self.cars[last], run, longest, summary)
+
     def ends(self, positions: tuple[int, ...]) -> tuple[int, ...]:
         """Each player's end-of-game terms (run award and caboose) from final positions."""
         terms = self._ends_by_position.get(positions)
         if terms is None:
-            # The run award reads only the longest runs; a caboose its summary and the last car.
             # Those facts are the same in every deal: the terms are kept for all of them.
-            if self.caboose is None:
-                key: Hashable = tuple(self.info[p][2] for p in positions)
-            else:
-                key = (
-                    self.caboose.name,
-                    *(
-                        (self.cars[last], run, longest, summary)
-                        for last, run, longest, summary, _ in (self.info[p] for p in positions)
-                    ),
-                )
+            name = None if self.caboose is None else self.caboose.name
+            key: Hashable = (name, *(self.end_key(p) for p in positions))
             terms = _END_TERMS.get(key)
             if terms is None:
                 trains = [

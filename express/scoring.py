@@ -25,7 +25,7 @@ from express.errors import RulesError, type_error
 from express.rules import MAX_PLAYERS, MIN_PLAYERS
 from express.train import Train, without
 
-__all__ = ["PlayerScore", "GameScore", "score_game", "solo_score", "MAX_PLAYERS"]
+__all__ = ["PlayerScore", "GameScore", "score_game", "solo_score", "winner_of", "MAX_PLAYERS"]
 
 
 @dataclass(frozen=True)
@@ -156,13 +156,22 @@ def score_game(
         PlayerScore(i, train.value, run, bonus, points)
         for i, (train, run, bonus, points) in enumerate(zip(trains, runs, bonuses, caboose_points))
     )
-    best = max(player.total for player in players)
-    # Tie-break: farthest from the start player in clockwise order.
-    winner = max(
-        (player.player for player in players if player.total == best),
-        key=lambda p: (p - start_player) % len(players),
-    )
+    winner = winner_of([player.total for player in players], start_player=start_player)
     return GameScore(players, start_player, longest, caboose, winner, tuple(trains))
+
+
+def winner_of(totals: Sequence[int], *, start_player: int = 0) -> int:
+    """The winner of final ``totals`` (one per player, clockwise): the highest total; among tied
+    players, the one seated farthest from the start player in clockwise order.
+
+    >>> winner_of([20, 24, 24]), winner_of([20, 24, 24], start_player=2)
+    (2, 1)
+    """
+    best = max(totals)
+    return max(
+        (player for player, total in enumerate(totals) if total == best),
+        key=lambda player: (player - start_player) % len(totals),
+    )
 
 
 def solo_score(train: Train, *, bonus: bool = True, caboose: Caboose | None = None) -> int:
