@@ -28,6 +28,9 @@ from express.cards import (
     format_cards,
 )
 from express.deck import COMMENT, format_deck, load_deck, parse_deck, save_deck
+
+# The draft on the arena protocol, the strategic variant, bots and reviews (they sit on the above).
+from express.endgame import expected_values
 from express.errors import (
     ExpressError,
     IllegalPlayError,
@@ -45,13 +48,18 @@ from express.exact import (
     solve_deal,
     solve_order,
 )
-
-# The draft on the arena protocol, the strategic variant, bots and reviews (they sit on the above).
 from express.game import CabooseDraw, CabooseShown, Dealt, Game, Observation, Turn
 from express.match import Match, MatchEvent, MatchObservation
 from express.pimc import Advice, PimcBot, PlayEstimate, advise
 from express.review import Decisive, PlayerHindsight, decisive, hindsight
-from express.scoring import MAX_PLAYERS, GameScore, PlayerScore, score_game, solo_score
+from express.scoring import (
+    MAX_PLAYERS,
+    GameScore,
+    PlayerScore,
+    score_game,
+    solo_score,
+    winner_of,
+)
 from express.search import TrainSolution, best_train
 from express.table_view import table_observation
 from express.tournament import Decided, decided, tournament
@@ -97,6 +105,7 @@ __all__ = [
     "PlayerScore",
     "score_game",
     "solo_score",
+    "winner_of",
     "TrainSolution",
     "best_train",
     "Play",
@@ -136,6 +145,7 @@ __all__ = [
     "play_values",
     "solve_deal",
     "solve_order",
+    "expected_values",
     "Decided",
     "decided",
     "tournament",

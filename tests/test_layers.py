@@ -142,6 +142,8 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                     "match",
                     "exact",
                     "exact_multi",
+                    "endgame",
+                    "endgame_loops",
                     "worlds",
                     "pimc",
                     "bots",
