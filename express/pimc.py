@@ -56,6 +56,7 @@ from arena.text import plural
 from arena.values import generator, seconds, whole_number
 from express.batch import Engine, VectorGreedy
 from express.cards import ENGINE, Car, Card
+from express.endgame import expected_values
 from express.errors import ExpressError
 from express.exact import SearchLimitReached, play_values_with_states
 from express.game import Game, Observation
@@ -67,6 +68,8 @@ from express.worlds import game_view, iter_worlds, worlds_are_uniform
 __all__ = [
     "Advice",
     "DEFAULT_DECISION_STATES",
+    "DEFAULT_ENDGAME_TURNS",
+    "DEFAULT_MORE_WORLDS",
     "DEFAULT_RULE",
     "DEFAULT_TIME_LIMIT",
     "DEFAULT_WORLDS",
@@ -111,6 +114,20 @@ is no faster per world. A thousand worlds keep a decision's memory the same what
 asks (a few megabytes at five players' first turn, the longest playouts) and take well under a
 second, so the progress moves."""
 
+DEFAULT_ENDGAME_TURNS = 4
+"""The last turns of a two-player game (both players' turns counted) that :func:`estimate_plays`
+values exactly over every draw to come (:func:`express.endgame.expected_values`) instead of
+sampling worlds: four turns take some 0.05–0.5 s, five about ten times more."""
+
+DEFAULT_MORE_WORLDS = 64
+"""The worlds ``bot("pimc")`` goes on sampling up to where its first ``worlds`` were cheap to
+solve (:data:`CHEAP_WORLD_STATES`): the turns just before the exact endgame, where 16 worlds'
+sampling noise costs more than the searches."""
+
+CHEAP_WORLD_STATES = 400
+"""A world is cheap when its exact search took fewer states than this on average over the
+decision's first worlds (a few milliseconds each)."""
+
 RULES = ("paranoid", "maxn")
 """What a world's value is for three to five players (see the module docstring)."""
 
@@ -129,10 +146,15 @@ class PlayEstimate:
     worlds: int
     exact: bool = True
     """Whether every world was solved exactly (else valued by greedy playouts)."""
+    expectation: bool = False
+    """Whether the value is the exact expectation over every draw to come
+    (:func:`express.endgame.expected_values`): no world sampled (``worlds`` is 0), no interval
+    (``low`` and ``high`` are the value)."""
 
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON (values rounded to 1/1000 of a point); ``low`` and ``high`` are
-        ``None`` from a single world, which measures no spread."""
+        ``None`` from a single world, which measures no spread, and for an exact expectation,
+        which has none."""
         spread = self.worlds >= 2
         return {
             "play": str(self.play),
@@ -141,6 +163,7 @@ class PlayEstimate:
             "high": round(self.high, 3) if spread else None,
             "worlds": self.worlds,
             "exact": self.exact,
+            "expectation": self.expectation,
         }
 
 
@@ -323,6 +346,8 @@ def estimate_plays(
     exact_nodes: int | None = DEFAULT_EXACT_NODES,
     states: int | None = None,
     progress: bool = False,
+    endgame_turns: int = DEFAULT_ENDGAME_TURNS,
+    more_worlds: int | None = None,
 ) -> tuple[PlayEstimate, ...]:
     """Every legal play of the observing player, valued over up to ``worlds`` sampled worlds
     (fewer if ``time_limit`` seconds run out first, or once the exact searches have taken
@@ -331,16 +356,31 @@ def estimate_plays(
     the module docstring; worlds played out without a time limit are valued
     ``PLAYOUT_BATCH`` at a time, so the memory does not grow with ``worlds``). ``progress``:
     the worlds valued so far on stderr (:func:`arena.progress.progress`: nothing for work
-    shorter than two seconds)."""
+    shorter than two seconds).
+
+    In the last ``endgame_turns`` turns of a two-player game no world is sampled: every play is
+    valued exactly over every draw to come (:func:`express.endgame.expected_values`, which says
+    what it assumes of the other player). ``more_worlds``: where the first ``worlds`` worlds were
+    cheap to solve (:data:`CHEAP_WORLD_STATES` states a world on average), go on sampling up to
+    this many."""
     worlds, time_limit = _check(worlds, time_limit, rule)
     states = _check_states(states)
     exact_nodes = _check_exact_nodes(exact_nodes)
+    endgame_turns = whole_number(endgame_turns, "endgame_turns", low=0, error=ExpressError)
+    if more_worlds is not None:
+        more_worlds, _ = _check(more_worlds, None, rule)
     rng = generator(rng, where="estimate_plays")
     view = game_view(observation)
     if not view.hand:
         if view.turn >= view.rounds * view.players:
             raise ExpressError("the game is over: every train is complete, nothing is left to play")
         raise ExpressError("it is not this player's turn: it holds no hand to play from")
+    if view.players == 2 and view.rounds * view.players - view.turn <= endgame_turns:
+        return tuple(
+            PlayEstimate(play, float(value), float(value), float(value), 0, True, True)
+            for play, value in expected_values(view).items()
+        )
+    most = worlds if more_worlds is None else max(worlds, more_worlds)
     began = time.perf_counter()
     tallies: dict[Play, Counter[float]] = {}
     plays: tuple[Play, ...] = ()
@@ -351,8 +391,8 @@ def estimate_plays(
     # the count is at most ``worlds``, so the progress promises no time left it cannot keep.
     total = worlds if time_limit is None else None
     with show_progress(total, desc="advise", unit="world", enabled=progress) as bar:
-        drawn = itertools.islice(iter_worlds(view, rng), worlds)
-        for world in drawn:
+        drawn = itertools.islice(iter_worlds(view, rng), most)
+        for valued, world in enumerate(drawn, start=1):
             if exact:
                 try:
                     values, taken = play_values_with_states(world, rule=rule, node_limit=limit)
@@ -376,6 +416,8 @@ def estimate_plays(
                 break
             if states is not None and searched >= states:
                 break
+            if valued >= worlds and not (exact and searched < CHEAP_WORLD_STATES * valued):
+                break  # past ``worlds``, only cheap worlds are worth more sampling
     estimates = []
     for play in plays:
         mean, low, high = counted_mean_interval(tallies[play])
@@ -420,13 +462,32 @@ class Advice:
     """Whether the worlds were drawn uniformly over the consistent ones; False when counting
     them was out of reach and a randomized search found them (consistent, not uniform)."""
 
+    @property
+    def expectation(self) -> bool:
+        """Whether the values are exact expectations over every draw to come (no worlds)."""
+        return self.plays[0].expectation
+
+    @property
+    def method(self) -> str:
+        """How the values were made, in words."""
+        if self.expectation:
+            return "exact: every draw to come weighed by its probability, both players playing on at their best"
+        if self.plays[0].exact:
+            return f"mean over {plural(self.worlds, 'world')}; each world solved exactly"
+        return (
+            f"mean over {plural(self.worlds, 'world')}; each world played out by the "
+            "greedy rule (too early for an exact search)"
+        )
+
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON."""
         return {
             "player": self.player,
             "measure": self.measure,
+            "method": self.method,
             "worlds": self.worlds,
             "exact": self.plays[0].exact,
+            "expectation": self.expectation,
             "uniform": self.uniform,
             "seconds": round(self.seconds, 3),
             "recommended": str(self.recommended),
@@ -439,32 +500,29 @@ class Advice:
         from arena.svg import html_table  # imported on use, like every picture
 
         spread = self.worlds >= 2
+        none = "exact: none" if self.expectation else "one world: none"
         rows = [
             [
                 str(e.play),
                 f"{e.mean:+.2f}",
-                f"{e.low:+.2f} to {e.high:+.2f}" if spread else "one world: none",
+                f"{e.low:+.2f} to {e.high:+.2f}" if spread else none,
                 "play this" if e.play == self.recommended else "",
             ]
             for e in self.plays
         ]
-        caption = f"{self.measure}, mean over {plural(self.worlds, 'world')}"
+        caption = f"{self.measure}; {self.method}"
         if not self.uniform:
             caption += " (found by a randomized search: not drawn uniformly)"
         return html_table(["play", "mean", "95 % interval", ""], rows, caption=caption, right=[1])
 
     def __str__(self) -> str:
         width = max(len(str(e.play)) for e in self.plays)
-        how = (
-            "each world solved exactly"
-            if self.plays[0].exact
-            else "each world played out by the greedy rule (too early for an exact search)"
-        )
         spread = self.worlds >= 2  # one world measures no spread: no interval
-        interval = "95 % interval" if spread else "one world: no interval"
-        lines = [
-            f"value: {self.measure}, mean over {plural(self.worlds, 'world')} ({interval}); {how}"
-        ]
+        if self.expectation:
+            lines = [f"value: {self.measure}; {self.method} (no interval: nothing sampled)"]
+        else:
+            interval = "95 % interval" if spread else "one world: no interval"
+            lines = [f"value: {self.measure}; {self.method} ({interval})"]
         if not self.uniform:
             lines.append(
                 "the worlds were found by a randomized search (too many to count): "
@@ -485,11 +543,14 @@ def advise(
     time_limit: float | None = None,
     rule: str = DEFAULT_RULE,
     progress: bool = False,
+    endgame_turns: int = DEFAULT_ENDGAME_TURNS,
 ) -> Advice:
     """Every legal play of the observing player valued over ``worlds`` sampled worlds (fewer if
     ``time_limit`` seconds run out first), best first; ``rng`` a generator or a seed (None:
     fresh entropy); ``progress``: the worlds valued so far on stderr when it takes more than
-    two seconds (``express advise`` shows it). Raises :class:`express.ExpressError` when it is
+    two seconds (``express advise`` shows it). In the last ``endgame_turns`` turns of a
+    two-player game the values are exact expectations over every draw to come instead
+    (:func:`express.endgame.expected_values`; ``worlds`` is then 0). Raises :class:`express.ExpressError` when it is
     not the player's turn or no game matches the observation.
 
     >>> import numpy as np
@@ -498,9 +559,13 @@ def advise(
     >>> game, rng = Game(2, rounds=2), np.random.default_rng(3)
     >>> while game.is_chance_node():
     ...     game.apply_action(sample_outcome(game.chance_outcomes(), rng))
-    >>> advice = advise(game.observation(game.current_player()), worlds=4, rng=5)
+    >>> view = game.observation(game.current_player())
+    >>> advice = advise(view, worlds=4, rng=5, endgame_turns=0)
     >>> advice.recommended == advice.plays[0].play, advice.worlds
     (True, 4)
+    >>> exact = advise(view)  # four turns from the end: exact over every draw to come
+    >>> exact.expectation, exact.worlds
+    (True, 0)
     """
     view = game_view(observation)
     if view.players == 2 and rule == "maxn":
@@ -511,7 +576,13 @@ def advise(
     rng = generator(rng, where="advise")
     began = time.perf_counter()
     estimates = estimate_plays(
-        view, worlds=worlds, rng=rng, time_limit=time_limit, rule=rule, progress=progress
+        view,
+        worlds=worlds,
+        rng=rng,
+        time_limit=time_limit,
+        rule=rule,
+        progress=progress,
+        endgame_turns=endgame_turns,
     )
     ranked = tuple(sorted(estimates, key=lambda e: -e.mean))  # stable: ties in legal order
     return Advice(
@@ -534,7 +605,11 @@ class PimcBot:
     a seeded game replays exactly), ``states`` the exact searches of a decision may take in all
     before it stops sampling (:data:`~express.pimc.DEFAULT_DECISION_STATES`; None: no budget), ``rule`` for
     three to five players (``paranoid`` or ``maxn``; with two, every play is valued by the
-    margin whatever the rule, as the game is then zero-sum).
+    margin whatever the rule, as the game is then zero-sum). In the last ``endgame_turns``
+    turns of a two-player game it samples nothing and plays the best exact expectation over
+    every draw to come (:func:`express.endgame.expected_values`); where worlds are cheap to
+    solve it samples up to ``more_worlds`` (None: ``worlds`` only). See
+    :func:`estimate_plays`.
     """
 
     worlds: int = DEFAULT_WORLDS
@@ -543,9 +618,15 @@ class PimcBot:
     exact_nodes: int | None = DEFAULT_EXACT_NODES
     states: int | None = DEFAULT_DECISION_STATES
     name: str = "pimc"
+    endgame_turns: int = DEFAULT_ENDGAME_TURNS
+    more_worlds: int | None = DEFAULT_MORE_WORLDS
 
     def __post_init__(self) -> None:
         worlds, time_limit = _check(self.worlds, self.time_limit, self.rule)
+        endgame_turns = whole_number(self.endgame_turns, "endgame_turns", low=0, error=ExpressError)
+        object.__setattr__(self, "endgame_turns", endgame_turns)
+        if self.more_worlds is not None:
+            object.__setattr__(self, "more_worlds", _check(self.more_worlds, None, self.rule)[0])
         object.__setattr__(self, "worlds", worlds)
         object.__setattr__(self, "time_limit", time_limit)
         object.__setattr__(self, "states", _check_states(self.states))
@@ -564,6 +645,8 @@ class PimcBot:
             rule=self.rule,
             exact_nodes=self.exact_nodes,
             states=self.states,
+            endgame_turns=self.endgame_turns,
+            more_worlds=self.more_worlds,
         )
         legal = set(legal_actions)
         best = max((e for e in estimates if e.play in legal), key=lambda e: e.mean, default=None)

@@ -16,7 +16,8 @@ library values it, and the grade is what the choice costs against the best:
   the trucks it may hold. The loss is in expected points.
 - Yardmaster Express: :func:`express.advise`'s values (sampled worlds, each solved exactly;
   :data:`GRADE_WORLDS` worlds within :data:`GRADE_SECONDS`). The loss is in points of the
-  advisor's measure, an estimate. At the end of a two-player game the review adds the exact
+  advisor's measure, an estimate — exact in the last turns of a two-player game, where the
+  advisor weighs every draw to come (its measure then ends in "(exact)"). At the end of a two-player game the review adds the exact
   loss of each decision against perfect play in the deal that was played
   (:func:`express.exact.play_values`, which knows the deck order: hindsight, defined for two
   players), and for every game each player's hindsight (:func:`express.review.hindsight`).
@@ -361,7 +362,8 @@ class Session:
             rng=_rng(self.seed, len(self.actions) + 1),
         )
         by_play = {estimate.play: estimate.mean for estimate in advice.plays}
-        return [by_play[a] for a in legal], "points", advice.measure
+        measure = f"{advice.measure} (exact)" if advice.expectation else advice.measure
+        return [by_play[a] for a in legal], "points", measure
 
     def play(self, index: object) -> dict[str, Any]:
         """Grade the user's choice ``index`` of :meth:`options_now`, apply it, and play on to
@@ -729,7 +731,9 @@ POINTS_LOST_MEANS = {
     "express": (
         "Points lost: for each of your plays, how far its value falls short of the best play's, "
         "the value being the advisor's estimate of your final score minus the best rival's "
-        "(a mean over sampled deals, each played out exactly). 0 means you chose the best."
+        "(a mean over sampled deals, each played out exactly; in the last four turns of a "
+        "two-player game exact, every card still to come weighed by its chance). 0 means you "
+        "chose the best."
     ),
 }
 """What a practice game's "points lost" measures, per game (the page shows it)."""

@@ -5,8 +5,10 @@
 [--pass left|right] [--caboose NAME] [--rounds N] [--worlds N] [--time-limit S]
 [--rule paranoid|maxn] [--seed S] [--json]`` — the view becomes an :class:`express.Observation`
 (:func:`express.table_view.table_observation`, which checks it could come from a game), and
-:func:`express.advise` values every candidate play over sampled worlds; the answer is the table
-of plays, best first, with the recommendation marked (``--json``: :meth:`express.Advice.to_dict`).
+:func:`express.advise` values every candidate play over sampled worlds — in the last four turns
+of a two-player game exactly, every draw to come weighed by its probability
+(:func:`express.expected_values`); the answer is the table of plays, best first, with the
+recommendation marked and how the values were made (``--json``: :meth:`express.Advice.to_dict`).
 
 ``--train`` is given once per seat in seat order (seat 0 first), as ``express score`` takes
 it: another player's face-down card is ``~``, your own is ``~`` and the card (``~B2|B2``).
@@ -93,9 +95,13 @@ def cmd_advise(args: argparse.Namespace) -> int:
         print_json(advice.to_dict())
         return 0
     hand = ",".join(str(card) for card in view.hand)
+    how = (
+        "exact, no world sampled"
+        if advice.expectation
+        else f"{advice.worlds} world{'s' if advice.worlds != 1 else ''}"
+    )
     return output(
-        f"{position_text(view)}\nhand: {hand}\n{advice}\n"
-        f"({advice.worlds} world{'s' if advice.worlds != 1 else ''} in {advice.seconds:.2f} s)"
+        f"{position_text(view)}\nhand: {hand}\n{advice}\n({how} in {advice.seconds:.2f} s)"
     )
 
 

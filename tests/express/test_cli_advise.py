@@ -218,3 +218,28 @@ def test_help_ends_with_examples_that_run(express: Run) -> None:
         assert words[:2] == ["express", "advise"]
         result = express(*words[1:])
         assert result.returncode == 0 and result.stderr == "", (example, result)
+
+
+def test_in_the_last_turns_the_advice_is_exact(express: Run) -> None:
+    # Round 7 of two players, seat 1 to play with one more turn after it: the values are exact
+    # expectations over the draws, and the answer says so instead of counting worlds.
+    view = table_observation(
+        players=2,
+        seat=1,
+        round=6,
+        hand="R2|R2,R3|G3,Y3|G3",
+        trains=["B4|G4,G4|Y4,Y3|B3,B3|Y3,Y4|R4,~", "R4|B4,~G2|G2,G2|G3,~B2|B2,B2|B3"],
+        seen="G4|Y4,Y3|B3,Y4|R4",
+    )
+    done = express(
+        "advise", "--players", "2", "--seat", "1", "--round", "6", "--hand", "R2|R2,R3|G3,Y3|G3",
+        "--train", "B4|G4,G4|Y4,Y3|B3,B3|Y3,Y4|R4,~",
+        "--train", "R4|B4,~G2|G2,G2|G3,~B2|B2,B2|B3",
+        "--seen", "G4|Y4,Y3|B3,Y4|R4", "--seed", "3",
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done
+    lines = done.stdout.splitlines()
+    assert "exact: every draw to come weighed by its probability" in lines[2]
+    assert lines[-1].startswith("(exact, no world sampled in ")
+    advice = advise(view, rng=3)
+    assert advice.expectation and lines[2:-1] == str(advice).splitlines()

@@ -45,15 +45,19 @@ def test_on_the_last_turn_every_value_is_the_exact_final_margin(seed: int) -> No
     # each play the margin the real game ends with after it, checked with Game.score alone.
     game = advance(Game(2, rounds=3), np.random.default_rng(seed), turns=5)
     player = game.current_player()
-    estimates = estimate_plays(game.observation(player), worlds=3, rng=np.random.default_rng(1))
-    assert [e.play for e in estimates] == list(game.legal_actions())
-    for estimate in estimates:
+    view = game.observation(player)
+    sampled = estimate_plays(view, worlds=3, rng=np.random.default_rng(1), endgame_turns=0)
+    expected = estimate_plays(view, worlds=3, rng=np.random.default_rng(1))
+    assert [e.play for e in sampled] == [e.play for e in expected] == list(game.legal_actions())
+    for estimate, exactly in zip(sampled, expected):
         after = game.clone()
         after.apply_action(estimate.play)
         assert after.is_terminal()
         exact = margin(after, player)
         assert (estimate.mean, estimate.low, estimate.high) == (exact, exact, exact)
-        assert estimate.worlds == 3
+        assert estimate.worlds == 3 and not estimate.expectation
+        assert (exactly.mean, exactly.low, exactly.high) == (exact, exact, exact)
+        assert exactly.worlds == 0 and exactly.expectation
 
 
 def test_the_decision_depends_only_on_the_observation() -> None:
@@ -140,13 +144,13 @@ def test_advice_ranks_every_play_and_travels() -> None:
 
     game = advance(Game(2, rounds=3), np.random.default_rng(5), turns=2)
     player = game.current_player()
-    advice = advise(game.observation(player), worlds=3, rng=4)
+    advice = advise(game.observation(player), worlds=3, rng=4, endgame_turns=0)
     assert isinstance(advice, Advice) and advice.player == player and advice.worlds == 3
     assert sorted(str(e.play) for e in advice.plays) == sorted(str(a) for a in game.legal_actions())
     means = [e.mean for e in advice.plays]
     assert means == sorted(means, reverse=True) and advice.recommended == advice.plays[0].play
     assert all(e.low <= e.mean <= e.high for e in advice.plays)
-    again = advise(game.observation(player), worlds=3, rng=4)
+    again = advise(game.observation(player), worlds=3, rng=4, endgame_turns=0)
     assert again.plays == advice.plays  # a seed replays
     data = advice.to_dict()
     assert data["recommended"] == str(advice.recommended) and data["plays"] == [
@@ -154,6 +158,65 @@ def test_advice_ranks_every_play_and_travels() -> None:
     ]
     assert "minus your opponent's" in str(advice) and "<- play this" in str(advice)
     assert pickle.loads(pickle.dumps(advice)) == advice
+
+
+def test_in_the_endgame_the_advice_is_the_exact_expectation() -> None:
+    from express import advise
+    from express.endgame import expected_values
+
+    game = advance(Game(2), np.random.default_rng(6), turns=10)
+    view = game.observation(game.current_player())
+    advice = advise(view, worlds=3, rng=4)
+    assert advice.expectation and advice.worlds == 0
+    exact = expected_values(view)
+    assert {e.play: e.mean for e in advice.plays} == {p: float(v) for p, v in exact.items()}
+    assert all(e.low == e.mean == e.high and e.expectation for e in advice.plays)
+    assert advice.recommended == max(exact, key=lambda play: exact[play])
+    text = str(advice)
+    assert "exact: every draw to come weighed by its probability" in text
+    assert "[" not in text  # no interval
+    data = advice.to_dict()
+    assert data["expectation"] is True and data["worlds"] == 0
+    rows = cast(list[dict[str, object]], data["plays"])
+    assert all(row["low"] is None and row["expectation"] for row in rows)
+    assert pickle.loads(pickle.dumps(advice)) == advice
+    # Five turns from the end the advisor samples worlds again (the default endgame is four).
+    earlier = advance(Game(2), np.random.default_rng(6), turns=9)
+    assert not advise(earlier.observation(earlier.current_player()), worlds=3, rng=4).expectation
+
+
+def test_the_bot_plays_the_best_exact_expectation_in_the_endgame() -> None:
+    from express.endgame import expected_values
+
+    pimc = bot("pimc")
+    for seed in range(3):
+        game = advance(Game(2), np.random.default_rng(seed), turns=11)
+        view = game.observation(game.current_player())
+        exact = expected_values(view)
+        chosen = pimc.act(view, game.legal_actions(), np.random.default_rng(0))
+        assert exact[chosen] == max(exact.values())
+
+
+def test_more_worlds_only_where_worlds_are_cheap() -> None:
+    # Before the exact endgame the worlds are small: the bot goes on to more_worlds there; at a
+    # deal's first turn every world is a whole deal, and it stops at ``worlds``.
+    late = advance(Game(2), np.random.default_rng(2), turns=8)
+    view = late.observation(late.current_player())
+    many = estimate_plays(view, worlds=4, more_worlds=12, rng=np.random.default_rng(0))
+    assert many[0].worlds == 12
+    early = advance(Game(2), np.random.default_rng(2), turns=0)
+    view = early.observation(early.current_player())
+    few = estimate_plays(view, worlds=2, more_worlds=12, rng=np.random.default_rng(0))
+    assert few[0].worlds == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [({"endgame_turns": -1}, "endgame_turns"), ({"more_worlds": 0}, "worlds: 0")],
+)
+def test_bad_endgame_options_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ExpressError, match=message):
+        bot("pimc", **options)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 0), (3, 1), (4, 2), (5, 3), (3, 4)])

@@ -371,6 +371,42 @@ def test_advice_from_one_world_shows_no_interval(tab: Tab) -> None:
     assert intervals and set(intervals) == {"none"}  # not "0.00 … 0.00"
 
 
+def test_advice_in_the_last_turns_says_it_is_exact(tab: Tab, tmp_path: Path) -> None:
+    # A two-player position three turns from the end, sent in place of the example's (the
+    # form's card pickers are tested above): the server answers exactly, the page says so.
+    page = tab.page
+    tab.goto("/advisor")
+    button(page, "Load example").click()
+    endgame = {
+        "players": 2,
+        "seat": 1,
+        "round": 6,
+        "hand": "R2|R2,R3|G3,Y3|G3",
+        "train": ["B4|G4,G4|Y4,Y3|B3,B3|Y3,Y4|R4,~", "R4|B4,~G2|G2,G2|G3,~B2|B2,B2|B3"],
+        "seen": "G4|Y4,Y3|B3,Y4|R4",
+        "start_player": 0,
+        "pass": "left",
+        "seed": 1,
+    }
+    page.route(
+        re.compile(r"/api/express/advise$"),
+        lambda route: route.continue_(post_data=json.dumps(endgame)),
+    )
+    with page.expect_response(re.compile(r"/api/express/advise$"), timeout=ANSWER_MS) as asked:
+        button(page, "Advise").click()
+    answered = asked.value.json()
+    assert answered["expectation"] is True and answered["worlds"] == 0
+    assert (
+        contract.answer("express", "advise", endgame).data["recommended"] == answered["recommended"]
+    )
+    expect(page.locator("#measure")).to_contain_text("exact: every card still to come")
+    cells = page.locator("#plays tbody tr td:last-child").all_inner_texts()
+    assert cells and set(cells) == {"exact"}
+    assert set(page.locator("#plays tbody .interval").all_inner_texts()) == {"none"}
+    no_horizontal_scroll(page)
+    screenshot(tab, tmp_path, "advisor-exact-phone.png", page.locator("#advice"))
+
+
 # --- the API page --------------------------------------------------------------------------------
 
 

@@ -96,6 +96,10 @@ def test_an_express_game_ends_with_its_review(sessions: Sessions) -> None:
     exact = result["review"]["exact_losses"]
     assert len(exact) == 7 and all(loss >= 0 for loss in exact)
     assert result["review"]["hindsight"]["gap"] >= 0
+    # The user plays first: its last two decisions (four and two turns from the end) are in the advisor's
+    # exact endgame, the grades of the others estimates over sampled worlds.
+    exactly = [grade["measure"].endswith("(exact)") for grade in end["grades"]]
+    assert exactly == [False] * 5 + [True] * 2
 
 
 def test_a_pack_and_stack_game_ends_with_its_review(sessions: Sessions) -> None:

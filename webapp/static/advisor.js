@@ -372,7 +372,10 @@ function showAdvice(answer, body) {
     el("span", { class: "badge", text: "best" }), " Play ",
     el("strong", { text: describePlay(best) }), best.startsWith("~") ? ` (${best}).` : ".");
   const kind = answer.exact ? "each deal solved exactly" : "each deal played out by the advisor";
-  $("measure").textContent = `Value: ${answer.measure}; ${answer.worlds >= 2 ? `the mean over ${answer.worlds} sampled worlds (${kind}), with its 95 % interval` : `one sampled world (${kind}): one world measures no spread, so no interval`}, in ${number(answer.seconds, 2)} s.`;
+  const how = answer.expectation
+    ? "exact: every card still to come weighed by its chance, both players playing on at their best (nothing sampled, so no interval)"
+    : answer.worlds >= 2 ? `the mean over ${answer.worlds} sampled worlds (${kind}), with its 95 % interval` : `one sampled world (${kind}): one world measures no spread, so no interval`;
+  $("measure").textContent = `Value: ${answer.measure}; ${how}, in ${number(answer.seconds, 2)} s.`;
   const rows = answer.plays.map((play) => {
     const isBest = play.play === best;
     return el("tr", { class: isBest ? "best" : null },
@@ -383,7 +386,7 @@ function showAdvice(answer, body) {
         el("span", { class: "play-way", text: play.play.startsWith("~") ? " face down" : " face up" })),
       el("td", { class: "num", text: fixed(play.mean) }),
       el("td", { class: "num interval", text: play.low === null ? "none" : `${fixed(play.low)} … ${fixed(play.high)}` }),
-      el("td", { class: "num", text: `${play.worlds}${play.exact === answer.exact ? "" : play.exact ? " exact" : " sampled"}` }));
+      el("td", { class: "num", text: play.expectation ? "exact" : `${play.worlds}${play.exact === answer.exact ? "" : play.exact ? " exact" : " sampled"}` }));
   });
   $("plays").tBodies[0].replaceChildren(...rows);
   const panel = $("advice");
