@@ -87,7 +87,7 @@ def expected_values(
     :class:`express.SearchLimitReached` once the search has taken ``node_limit`` states.
     ``compiled``: the same search compiled by numba (:mod:`express.endgame_loops`, the
     ``compiled`` extra; True raises :class:`arena.MissingExtraError` without it), or the pure
-    one (False); None takes the compiled one from :data:`COMPILED_FROM_TURNS` turns left
+    one (False); None takes the compiled one from :data:`~express.endgame.COMPILED_FROM_TURNS` turns left
     when numba is installed, where it pays.
 
     >>> import numpy as np

@@ -70,6 +70,7 @@ __all__ = [
     "DEFAULT_DECISION_STATES",
     "DEFAULT_ENDGAME_TURNS",
     "DEFAULT_MORE_WORLDS",
+    "CHEAP_WORLD_STATES",
     "DEFAULT_RULE",
     "DEFAULT_TIME_LIMIT",
     "DEFAULT_WORLDS",
@@ -609,7 +610,7 @@ class PimcBot:
     turns of a two-player game it samples nothing and plays the best exact expectation over
     every draw to come (:func:`express.endgame.expected_values`); where worlds are cheap to
     solve it samples up to ``more_worlds`` (None: ``worlds`` only). See
-    :func:`estimate_plays`.
+    :func:`~express.pimc.estimate_plays`.
     """
 
     worlds: int = DEFAULT_WORLDS
