@@ -39,6 +39,11 @@ Sections (each prints a Markdown table; ``--only`` runs some of them):
 - ``rules``: three players, ``pimc`` (paranoid: a world's value is its score minus the best
   rival's) against ``pimc-maxn`` (max-n: every player maximises its own score) and ``search``,
   ``--rules-deals`` deals (default 100): the rule the default bot keeps.
+- ``endgame``: two players, each bot of ``--endgame-bots`` (default ``pimc``, ``pimc-sampled``
+  — pimc sampling worlds to the end —, ``search``, ``greedy``) on the decisions of the last
+  ``--endgame-turns`` turns (default 5) of ``--endgame-games`` games of pimc against itself
+  (default 100): its regret against the exact expectiminimax, summed over the last k turns,
+  mean and 95 % interval over games (:mod:`benchmarks.endgame`).
 - ``time``: seconds per decision of each bot, in ``--time-games`` games (default 4) for 2, 3
   and 4 players, against pimc's targets (a median of at most 0.25 s, at most 2 s worst).
 
@@ -57,6 +62,7 @@ import statistics
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
+from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -71,6 +77,7 @@ from arena.play import seat_streams
 from arena.progress import progress
 from arena.stats import mean_interval
 from benchmarks._suite import Timed, at_least, percentile, run_sections
+from benchmarks.endgame import DEFAULT_ENDGAME_BOTS, ENDGAME_BOTS, regret_task
 from express import Card, ExpressError, Game, Play, bot, deck_for, solve_deal
 from express.exact import play_values
 from express.pimc import DEFAULT_WORLDS
@@ -472,6 +479,40 @@ def time_per_decision(args: argparse.Namespace) -> list[str]:
     return lines + left_out
 
 
+def endgame(args: argparse.Namespace) -> list[str]:
+    """Each bot's summed regret over the last k turns against the exact expectiminimax, on the
+    positions of seeded games of pimc against itself (:mod:`benchmarks.endgame`)."""
+    labels, turns = list(args.endgame_bots), args.endgame_turns
+    task = regret_task(labels, args.seed, turns)
+    games = range(args.endgame_games)
+    rows: list[dict[str, list[Fraction]]] = []
+    with _executor(args) as executor:
+        results = map(task, games) if executor is None else executor.map(task, games)
+        with progress(len(games), desc="endgame", unit="game") as bar:
+            for result in results:
+                rows.append(result)
+                bar.update()
+    header = " | ".join(f"last {k}" for k in range(1, turns + 1))
+    lines = [
+        f"Two players, regret against the exact expectiminimax summed over the last k turns "
+        f"(both players' decisions), {len(rows)} games of pimc against itself (seed "
+        f"{args.seed}); mean points a game (95 % interval over games)",
+        "",
+        f"| bot | {header} | decisions with a regret |",
+        "|---|" + "---|" * turns + "---:|",
+    ]
+    for label in labels:
+        cells = []
+        for k in range(1, turns + 1):
+            sums = [float(sum(row[label][:k])) for row in rows]
+            mean, low, high = mean_interval(sums)
+            cells.append(f"{mean:.3f} ({low:.3f} – {high:.3f})")
+        decisions = [regret for row in rows for regret in row[label]]
+        missed = sum(1 for regret in decisions if regret > 0)
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {missed} of {len(decisions)} |")
+    return lines
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "time": time_per_decision,
     "loss": loss,
@@ -482,6 +523,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "strong": strong,
     "strong-duel": strong_duel,
     "rules": rules,
+    "endgame": endgame,
 }
 """The sections of the suite, in the order they run."""
 
@@ -537,6 +579,23 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--rules-deals", type=at_least(1), default=100, help="rules deals (100)")
     parser.add_argument("--time-games", type=at_least(1), default=4, help="timed games (default 4)")
+    parser.add_argument(
+        "--endgame-games", type=at_least(1), default=100, help="endgame games (default 100)"
+    )
+    parser.add_argument(
+        "--endgame-turns",
+        type=at_least(1),
+        default=5,
+        help="the last turns the endgame table measures (default 5; 6 takes about ten times longer)",
+    )
+    parser.add_argument(
+        "--endgame-bots",
+        type=_labels_of(tuple(ENDGAME_BOTS)),
+        default=list(DEFAULT_ENDGAME_BOTS),
+        help=_labels_help(
+            "the bots of the endgame table", tuple(ENDGAME_BOTS), DEFAULT_ENDGAME_BOTS
+        ),
+    )
     parser.add_argument(
         "--checkpoints", metavar="DIR", help="save tournaments' deals in DIR, to resume"
     )

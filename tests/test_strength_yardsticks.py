@@ -21,7 +21,7 @@ from benchmarks.express_strength import (
     told_pimc_play,
 )
 from benchmarks.express_strength import main as strength_main
-from express import Game, Play, deck_for, play_values
+from express import Game, Play, bot, deck_for, play_values
 
 
 def test_told_pimc_plays_perfectly_when_the_cards_to_come_are_known() -> None:
@@ -174,3 +174,52 @@ def test_bots_that_need_a_missing_extra_are_left_out_with_the_reason(
     assert len(left_out) == 1
     assert left_out[0].startswith("(ismcts, ismcts1000 left out: ")
     assert "tabletop-solvers[openspiel]" in left_out[0]
+
+
+def test_the_endgame_positions_are_the_last_decisions_of_one_game() -> None:
+    from benchmarks.endgame import endgame_positions
+
+    positions = endgame_positions(seed=1, game=0, turns=3)
+    assert [p.turn for p in positions] == [11, 12, 13]
+    # One game: each position is the one before it after a play and a draw.
+    assert all(later.drawn[: len(p.drawn)] == p.drawn for p, later in zip(positions, positions[1:]))
+    assert endgame_positions(seed=1, game=0, turns=3) == positions  # seeded
+
+
+def test_the_endgame_regret_is_the_shortfall_of_the_bots_play_by_the_exact_values() -> None:
+    from benchmarks.endgame import endgame_positions, game_regrets
+    from express.endgame import expected_values
+
+    regrets = game_regrets(["greedy", "pimc"], seed=2, turns=3, game=1)
+    positions = endgame_positions(seed=2, game=1, turns=3)
+    assert [len(regrets[label]) for label in ("greedy", "pimc")] == [3, 3]
+    for back, position in enumerate(reversed(positions)):
+        values = expected_values(position)
+        best = max(values.values())
+        greedy = bot("greedy").act(
+            position.observation(position.current_player()),
+            position.legal_actions(),
+            np.random.default_rng(0),
+        )
+        assert regrets["greedy"][back] == best - values[greedy]
+        assert regrets["pimc"][back] >= 0
+    assert regrets["pimc"][0] == 0  # the last play hides nothing: the exact search's choice
+
+
+def test_the_endgame_table_has_a_row_per_bot_and_a_column_per_turn(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--only", "endgame", "--endgame-games", "2", "--endgame-turns", "2", "--workers", "1"]
+    assert strength_main([*argv, "--endgame-bots", "pimc,greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "| bot | last 1 | last 2 | decisions with a regret |" in out
+    rows = [
+        line
+        for line in out.splitlines()
+        if line.startswith("| pimc ") or line.startswith("| greedy ")
+    ]
+    assert len(rows) == 2 and all(row.endswith(" of 4 |") for row in rows)
+    with pytest.raises(SystemExit) as stop:
+        strength_main(["--only", "endgame", "--endgame-bots", "pimc,perfect"])
+    assert stop.value.code == 2
+    assert "unknown bot 'perfect'" in capsys.readouterr().err
