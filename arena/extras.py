@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
+from typing import Any
 
 DISTRIBUTION = "tabletop-solvers"
 """The name the library is installed by (``pip install tabletop-solvers``)."""
@@ -105,3 +107,26 @@ def import_extra(module: str, extra: str) -> ModuleType:
         if missing == module or module.startswith(missing + "."):
             raise MissingExtraError(module, extra) from None
         raise
+
+
+_COMPILING = threading.Lock()
+
+
+def compile_loops(
+    namespace: dict[str, Any],
+    loops: Iterable[str],
+    options: Callable[[str], Mapping[str, Any]] | None = None,
+) -> None:
+    """Compile the functions named ``loops`` of a module with numba (the ``compiled`` extra),
+    in place: each is rebound in ``namespace`` (the module's ``globals()``) to its compiled
+    form, which numba compiles on its first call — by then every loop's name is a compiled
+    function, and numba resolves a function's globals when it compiles it, so compiled loops
+    call each other's compiled forms. Once (a compiled name is left alone), under a lock;
+    ``options(name)``: more of ``numba.njit``'s options for that loop (``cache=True`` always).
+    Raises :class:`MissingExtraError` without numba."""
+    numba = import_extra("numba", "compiled")
+    with _COMPILING:
+        for name in loops:
+            if not isinstance(namespace[name], numba.core.dispatcher.Dispatcher):
+                more = {} if options is None else dict(options(name))
+                namespace[name] = numba.njit(cache=True, **more)(namespace[name])

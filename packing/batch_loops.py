@@ -16,8 +16,6 @@ state that both engines read.
 
 from __future__ import annotations
 
-import importlib.util
-import threading
 from collections.abc import Callable
 from functools import cache
 from typing import Any, Final
@@ -26,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.batch import GOLDEN, MIX1, MIX2
-from arena.extras import import_extra
+from arena.extras import compile_loops, has_extra
 from packing.rules import ROUND_WIN_BONUS
 
 __all__ = ["BOT_CODES", "STATE", "available", "compiled_run"]
@@ -83,7 +81,7 @@ _NO_TRUCK: Final = np.iinfo(np.int64).max
 
 def available() -> bool:
     """Whether numba is installed (the ``compiled`` extra), so the loops can run."""
-    return importlib.util.find_spec("numba") is not None
+    return has_extra("compiled")
 
 
 # --- chance: SharedChance's hash, one answer at a time ----------------------------------------
@@ -661,26 +659,18 @@ _ALLOCATING: Final = ("_run",)
 _INLINED: Final = ("_predict", "_chances", "_count")
 
 
-_COMPILING: Final = threading.Lock()
-
-
 @cache
 def _compiled() -> Callable[..., None]:
-    """The loops compiled, each calling the others' compiled forms (numba resolves a function's
-    globals when it compiles it: the module's names are rebound to the compiled functions first,
-    once, under a lock)."""
-    numba = import_extra("numba", "compiled")
-    with _COMPILING:
-        names = globals()
-        for name in _LOOPS:
-            if not isinstance(names[name], numba.core.dispatcher.Dispatcher):
-                # numba counts references to arrays (atomic operations) wherever its runtime is
-                # on: off, where nothing is allocated, the loops run some 2.5 times as fast.
-                inline = "always" if name in _INLINED else "never"
-                names[name] = numba.njit(cache=True, _nrt=name in _ALLOCATING, inline=inline)(
-                    names[name]
-                )
-    run: Callable[..., None] = names["_run"]
+    """The loops compiled (:func:`arena.extras.compile_loops`), each calling the others'
+    compiled forms."""
+
+    def options(name: str) -> dict[str, object]:
+        # numba counts references to arrays (atomic operations) wherever its runtime is on:
+        # off, where nothing is allocated, the loops run some 2.5 times as fast.
+        return {"_nrt": name in _ALLOCATING, "inline": "always" if name in _INLINED else "never"}
+
+    compile_loops(globals(), _LOOPS, options)
+    run: Callable[..., None] = globals()["_run"]
     return run
 
 
