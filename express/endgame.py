@@ -268,7 +268,7 @@ class _Expectiminimax:
             ],
             np.int64,
         )
-        values = np.array(world.value, np.int64)
+        values = np.array([*world.value, FACE_DOWN_VALUE], np.int64)  # face down last
         powers = np.array([base**k for k in range(kinds)], np.int64)
         tables = (
             seats[0].up, seats[0].down, seats[1].up, seats[1].down,

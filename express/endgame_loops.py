@@ -10,6 +10,13 @@ terms of every pair of final positions from :func:`express.score_game` (grouped 
 depend on, see :meth:`express.exact_multi.World.end_key`), so no rule is written again here.
 The tests compare the two searches on many positions.
 
+The tables are ``(up0, down0, up1, down1, final0, final1, ends, values, powers)``: for each
+seat's train (seat 0 the start player), the local id after each card face up (-1 where it
+does not connect) and after a card face down; each final position's end-term group and the
+end terms of seat 0 less seat 1's for each pair of groups; each card's value, and last the
+value of a card face down (:data:`express.rules.FACE_DOWN_VALUE`); each card's weight in the
+code of the cards left. The last turn is seat 1's: two players play the same number of rounds.
+
 A state is kept in an open-addressing hash table of two 64-bit words (turn, hand, positions;
 the cards left and, for the win objective, the lead) — numba's own dictionaries are slower to
 build and to probe.
@@ -17,8 +24,6 @@ build and to probe.
 
 from __future__ import annotations
 
-import importlib.util
-import threading
 from collections.abc import Callable
 from functools import cache
 from typing import Final
@@ -26,7 +31,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from arena.extras import import_extra
+from arena.extras import compile_loops, has_extra
 
 __all__ = ["available", "compiled_search"]
 
@@ -41,7 +46,7 @@ _NODES, _STORED, _LIMIT, _STOPPED = range(4)
 
 def available() -> bool:
     """Whether numba is installed (the ``compiled`` extra)."""
-    return importlib.util.find_spec("numba") is not None
+    return has_extra("compiled")
 
 
 def _scale(t: int, left: int, turns: int) -> int:
@@ -77,9 +82,9 @@ def _last_turn(
 ) -> int:
     """The chance node before the last turn (played by seat 1): its best play among the cards
     passed to it face up, any card face down, and the drawn card face up."""
-    up0, down0, up1, down1, final0, final1, ends, values, _ = tables
+    _, _, up1, down1, final0, final1, ends, values, _ = tables
     position = p1
-    anyway = _final(p0, down1[position], lead - 4, final0, final1, ends, win, tie0)
+    anyway = _final(p0, down1[position], lead - values[-1], final0, final1, ends, win, tie0)
     for card in (r0, r1):
         moved = up1[position, card]
         if moved >= 0:
@@ -144,7 +149,7 @@ def _decide(
     if counters[_LIMIT] >= 0 and counters[_NODES] > counters[_LIMIT]:
         counters[_STOPPED] = 1
         return 0
-    up0, down0, up1, down1, final0, final1, ends, values, powers = tables
+    up0, down0, up1, down1, _, _, _, values, _ = tables
     seat1 = t % 2 == 1
     position = p1 if seat1 else p0
     hand = (h0, h1, h2)
@@ -164,27 +169,14 @@ def _decide(
                 gain = values[card]
             else:
                 moved = down1[position] if seat1 else down0[position]
-                gain = 4
+                gain = values[-1]  # the last entry: a card face down
             q0 = p0 if seat1 else moved
             q1 = moved if seat1 else p1
             after = lead - gain if seat1 else lead + gain
-            if t + 1 == turns:
-                value = _final(q0, q1, after, final0, final1, ends, win, tie0)
-            elif t + 2 == turns:
-                value = _last_turn(r0, r1, pile, q0, q1, after, tables, win, tie0)
-            else:
-                value = 0
-                for drawn in range(pile.shape[0]):
-                    copies = pile[drawn]
-                    if not copies:
-                        continue
-                    pile[drawn] -= 1
-                    a, b, c = _sorted3(r0, r1, drawn)
-                    value += copies * _decide(
-                        t + 1, a, b, c, pile, pile_code - powers[drawn], q0, q1, after,
-                        tables, turns, win, tie0, keys, stored, counters,
-                    )  # fmt: skip
-                    pile[drawn] += 1
+            value = _after_play(
+                t, r0, r1, pile, pile_code, q0, q1, after,
+                tables, turns, win, tie0, keys, stored, counters,
+            )  # fmt: skip
             if first or (value < best if seat1 else value > best):
                 best = value
                 first = False
@@ -228,7 +220,7 @@ def _after_play(
     counters: Ints,
 ) -> int:
     """Seat 0's scaled value once turn ``t``'s play is made (``r0``, ``r1`` passed on)."""
-    up0, down0, up1, down1, final0, final1, ends, values, powers = tables
+    _, _, _, _, final0, final1, ends, _, powers = tables
     if t + 1 == turns:
         return _final(p0, p1, lead, final0, final1, ends, win, tie0)
     if t + 2 == turns:
@@ -249,21 +241,14 @@ def _after_play(
 
 
 _LOOPS: Final = ("_scale", "_final", "_last_turn", "_probe", "_sorted3", "_decide", "_after_play")
-_COMPILING: Final = threading.Lock()
 
 
 @cache
 def _compiled() -> Callable[..., int]:
-    """The loops compiled, each calling the others' compiled forms (numba resolves a function's
-    globals when it compiles it: the module's names are rebound to the compiled functions first,
-    once, under a lock)."""
-    numba = import_extra("numba", "compiled")
-    with _COMPILING:
-        names = globals()
-        for name in _LOOPS:
-            if not isinstance(names[name], numba.core.dispatcher.Dispatcher):
-                names[name] = numba.njit(cache=True)(names[name])
-    after_play: Callable[..., int] = names["_after_play"]
+    """The loops compiled (:func:`arena.extras.compile_loops`), each calling the others'
+    compiled forms."""
+    compile_loops(globals(), _LOOPS)
+    after_play: Callable[..., int] = globals()["_after_play"]
     return after_play
 
 
