@@ -58,7 +58,9 @@ EXAMPLES = [
 NOTE = textwrap.fill(
     "Give one --train per seat, seat 0 first: another player's face-down card is ~, your own "
     "~ and the card (~B2|B2). --seen lists the cards you held before and passed on; your hand "
-    "and your train count as seen by themselves. A view no game can show prints one line "
+    "and your train count as seen by themselves. In the last four turns of a two-player game "
+    "the values are exact (every card still to come weighed by its chance) and no world is "
+    "sampled. A view no game can show prints one line "
     "quoting it and exits with status 2 (with --json: a JSON object with an 'error' field).",
     width=79,
 )
