@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from packing.cp_solver import cp_solver
 from packing.model import Axis, Cargo, Placement, Truck
 from packing.rules import LENGTHS
 
@@ -167,17 +168,9 @@ def _choose(
     for length, terms in used.items():
         model.add(sum(terms) <= cargo.count(length))
 
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    solver.parameters.catch_sigint_signal = False
-    if work is not None:
-        solver.parameters.max_deterministic_time = work
-    if deadline is not None:
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            return None
-        solver.parameters.max_time_in_seconds = remaining
+    solver = cp_solver(workers=1, seed=seed, work=work, deadline=deadline)
+    if solver is None:
+        return None
     if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from arena.executors import MAX_WORKERS
 from arena.values import whole_number
 from packing.checks import cargo_arg, positive_int_arg, time_limit_arg, truck_arg
+from packing.cp_solver import cp_solver
 from packing.errors import InternalError, PackingError
 from packing.layered import layered_loading
 from packing.model import AXES, Axis, Cargo, Engine, LoadPlan, Placement, Status, Truck
@@ -510,22 +511,10 @@ def _cp_sat(
     phases = [(2, lp_support_work), (1, None)] if lp_support_work > 0 else [(1, None)]
     found: tuple[Placement, ...] = ()
     for level, work in phases:
-        cp = cp_model.CpSolver()
-        cp.parameters.num_workers = workers
-        cp.parameters.random_seed = seed
+        cp = cp_solver(workers=workers, seed=seed, work=work, deadline=deadline)
+        if cp is None:
+            return found, bound
         cp.parameters.linearization_level = level
-        # CP-SAT's own Ctrl-C handler outlives the solve and aborts the process on a later
-        # Ctrl-C (std::bad_function_call): leave SIGINT to Python (KeyboardInterrupt).
-        cp.parameters.catch_sigint_signal = False
-        if work is not None:
-            # Deterministic time, not wall time: the phase does the same work however busy the
-            # machine is, so the same question gets the same answer the same way.
-            cp.parameters.max_deterministic_time = work
-        if deadline is not None:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                return found, bound
-            cp.parameters.max_time_in_seconds = remaining
         result = cp.solve(model)
         # Every status CP-SAT can give, spelled out: none falls through to a default.
         if result == cp_model.OPTIMAL:
