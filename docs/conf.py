@@ -44,13 +44,13 @@ autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 
 # Every cross-reference must find its target (the build treats warnings as errors), except the
-# names of Python itself and of the libraries the packages use: without internet there is no
-# intersphinx inventory to link them to.
+# names of Python itself and of the libraries the packages use (cp_model: OR-Tools' CP-SAT as
+# the packages import it): without internet there is no intersphinx inventory to link them to.
 nitpicky = True
 _FOREIGN = (
-    "abc argparse asyncio collections concurrent contextlib dask dataclasses datetime enum "
-    "fastapi fractions functools gymnasium io json matplotlib numpy os pathlib "
-    "pettingzoo pydantic pyspiel random re starlette tqdm types typing typing_extensions"
+    "abc argparse asyncio collections concurrent contextlib cp_model dask dataclasses datetime "
+    "enum fastapi fractions functools gymnasium io json matplotlib numpy ortools os pathlib "
+    "pettingzoo pydantic pyspiel random re starlette time tqdm types typing typing_extensions"
 ).split()
 _BUILTINS = [name for name in dir(builtins) if not name.startswith("_")]
 nitpick_ignore_regex = [
