@@ -122,11 +122,11 @@ def compile_loops(
     form, which numba compiles on its first call — by then every loop's name is a compiled
     function, and numba resolves a function's globals when it compiles it, so compiled loops
     call each other's compiled forms. Once (a compiled name is left alone), under a lock;
-    ``options(name)``: more of ``numba.njit``'s options for that loop (``cache=True`` always).
-    Raises :class:`MissingExtraError` without numba."""
+    ``options(name)``: more of ``numba.njit``'s options for that loop (``cache=True`` unless
+    they say otherwise). Raises :class:`MissingExtraError` without numba."""
     numba = import_extra("numba", "compiled")
     with _COMPILING:
         for name in loops:
             if not isinstance(namespace[name], numba.core.dispatcher.Dispatcher):
-                more = {} if options is None else dict(options(name))
-                namespace[name] = numba.njit(cache=True, **more)(namespace[name])
+                more = {"cache": True, **({} if options is None else options(name))}
+                namespace[name] = numba.njit(**more)(namespace[name])

@@ -247,7 +247,9 @@ _LOOPS: Final = ("_scale", "_final", "_last_turn", "_probe", "_sorted3", "_decid
 def _compiled() -> Callable[..., int]:
     """The loops compiled (:func:`arena.extras.compile_loops`), each calling the others'
     compiled forms."""
-    compile_loops(globals(), _LOOPS)
+    # Not cached on disk: numba's cache of recursive functions crashes the process that loads
+    # it (numba issue 6061), and the search recurses. Compiling takes a few seconds a process.
+    compile_loops(globals(), _LOOPS, lambda name: {"cache": False})
     after_play: Callable[..., int] = globals()["_after_play"]
     return after_play
 

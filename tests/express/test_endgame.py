@@ -8,6 +8,8 @@ shortcut, so it shares nothing with the search but the rules.
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction
 from typing import cast
@@ -264,3 +266,20 @@ def _not_cached_compiled() -> object:
     import express.endgame_loops
 
     return express.endgame_loops._compiled.__wrapped__
+
+
+def test_the_compiled_search_runs_again_in_a_new_process() -> None:
+    # numba's disk cache of recursive functions crashes the process that loads it (numba issue
+    # 6061): two processes one after the other must both answer.
+    pytest.importorskip("numba")
+    code = (
+        "from tests.express.test_endgame import position\n"
+        "from express.endgame import expected_values\n"
+        "print(sorted(map(str, expected_values(position(0, turns_left=5), compiled=True).values())))\n"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        for _ in range(2)
+    ]
+    assert [run.returncode for run in runs] == [0, 0], runs
+    assert runs[0].stdout == runs[1].stdout != ""
