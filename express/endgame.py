@@ -36,8 +36,8 @@ product of the numbers of cards left at every draw to come, so a chance node is 
 The work grows about tenfold with each turn searched; ``node_limit`` stops it
 (:class:`express.SearchLimitReached`) before it runs long. From five turns left the same
 search runs compiled when numba is installed (:mod:`express.endgame_loops`, the ``compiled``
-extra: the same values and the same states counted, 15–40 times faster); this pure one is
-its reference.
+extra: the same values and the same states counted, 15–40 times faster once compiled, which
+takes about 2.5 s once per process); this pure one is its reference.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from express.cabooses import Caboose, caboose_named
 from express.cards import Card
 from express.endgame_loops import available, compiled_search
 from express.errors import ExpressError, LimitError, RulesError
-from express.exact import SearchLimitReached
+from express.exact import SearchLimitReached, require_decision
 from express.exact_multi import World
 from express.game import Game, Observation
 from express.match import MatchObservation
@@ -64,6 +64,9 @@ from express.train import Play, Train
 __all__ = ["COMPILED_FROM_TURNS", "OBJECTIVES", "expected_values", "expected_values_with_states"]
 
 _HAND_SIZE = hand_size_for(2)
+
+_Move = tuple[int, bool, tuple[int, ...], int, int, int]
+"""A play out of a state: card, face up, the hand passed on, seat 0's lead, both positions."""
 
 COMPILED_FROM_TURNS = 5
 """From this many turns left :func:`expected_values` takes the compiled search when numba is
@@ -165,12 +168,7 @@ def _root(position: object) -> _Root:
         game = position
         if game.players != 2:
             raise RulesError(f"expected_values is for two players, not {game.players}")
-        if game.caboose_pending:
-            raise RulesError("the caboose has not been drawn yet")
-        if game.is_terminal():
-            raise RulesError("the game is over: no play left to value")
-        if game.is_chance_node():
-            raise RulesError("a card is to be drawn: expected_values values a player's decision")
+        require_decision(game, "expected_values")
         trains = [game.trains[seat] for seat in game.seat_order()]
         pile = [card for card, copies in game.deck_left() for _ in range(copies)]
         return _Root(game, game.caboose, trains, game.hand_cards(), pile, game.order)
@@ -223,51 +221,56 @@ class _Expectiminimax:
         self.table: dict[tuple[int, tuple[int, ...], tuple[int, ...], int, int, int], int] = {}
         self._last: dict[tuple[int, int, int], tuple[int, dict[int, int | None]]] = {}
 
-    def root_values(self) -> dict[Play, Fraction]:
+    def _start(self) -> tuple[tuple[int, ...], list[int], list[int], int]:
+        """The root as ints: the hand's card ids, the copies left of each card, both trains'
+        positions and seat 0's lead."""
         root, world = self.root, self.world
-        p0, p1 = (world.start(train) for train in root.trains)
-        lead = root.trains[0].value - root.trains[1].value
-        t = root.turn
         hand = tuple(sorted(self.card_id[card] for card in root.hand))
         pile = [0] * len(world.cards)
         for drawn in root.pile:
             pile[self.card_id[drawn]] += 1
-        scale = self._scale(t, sum(pile))
+        starts = [world.start(train) for train in root.trains]
+        return hand, pile, starts, root.trains[0].value - root.trains[1].value
+
+    def _for_mover(self, moves: list[_Move], scaled: list[int], left: int) -> dict[Play, Fraction]:
+        """Each root move's value for the player to move, from seat 0's scaled values."""
+        t = self.root.turn
+        scale = self._scale(t, left)
         values: dict[Play, Fraction] = {}
-        for card, face_up, rest, lead_after, q0, q1 in self._moves(t, hand, p0, p1, lead):
-            value = Fraction(self._after_play(t, rest, tuple(pile), q0, q1, lead_after), scale)
+        for (card, face_up, *_), found in zip(moves, scaled, strict=True):
+            value = Fraction(found, scale)
             if t % 2 == 1:  # the mover is seat 1: its side of seat 0's value
                 value = 1 - value if self.win else -value
-            values[Play(world.cards[card], face_up)] = value
+            values[Play(self.world.cards[card], face_up)] = value
         return values
+
+    def root_values(self) -> dict[Play, Fraction]:
+        t = self.root.turn
+        hand, pile, (p0, p1), lead = self._start()
+        moves = self._moves(t, hand, p0, p1, lead)
+        scaled = [
+            self._after_play(t, rest, tuple(pile), q0, q1, after)
+            for _, _, rest, after, q0, q1 in moves
+        ]
+        return self._for_mover(moves, scaled, sum(pile))
 
     def compiled_values(self) -> dict[Play, Fraction]:
         """:meth:`root_values` by the compiled search over the tables of this world."""
-        root, world = self.root, self.world
-        t = root.turn
+        world, t = self.world, self.root.turn
+        hand, counts, starts, lead = self._start()
         kinds = len(world.cards)
-        pile = np.zeros(kinds, np.int64)
-        for drawn in root.pile:
-            pile[self.card_id[drawn]] += 1
+        pile = np.array(counts, np.int64)
         base = max(int(pile.max()), 1) + 1
-        starts = [world.start(train) for train in root.trains]
-        lead = root.trains[0].value - root.trains[1].value
-        hand = tuple(sorted(self.card_id[card] for card in root.hand))
         plays = [sum(1 for turn in range(t, self.turns) if turn % 2 == seat) for seat in (0, 1)]
         seats = [_Reach(world, starts[seat], plays[seat]) for seat in (0, 1)]
         if kinds > 32 or base**kinds * 1024 >= 2**62 or max(len(s.ids) for s in seats) >= 2**20:
             return self.root_values()  # beyond the compiled tables' keys: the pure search
         groups = [seat.groups() for seat in seats]
-        ends = np.array(
-            [
-                [
-                    (lambda terms: terms[0] - terms[1])(world.ends((first, second)))
-                    for second in groups[1][1]
-                ]
-                for first in groups[0][1]
-            ],
-            np.int64,
-        )
+        ends = np.zeros((len(groups[0][1]), len(groups[1][1])), np.int64)
+        for i, first in enumerate(groups[0][1]):
+            for j, second in enumerate(groups[1][1]):
+                terms = world.ends((first, second))
+                ends[i, j] = terms[0] - terms[1]
         values = np.array([*world.value, FACE_DOWN_VALUE], np.int64)  # face down last
         powers = np.array([base**k for k in range(kinds)], np.int64)
         tables = (
@@ -288,14 +291,7 @@ class _Expectiminimax:
                 self.node_limit or 0,
             )
         scaled, self.nodes = found
-        scale = self._scale(t, int(pile.sum()))
-        result: dict[Play, Fraction] = {}
-        for (card, face_up, *_), value in zip(moves, scaled):
-            exact = Fraction(value, scale)
-            if t % 2 == 1:
-                exact = 1 - exact if self.win else -exact
-            result[Play(world.cards[card], face_up)] = exact
-        return result
+        return self._for_mover(moves, scaled, sum(counts))
 
     def _scale(self, t: int, left: int) -> int:
         """The product of the numbers of cards left at each draw after turn ``t``'s play,
@@ -306,9 +302,7 @@ class _Expectiminimax:
                 scale *= left - (turn - t - 1)
         return scale
 
-    def _moves(
-        self, t: int, hand: tuple[int, ...], p0: int, p1: int, lead: int
-    ) -> list[tuple[int, bool, tuple[int, ...], int, int, int]]:
+    def _moves(self, t: int, hand: tuple[int, ...], p0: int, p1: int, lead: int) -> list[_Move]:
         """(card, face up, the hand passed on, seat 0's lead, both positions) after every
         distinct play of turn ``t``, in the legal order (face up first)."""
         world = self.world
@@ -452,11 +446,14 @@ class _Reach:
             reached: list[int] = []
             for position in frontier:
                 fits = world.fits[world.last[position]]
-                for card in range(len(world.cards)):
-                    if fits[card]:
-                        edges.append((position, card, world.child(position, card, True)))
-                edges.append((position, -1, world.child(position, 0, False)))
-                for _, _, child in edges[-(sum(fits) + 1) :]:
+                out = [
+                    (card, world.child(position, card, True))
+                    for card in range(len(fits))
+                    if fits[card]
+                ]
+                out.append((-1, world.child(position, 0, False)))
+                for card, child in out:
+                    edges.append((position, card, child))
                     if child not in self.ids:
                         self.ids[child] = len(self.ids)
                         reached.append(child)

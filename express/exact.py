@@ -431,6 +431,17 @@ def play_values(
     return play_values_with_states(game, rule=rule, node_limit=node_limit)[0]
 
 
+def require_decision(game: Game, caller: str) -> None:
+    """Refuse, in one line naming ``caller``, a game that is not at a player's decision: its
+    caboose still to draw, the game over, or a card to draw."""
+    if game.caboose_pending:
+        raise RulesError("the caboose has not been drawn yet")
+    if game.is_terminal():
+        raise RulesError("the game is over: no play left to value")
+    if game.is_chance_node():
+        raise RulesError(f"a card is to be drawn: {caller} values a player's decision")
+
+
 def play_values_with_states(
     game: Game, *, rule: str = "paranoid", node_limit: int | None = None
 ) -> tuple[dict[Play, int], int]:
@@ -448,12 +459,7 @@ def play_values_with_states(
         raise LimitError(f"invalid node_limit: {node_limit!r} (a positive number of states)")
     if game.order is None:
         raise RulesError("play_values needs the deck order: Game(players, order=...)")
-    if game.caboose_pending:
-        raise RulesError("the caboose has not been drawn yet")
-    if game.is_terminal():
-        raise RulesError("the game is over: no play left to value")
-    if game.is_chance_node():
-        raise RulesError("a card is to be drawn: play_values values a player's decision")
+    require_decision(game, "play_values")
     players = game.players
     seats = game.seat_order()
     # Card ids follow the deck's order, the order legal_actions() lists plays in (max-n's ties).
