@@ -16,6 +16,7 @@ from packing.game import Game, Grab, Observation, RoundRecord, play_game
 from packing.model import Cargo, Engine, LoadPlan, Placement, Status, Truck
 from packing.odds import ROLLS, roll_counts, roll_distribution, volume_distribution
 from packing.queries import best_truck, expected_penalty, rank_trucks
+from packing.residues import residue_bound
 from packing.rules import DICE, LENGTHS, SUPPLY, penalty, penalty_floor
 from packing.solver import DEFAULT_STRATEGY, PLAIN_STRATEGY, Strategy, solve, upper_bound
 from packing.verify import problems, verify
@@ -65,6 +66,7 @@ __all__ = [
     "play_game",
     "problems",
     "rank_trucks",
+    "residue_bound",
     "roll_counts",
     "roll_distribution",
     "save_deck",

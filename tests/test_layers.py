@@ -93,7 +93,7 @@ LAYERS: Mapping[str, tuple[tuple[str, frozenset[str]], ...]] = {
                 }
             ),
         ),
-        ("the solver", frozenset({"solver", "layered", "cp_solver"})),
+        ("the solver", frozenset({"solver", "layered", "residues", "cp_solver"})),
         ("queries and tables", frozenset({"table", "queries", "stats"})),
         (
             "the game and its tools",
