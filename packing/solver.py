@@ -10,8 +10,10 @@ Two stages, and every answer is proven:
 2. **CP-SAT.** Otherwise a CP-SAT model with one Boolean per rod placement (length × position
    × axis) maximises the loaded volume, with the objective capped at the bound. It gets no
    hint (measured faster than hinting the search's loading); the search's loading is kept only
-   when a time limit stops CP-SAT before it does as well. On a truck larger than the cards it
-   first runs briefly with the support rows in its LP (:class:`Strategy`).
+   when a time limit stops CP-SAT before it does as well. On a truck larger than the cards a
+   sharper bound (:mod:`packing.residues`) and a loading built level by level
+   (:mod:`packing.layered`) come first, and the model states which cubes are empty
+   (:class:`Strategy`).
 
 The search's key fact: since every cube above the floor rests on the cube below it, each
 column of the truck is filled from the floor up without gaps, so a loading is a height map.
@@ -35,6 +37,7 @@ from packing.cp_solver import cp_solver
 from packing.errors import InternalError, PackingError
 from packing.layered import layered_loading
 from packing.model import AXES, Axis, Cargo, Engine, LoadPlan, Placement, Status, Truck
+from packing.residues import residue_bound
 from packing.rules import GRID_COLUMNS, GRID_ROWS, LENGTHS, MAX_HEIGHT
 
 if TYPE_CHECKING:
@@ -68,19 +71,25 @@ class Strategy:
       the capacity and their volume). A cargo no sum of whose rods reaches the capacity is
       then settled by the quick search instead of CP-SAT.
     - ``large_capacity``: trucks of at least this capacity (beyond every printed card) count
-      as large; the three levers below work on large trucks only, where they pay.
+      as large; the levers below work on large trucks only, where they pay.
     - ``wide_orders``, ``wide_nodes``: when the quick search's first order of rods misses the
       bound, this many more orders (the lengths the other way round, the axes in other
       orders) get this many nodes each: a fill one order misses another often finds at once.
-    - ``layered_work``: when the search misses, up to this much work goes to a loading of the
-      bound built level by level (:mod:`packing.layered`: slabs of upright rods, full levels
+    - ``residue_work``: when the search misses, up to this much work (for each rod length)
+      goes to a sharper bound (:func:`packing.residue_bound`: de Bruijn's colouring argument
+      with the support rule), and the search tries again when it is lower. It proves in
+      milliseconds that a full truck cannot be filled where the full model needs seconds.
+    - ``layered_work``: when the search still misses, up to this much work goes to a loading
+      of the bound built level by level (:mod:`packing.layered`: slabs of upright rods, full levels
       of rods along the rows or the columns, a last level partly filled), a small integer
       programme where the search would need luck and the full model seconds.
-    - ``lp_support_work``: CP-SAT first spends up to this much work with the support rows in
-      its LP (``linearization_level=2``). At the default level its presolve keeps them out of
-      the LP, which then lets rods float and cannot prove a loading below the bound; with
-      them it often proves one at the root. The rest of the time goes to the default level,
-      which finds fills faster.
+    - ``empty_cubes``: CP-SAT's model has a Boolean per cube that is empty, each cube holds
+      exactly one rod or is empty, and an empty cube has only empty cubes above it; CP-SAT
+      keeps every constraint in its LP (``linearization_level=2``). Off: at most one rod per
+      cube and a support row per cube, at CP-SAT's default level, whose presolve turns the
+      support into clauses the LP never sees; its LP then lets rods float and cannot prove a
+      loading below the bound. With the empty cubes the LP proves such loadings at the root,
+      and fills are found about as fast.
 
     Work is CP-SAT's deterministic time (``max_deterministic_time``; a unit is roughly a
     second of one core), not the clock: a busy machine does the same work and gives the same
@@ -89,19 +98,26 @@ class Strategy:
 
     subset_sum_bound: bool = True
     large_capacity: int = _CARD_CAPACITY + 1
+    residue_work: float = 0.5
     layered_work: float = 0.2
     wide_orders: int = 5
     wide_nodes: int = 3000
-    lp_support_work: float = 1.0
+    empty_cubes: bool = True
 
 
 DEFAULT_STRATEGY = Strategy()
 """The strategy :func:`solve` uses unless told otherwise."""
 
 PLAIN_STRATEGY = Strategy(
-    subset_sum_bound=False, layered_work=0.0, wide_orders=0, wide_nodes=0, lp_support_work=0.0
+    subset_sum_bound=False,
+    residue_work=0.0,
+    layered_work=0.0,
+    wide_orders=0,
+    wide_nodes=0,
+    empty_cubes=False,
 )
-"""No subset-sum bound, one order of the quick search, CP-SAT at its default LP: the yardstick
+"""No subset-sum or residue bound, one order of the quick search, CP-SAT's support rows at its
+default LP: the yardstick
 the benchmark measures :data:`DEFAULT_STRATEGY` against."""
 
 
@@ -263,14 +279,20 @@ def solve(
         if large:
             searches += [(order, strategy.wide_nodes) for order in _other_orders(cargo)]
             del searches[1 + strategy.wide_orders :]
-        for order, node_limit in searches:
-            found = _search(
-                cargo, truck, target=bound, node_limit=node_limit, deadline=deadline, order=order
+        best = _quick_search(cargo, truck, searches, bound, deadline)
+        if _volume(best) >= bound or _expired(deadline):
+            return _plan(truck, cargo, best, bound, start, Engine.BOUND)
+        if large and strategy.residue_work > 0:
+            tighter = residue_bound(
+                cargo, truck, bound, work=strategy.residue_work, deadline=deadline, seed=seed
             )
-            if _volume(found) > _volume(best):
-                best = found
-            if _volume(best) >= bound or _expired(deadline):
-                return _plan(truck, cargo, best, bound, start, Engine.BOUND)
+            if tighter < bound:
+                # A loading the search passed over on its way to the old bound may meet this one.
+                bound = tighter
+                found = _quick_search(cargo, truck, searches, bound, deadline)
+                best = max(best, found, key=_volume)
+                if _volume(best) >= bound or _expired(deadline):
+                    return _plan(truck, cargo, best, bound, start, Engine.BOUND)
         if large and strategy.layered_work > 0:
             layered = layered_loading(
                 cargo, truck, bound, deadline=deadline, work=strategy.layered_work, seed=seed
@@ -295,11 +317,32 @@ def solve(
         deadline=deadline,
         seed=seed,
         workers=workers,
-        lp_support_work=strategy.lp_support_work if large else 0.0,
+        empty_cubes=strategy.empty_cubes and large,
     )
     if _volume(placements) >= _volume(best):  # else a time limit stopped CP-SAT early
         best = placements
     return _plan(truck, cargo, best, bound, start, Engine.CP_SAT)
+
+
+def _quick_search(
+    cargo: Cargo,
+    truck: Truck,
+    searches: list[tuple[tuple[tuple[int, tuple[Axis, ...]], ...], int]],
+    target: int,
+    deadline: float | None,
+) -> tuple[Placement, ...]:
+    """The best loading of the quick searches (each an order of rods and a node limit), run in
+    turn until one reaches ``target`` or ``deadline`` passes."""
+    best: tuple[Placement, ...] = ()
+    for order, node_limit in searches:
+        found = _search(
+            cargo, truck, target=target, node_limit=node_limit, deadline=deadline, order=order
+        )
+        if _volume(found) > _volume(best):
+            best = found
+        if _volume(best) >= target or _expired(deadline):
+            break
+    return best
 
 
 def _plan(
@@ -465,9 +508,12 @@ def _cp_sat(
     deadline: float | None,
     seed: int,
     workers: int,
-    lp_support_work: float = 0.0,
+    empty_cubes: bool = False,
 ) -> tuple[tuple[Placement, ...], int]:
     """The CP-SAT model's best loading and the proven bound on any loading's volume.
+
+    ``empty_cubes``: the model of :class:`Strategy`'s lever of that name, solved with every
+    constraint in CP-SAT's LP; otherwise support rows and CP-SAT's default LP.
 
     No hint: hinting the fast path's loading (its rods True, with or without every other
     placement False) made CP-SAT slower on larger grids (see benchmarks/README.md). With
@@ -497,58 +543,59 @@ def _cp_sat(
             for cube in p.cubes():
                 covering.setdefault(cube, []).append(var)
         model.add(sum(rods) <= cargo.count(length))
-    # At most one rod per cube; a cube above the floor needs the cube below it filled.
-    for (x, y, z), rods in covering.items():
-        model.add_at_most_one(rods)
-        if z > 0:
-            model.add(sum(rods) <= sum(covering.get((x, y, z - 1), [])))
     volume = sum(p.length * var for p, var in chosen.items())
+    if empty_cubes:
+        # Each cube holds exactly one rod or is empty, and a column's empty cubes are its top
+        # ones: the support as implications between Booleans, which the LP keeps.
+        empty = {cube: model.new_bool_var(f"empty {cube}") for cube in covering}
+        for cube, rods in covering.items():
+            model.add_exactly_one([*rods, empty[cube]])
+        for (x, y, z), is_empty in empty.items():
+            if z > 0:
+                model.add_implication(empty[(x, y, z - 1)], is_empty)
+        # The cap counted in empty cubes too: a row the LP reads without the rods.
+        model.add(sum(empty.values()) >= truck.capacity - bound)
+    else:
+        # At most one rod per cube; a cube above the floor needs the cube below it filled.
+        for (x, y, z), rods in covering.items():
+            model.add_at_most_one(rods)
+            if z > 0:
+                model.add(sum(rods) <= sum(covering.get((x, y, z - 1), [])))
     model.add(volume <= bound)
     model.maximize(volume)
 
-    # Phases: the support in the LP for a short while (``lp_support_work``), then the
-    # default level for the rest; each later phase keeps what an earlier one found and proved.
-    phases = [(2, lp_support_work), (1, None)] if lp_support_work > 0 else [(1, None)]
-    found: tuple[Placement, ...] = ()
-    for level, work in phases:
-        cp = cp_solver(workers=workers, seed=seed, work=work, deadline=deadline)
-        if cp is None:
-            return found, bound
-        cp.parameters.linearization_level = level
-        result = cp.solve(model)
-        # Every status CP-SAT can give, spelled out: none falls through to a default.
-        if result == cp_model.OPTIMAL:
-            placements = _chosen(cp, chosen)
-            return placements, _volume(placements)
-        if result == cp_model.FEASIBLE:
-            placements = _chosen(cp, chosen)
-            if _volume(placements) >= _volume(found):
-                found = placements
-            # The objective is integral: the float bound rounds down to a proven integer bound.
-            bound = max(min(bound, int(cp.best_objective_bound + 1e-6)), _volume(found))
-            if _volume(found) >= bound:
-                return found, bound
-            model.add(volume <= bound)
-            continue
-        if result == cp_model.UNKNOWN:
-            if work is None and deadline is None:
-                raise InternalError(
-                    f"CP-SAT stopped without a result and without a time limit "
-                    f"(cargo {cargo}, truck {truck} height {truck.height}): please report it"
-                )
-            continue  # the phase's time ran out before any loading
-        if result == cp_model.INFEASIBLE:
+    cp = cp_solver(workers=workers, seed=seed, work=None, deadline=deadline)
+    if cp is None:
+        return (), bound
+    if empty_cubes:
+        cp.parameters.linearization_level = 2
+    result = cp.solve(model)
+    # Every status CP-SAT can give, spelled out: none falls through to a default.
+    if result == cp_model.OPTIMAL:
+        placements = _chosen(cp, chosen)
+        return placements, _volume(placements)
+    if result == cp_model.FEASIBLE:
+        placements = _chosen(cp, chosen)
+        # The objective is integral: the float bound rounds down to a proven integer bound.
+        return placements, max(min(bound, int(cp.best_objective_bound + 1e-6)), _volume(placements))
+    if result == cp_model.UNKNOWN:
+        if deadline is None:
             raise InternalError(
-                f"CP-SAT calls the loading model infeasible, but loading nothing is always a "
-                f"solution: a bug in the model (cargo {cargo}, truck {truck} height {truck.height})"
+                f"CP-SAT stopped without a result and without a time limit "
+                f"(cargo {cargo}, truck {truck} height {truck.height}): please report it"
             )
-        if result == cp_model.MODEL_INVALID:
-            raise InternalError(
-                f"CP-SAT rejects the loading model as invalid ({model.validate()!r}): a bug in the "
-                f"model (cargo {cargo}, truck {truck} height {truck.height})"
-            )
-        raise InternalError(f"unknown CP-SAT status {result!r}: this solver does not know it")
-    return found, bound  # the time limit came before a proof
+        return (), bound  # the time limit came before any loading
+    if result == cp_model.INFEASIBLE:
+        raise InternalError(
+            f"CP-SAT calls the loading model infeasible, but loading nothing is always a "
+            f"solution: a bug in the model (cargo {cargo}, truck {truck} height {truck.height})"
+        )
+    if result == cp_model.MODEL_INVALID:
+        raise InternalError(
+            f"CP-SAT rejects the loading model as invalid ({model.validate()!r}): a bug in the "
+            f"model (cargo {cargo}, truck {truck} height {truck.height})"
+        )
+    raise InternalError(f"unknown CP-SAT status {result!r}: this solver does not know it")
 
 
 def _chosen(

@@ -26,6 +26,7 @@ from packing import (
     Strategy,
     Truck,
     penalty_floor,
+    residue_bound,
     solve,
     upper_bound,
     verify,
@@ -64,10 +65,11 @@ def test_cp_sat_stage_agrees_with_brute_force() -> None:
         (Cargo({2: 1, 3: 3, 4: 1}), Truck.parse("###/##.", height=2)),
     ]
     for cargo, truck in cases:
-        for strategy in (DEFAULT_STRATEGY, PLAIN_STRATEGY, EVERY_LEVER):
+        for strategy in (DEFAULT_STRATEGY, PLAIN_STRATEGY, EVERY_LEVER, EMPTY_CUBES_MODEL):
             plan = verify(solve(cargo, truck, strategy=strategy))
-            assert plan.loaded < upper_bound(cargo, truck)  # CP-SAT really was needed
-            assert plan.engine is Engine.CP_SAT
+            assert plan.loaded < upper_bound(cargo, truck)  # the search alone could not prove it
+            # Every lever may settle it with the residue bound; the others need CP-SAT.
+            assert plan.engine is Engine.CP_SAT or strategy is EVERY_LEVER
             assert plan.optimal and plan.bound == plan.loaded
             assert plan.loaded == brute_force_loaded(cargo, truck)
 
@@ -75,6 +77,9 @@ def test_cp_sat_stage_agrees_with_brute_force() -> None:
 #: The default strategy with every lever on whatever the truck's size, so that small trucks
 #: (which the brute force finishes) exercise the wider search and CP-SAT's support phase.
 EVERY_LEVER = Strategy(large_capacity=1)
+#: Every lever on small trucks but the residue bound and the layered loading, which settle many
+#: cases before CP-SAT: so CP-SAT's model with empty cubes meets the brute force.
+EMPTY_CUBES_MODEL = Strategy(large_capacity=1, residue_work=0.0, layered_work=0.0)
 
 
 def test_what_no_sum_of_the_rods_reaches_the_search_settles_without_cp_sat() -> None:
@@ -124,17 +129,19 @@ def test_the_bound_is_never_below_the_optimum_and_every_strategy_proves_it() -> 
         cargo = Cargo(tuple(rng.randint(0, 3) for _ in range(5)))
         optimum = brute_force_loaded(cargo, truck)
         assert optimum <= upper_bound(cargo, truck), (str(truck), truck.height, cargo)
-        for strategy in (DEFAULT_STRATEGY, PLAIN_STRATEGY, EVERY_LEVER):
+        for strategy in (DEFAULT_STRATEGY, PLAIN_STRATEGY, EVERY_LEVER, EMPTY_CUBES_MODEL):
             plan = verify(solve(cargo, truck, strategy=strategy))
             assert plan.optimal and plan.loaded == optimum, (str(truck), cargo, strategy)
 
 
 def test_on_variant_trucks_the_default_strategy_proves_what_the_plain_model_proves() -> None:
-    # Larger than the cards (so the wider search and the support phase run), with cargos of
-    # two lengths about the capacity, many of which need CP-SAT; the plain model alone (no
-    # subset-sum bound, no search) is the independent optimum.
+    # Larger than the cards (so every lever runs), with cargos of two lengths about the
+    # capacity, many of which the search alone cannot prove; the plain model alone (no
+    # subset-sum bound, no search) is the independent optimum. Without the residue bound and
+    # the layered loading, most of them reach CP-SAT's model with empty cubes.
     rng = random.Random(5)
-    through_cp_sat = 0
+    stages = {"residue bound": 0, "cp-sat": 0}
+    without_residues = Strategy(residue_work=0.0, layered_work=0.0)
     for _ in range(40):
         truck = Truck(tuple(tuple(rng.random() < 0.9 for _ in range(6)) for _ in range(4)), 4)
         lengths = rng.sample(LENGTHS, 2)
@@ -144,22 +151,31 @@ def test_on_variant_trucks_the_default_strategy_proves_what_the_plain_model_prov
         ):
             counts[rng.choice(lengths) - 1] += 1
         cargo = Cargo(tuple(counts))
-        plan = verify(solve(cargo, truck))
         plain = verify(solve(cargo, truck, strategy=PLAIN_STRATEGY, fast_path=False))
-        assert plan.optimal and plain.optimal and plan.loaded == plain.loaded, (str(truck), cargo)
-        # Every stage stops on work, not on the clock: the same question, the same loading.
-        assert solve(cargo, truck).placements == plan.placements
-        through_cp_sat += plan.engine is Engine.CP_SAT
-    assert through_cp_sat >= 10  # the cases reach every stage
+        assert plain.optimal, (str(truck), cargo)
+        for strategy in (DEFAULT_STRATEGY, without_residues):
+            plan = verify(solve(cargo, truck, strategy=strategy))
+            assert plan.optimal and plan.loaded == plain.loaded, (str(truck), cargo, strategy)
+            # Every stage stops on work, not on the clock: the same question, the same loading.
+            assert solve(cargo, truck, strategy=strategy).placements == plan.placements
+        stages["cp-sat"] += plan.engine is Engine.CP_SAT
+        stages["residue bound"] += plan.loaded < upper_bound(cargo, truck) and (
+            verify(solve(cargo, truck)).engine is Engine.BOUND
+        )
+    assert stages["cp-sat"] >= 10 and stages["residue bound"] >= 5, stages
 
 
-def test_a_support_proof_the_default_lp_does_not_find_is_found_with_the_support_in_the_lp() -> None:
+def test_a_gap_the_default_lp_does_not_prove_is_proven_by_residues_and_by_empty_cubes() -> None:
     # Sixty-three 3-rods on a holed 5x8 truck of height 5: the bound 183 is 6 cubes above the
-    # optimum, which CP-SAT at its default LP does not prove in seconds.
+    # optimum, which CP-SAT at its default LP does not prove in seconds. The residue bound
+    # proves it before any model; without it, CP-SAT's model with empty cubes does.
     truck = Truck.parse("###.####/#.######/##.#####/########/########", height=5)
     cargo = Cargo({3: 63})
     plan = verify(solve(cargo, truck, time_limit=60))
-    assert plan.optimal and plan.engine is Engine.CP_SAT and plan.loaded < upper_bound(cargo, truck)
+    assert plan.optimal and plan.engine is Engine.BOUND and plan.loaded < upper_bound(cargo, truck)
+    assert residue_bound(cargo, truck, upper_bound(cargo, truck)) == plan.loaded
+    cp_sat = verify(solve(cargo, truck, strategy=Strategy(residue_work=0.0), time_limit=60))
+    assert cp_sat.optimal and cp_sat.engine is Engine.CP_SAT and cp_sat.loaded == plan.loaded
     plain = verify(solve(cargo, truck, strategy=PLAIN_STRATEGY, time_limit=1))
     assert plain.bound is not None and plain.loaded <= plan.loaded <= plain.bound
 
