@@ -18,7 +18,16 @@ import pytest
 
 import packing.deck as deck_module
 import packing.table.registry as table_module
-from packing import SAMPLE_DECK, Cargo, PackingError, Truck, load_deck, parse_deck, save_deck
+from packing import (
+    SAMPLE_DECK,
+    Cargo,
+    PackingError,
+    Strategy,
+    Truck,
+    load_deck,
+    parse_deck,
+    save_deck,
+)
 from packing.cli import main
 from packing.deck import LARGEST_DECK_FILE, format_deck
 from packing.design import DesignError, optimize
@@ -134,19 +143,26 @@ def test_a_large_cargo_that_plainly_fits_a_large_truck_is_answered_by_the_search
 def test_a_model_past_the_limit_is_refused_or_cut_short_by_a_time_limit() -> None:
     # Rods of 2 only, on a 41x41 floor of height 59 with two corner cells cut off by holes:
     # each cut-off column holds upright rods only, 58 of its 59 cubes, so no loading reaches
-    # the bound (the odd capacity less one). The search hands over, and the exact model would
-    # be far past the limit.
+    # the bound (the odd capacity less one). Without the residue bound the search hands over,
+    # and the exact model would be far past the limit.
     rows = [["#"] * 41 for _ in range(41)]
     for x, y in ((1, 0), (0, 1), (39, 40), (40, 39)):
         rows[y][x] = "."
     truck = Truck.parse("/".join("".join(row) for row in rows), height=59)
     cargo = Cargo({2: 50_000})
     assert model_size(cargo, truck) > LARGEST_MODEL
+    no_residues = Strategy(residue_work=0.0)
     with pytest.raises(PackingError, match=f"{LARGEST_MODEL:,}"):
-        solve(cargo, truck)
-    plan = verify(solve(cargo, truck, time_limit=60))
+        solve(cargo, truck, strategy=no_residues)
+    plan = verify(solve(cargo, truck, time_limit=60, strategy=no_residues))
     assert plan.status is Status.FEASIBLE and plan.bound == truck.capacity - 1
     assert 0 < plan.loaded <= truck.capacity - 3  # two cubes lost, and an even load
+    # The residue bound (here the checkerboard of x + y + z: the rest of the floor has three
+    # more cubes of one colour than of the other, and a 2-rod covers one of each) proves 5
+    # cubes lost, and the search then meets it: no model.
+    proven = verify(solve(cargo, truck))
+    assert proven.optimal and proven.engine is Engine.BOUND
+    assert proven.loaded == truck.capacity - 5
 
 
 # --- broken promises: --out checked before the work -------------------------------------------
