@@ -24,9 +24,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from numbers import Real
 
+from arena.values import seconds, whole_number
+from packing.checks import cargo_arg, truck_arg
 from packing.cp_solver import cp_solver
-from packing.errors import InternalError
+from packing.errors import InternalError, PackingError
 from packing.model import Cargo, Truck
 from packing.rules import LENGTHS
 
@@ -48,13 +51,23 @@ def residue_bound(
     already proven, such as :func:`packing.upper_bound`) and the residue bound for each length
     2..5 of a rod the cargo holds.
 
-    ``work`` (CP-SAT's deterministic time for each length's programme) and ``deadline`` (a
-    :func:`time.perf_counter` time) cut the proof short; the bound proven by then is returned,
-    at worst ``below``.
+    ``work`` (CP-SAT's deterministic time for each length's programme, a unit roughly a
+    second of one core) and ``deadline`` (a :func:`time.perf_counter` time) cut the proof
+    short; the bound proven by then is returned, at worst ``below``. Raises
+    :class:`PackingError` for a negative ``below`` or a ``work`` that is not positive.
 
     >>> residue_bound(Cargo({4: 100}), Truck.parse("######/" * 9 + "######", height=6), 360)
     352
     """
+    cargo = cargo_arg(cargo, "residue_bound")
+    truck = truck_arg(truck, "residue_bound")
+    below = whole_number(below, "below", low=0, error=PackingError, where="residue_bound")
+    if work is not None:
+        work = seconds(work, "work", error=PackingError, where="residue_bound")
+    if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, Real)):
+        raise TypeError(
+            f"residue_bound: deadline must be a time.perf_counter() time or None, not {deadline!r}"
+        )
     bound = below
     for length in LENGTHS[1:]:
         if any(

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from packing import LENGTHS, PLAIN_STRATEGY, Cargo, Truck, residue_bound, solve, upper_bound
+from packing import (
+    LENGTHS,
+    PLAIN_STRATEGY,
+    Cargo,
+    PackingError,
+    Truck,
+    residue_bound,
+    solve,
+    upper_bound,
+)
 from tests.packing.brute import brute_force_loaded
 from tests.packing.test_solver import random_small_truck
 
@@ -90,3 +100,15 @@ def test_work_and_a_past_deadline_cut_the_proof_short_but_never_below_the_given_
     assert residue_bound(cargo, truck, 360, deadline=0.0) == 360
     assert 354 <= residue_bound(cargo, truck, 360, work=1e-9) <= 360
     assert residue_bound(cargo, truck, 350) == 350
+
+
+def test_bad_arguments_are_refused_in_one_line() -> None:
+    truck = box(3, 3, 2)
+    with pytest.raises(PackingError, match="residue_bound: invalid below -1"):
+        residue_bound(Cargo({2: 3}), truck, -1)
+    with pytest.raises(PackingError, match="residue_bound: invalid work 0"):
+        residue_bound(Cargo({2: 3}), truck, 6, work=0)
+    with pytest.raises(TypeError, match="residue_bound: the truck must be a Truck"):
+        residue_bound(Cargo({2: 3}), "big", 6)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="deadline must be"):
+        residue_bound(Cargo({2: 3}), truck, 6, deadline="soon")  # type: ignore[arg-type]
