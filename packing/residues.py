@@ -191,7 +191,6 @@ def _sum(weights: Iterable[_Weight], size: int) -> _Weight:
 def _rod_weights(truck: Truck, length: int, modulus: int) -> set[_Weight]:
     """The weights a rod of ``length`` takes somewhere in the empty truck (support aside)."""
     height = truck.height
-    usable = set(truck.cells)
     # Where rods fit, as the residues of their first cube and their axis: the weight depends on
     # nothing else, and the truck has far more positions than residues.
     starts: set[tuple[str, int, int, int]] = set()
@@ -203,7 +202,7 @@ def _rod_weights(truck: Truck, length: int, modulus: int) -> set[_Weight]:
             continue
         # Lying along a row (x) or a column (y), at any level.
         for axis, dx, dy in (("x", 1, 0), ("y", 0, 1)):
-            if all((x + i * dx, y + i * dy) in usable for i in range(length)):
+            if all(truck.usable(x + i * dx, y + i * dy) for i in range(length)):
                 starts.update((axis, rx, ry, z % modulus) for z in range(height))
     return {
         _tensor(

@@ -80,9 +80,9 @@ class Strategy:
       with the support rule), and the search tries again when it is lower. It proves in
       milliseconds that a full truck cannot be filled where the full model needs seconds.
     - ``layered_work``: when the search still misses, up to this much work goes to a loading
-      of the bound built level by level (:mod:`packing.layered`: slabs of upright rods, full levels
-      of rods along the rows or the columns, a last level partly filled), a small integer
-      programme where the search would need luck and the full model seconds.
+      of the bound built level by level (:mod:`packing.layered`: slabs of upright rods, full
+      levels of rods along the rows or the columns, a last level partly filled), a small
+      integer programme where the search would need luck and the full model seconds.
     - ``empty_cubes``: CP-SAT's model has a Boolean per cube that is empty, each cube holds
       exactly one rod or is empty, and an empty cube has only empty cubes above it; CP-SAT
       keeps every constraint in its LP (``linearization_level=2``). Off: at most one rod per
@@ -117,8 +117,7 @@ PLAIN_STRATEGY = Strategy(
     empty_cubes=False,
 )
 """No subset-sum or residue bound, one order of the quick search, CP-SAT's support rows at its
-default LP: the yardstick
-the benchmark measures :data:`DEFAULT_STRATEGY` against."""
+default LP: the yardstick the benchmark measures :data:`DEFAULT_STRATEGY` against."""
 
 
 _FIRST_ORDER: tuple[tuple[int, tuple[Axis, ...]], ...] = tuple(
